@@ -1,0 +1,273 @@
+//! Facts derived from a lifting program: supports, the equivalent analysis filters (through the
+//! polyphase matrix), operation counts, and the sliding-window geometry of the van der Laan vertical
+//! pass.
+
+use std::fmt;
+
+use crate::{Coeff, Laurent, Op, Phase, Program};
+
+/// A 2x2 matrix of Laurent polynomials: `out[p] = sum_q m[p][q] * in[q]` over the phases
+/// (index 0 even, 1 odd).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PolyphaseMatrix(pub [[Laurent; 2]; 2]);
+
+impl PolyphaseMatrix {
+    pub fn identity() -> Self {
+        let one = Laurent::constant(Coeff::one());
+        PolyphaseMatrix([[one.clone(), Laurent::zero()], [Laurent::zero(), one]])
+    }
+
+    /// `self * rhs`: apply `rhs` first, then `self`.
+    pub fn mul(&self, rhs: &Self) -> Self {
+        let e = |p: usize, q: usize| {
+            self.0[p][0]
+                .mul(&rhs.0[0][q])
+                .add(&self.0[p][1].mul(&rhs.0[1][q]))
+        };
+        PolyphaseMatrix([[e(0, 0), e(0, 1)], [e(1, 0), e(1, 1)]])
+    }
+}
+
+/// The equivalent filter of one output phase: taps at sample offsets relative to the output sample's
+/// own position (`2n` for the low band, `2n+1` for the high band).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Filter {
+    pub taps: Vec<(i64, Coeff)>,
+}
+
+impl Filter {
+    pub fn support(&self) -> (i64, i64) {
+        (
+            self.taps.first().map_or(0, |t| t.0),
+            self.taps.last().map_or(0, |t| t.0),
+        )
+    }
+
+    /// Number of samples from the first to the last non-zero tap: the `m` and `n` of a `(m, n)` name.
+    pub fn len(&self) -> usize {
+        let (lo, hi) = self.support();
+        if self.taps.is_empty() {
+            0
+        } else {
+            (hi - lo + 1) as usize
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.taps.is_empty()
+    }
+}
+
+/// Arithmetic per pair of input samples (one even, one odd) for one level of a 1-D transform.
+///
+/// A step costs one multiplication per distinct tap magnitude other than 1 (symmetric taps share one:
+/// `c*(a + b)`), one addition per extra tap, one for the rounding constant, one to update the target,
+/// and one shift when it rounds. Scaling costs one multiplication per phase.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpCounts {
+    pub mul: u32,
+    pub add: u32,
+    pub shift: u32,
+}
+
+impl fmt::Display for OpCounts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let per = |n: u32| n as f64 / 2.0;
+        write!(
+            f,
+            "per sample: {} mul, {} add, {} shift",
+            per(self.mul),
+            per(self.add),
+            per(self.shift)
+        )
+    }
+}
+
+/// The sliding window of the vertical pass (van der Laan et al., section IV-F, Fig. 7), in sample
+/// rows, for a window of working height `H`:
+/// - `top` rows above the working area are already final and only read as context;
+/// - `overlap` rows have been through some but not all steps and are carried to the next window;
+/// - `bottom` rows below are read as context but not yet lifted.
+///
+/// `lags[j]` says where step `j` works within window `k`: it lifts the target-phase polyphase
+/// indices `[lags[j] + k*H/2, lags[j] + (k+1)*H/2)`, so later steps trail earlier ones just enough
+/// that everything they read is in the right state (Fig. 8).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlidingWindow {
+    pub top: u32,
+    pub overlap: u32,
+    pub bottom: u32,
+    pub lags: Vec<i32>,
+}
+
+/// The numbers of a [`SlidingWindow`] without the per-step lags, cheap enough to be a `const`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WindowGeometry {
+    pub top: u32,
+    pub overlap: u32,
+    pub bottom: u32,
+    /// The smallest legal working height: even, and at least `top + overlap + bottom` so that the
+    /// rows carried to the next window (Algorithm 1, line 11) never overlap their destination.
+    pub min_height: u32,
+}
+
+impl SlidingWindow {
+    pub fn geometry(&self) -> WindowGeometry {
+        WindowGeometry {
+            top: self.top,
+            overlap: self.overlap,
+            bottom: self.bottom,
+            min_height: self.min_height(),
+        }
+    }
+
+    pub fn min_height(&self) -> u32 {
+        let carried = self.top + self.overlap + self.bottom;
+        (carried + carried % 2).max(2)
+    }
+}
+
+impl fmt::Display for WindowGeometry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "top {}, overlap {}, bottom {}, height >= {} and even",
+            self.top, self.overlap, self.bottom, self.min_height
+        )
+    }
+}
+
+fn phase_index(p: Phase) -> usize {
+    p.parity() as usize
+}
+
+impl Program {
+    /// The product of the steps' (linearised) polyphase matrices: rounding ignored, the exact
+    /// real-valued transform.
+    pub fn polyphase_matrix(&self) -> PolyphaseMatrix {
+        let mut m = PolyphaseMatrix::identity();
+        for op in &self.ops {
+            let mut s = PolyphaseMatrix::identity();
+            match op {
+                Op::Lift(step) => {
+                    s.0[phase_index(step.target)][phase_index(step.source())] = step.linear_taps()
+                }
+                Op::Scale { low, high } => {
+                    s.0[0][0] = Laurent::constant(*low);
+                    s.0[1][1] = Laurent::constant(*high);
+                }
+            }
+            m = s.mul(&m);
+        }
+        m
+    }
+
+    /// The equivalent filters of the two output phases (for an analysis program: low-pass, then
+    /// high-pass), each relative to its output sample.
+    pub fn equivalent_filters(&self) -> [Filter; 2] {
+        let m = self.polyphase_matrix();
+        let filter = |p: usize| {
+            let mut taps = Vec::new();
+            for q in 0..2 {
+                for (k, c) in m.0[p][q].without_float_noise().terms() {
+                    taps.push((2 * k as i64 + q as i64 - p as i64, c));
+                }
+            }
+            taps.sort_by_key(|t| t.0);
+            Filter { taps }
+        };
+        [filter(0), filter(1)]
+    }
+
+    /// Per step, the sample offsets read relative to the target sample.
+    pub fn step_supports(&self) -> Vec<(i64, i64)> {
+        self.steps()
+            .map(|s| {
+                let (lo, hi) = s.offsets();
+                let d = s.source().parity() - s.target.parity();
+                (2 * lo as i64 + d, 2 * hi as i64 + d)
+            })
+            .collect()
+    }
+
+    /// How far, in samples, an output sample depends on input samples on either side: the union of
+    /// the two equivalent filters' supports.
+    pub fn total_support(&self) -> (i64, i64) {
+        let [a, b] = self.equivalent_filters();
+        let (a0, a1) = a.support();
+        let (b0, b1) = b.support();
+        (a0.min(b0), a1.max(b1))
+    }
+
+    pub fn op_counts(&self) -> OpCounts {
+        let mut c = OpCounts::default();
+        for op in &self.ops {
+            match op {
+                Op::Lift(s) => {
+                    let mut magnitudes: Vec<Coeff> = Vec::new();
+                    for (_, k) in s.taps.terms() {
+                        let m = k.abs();
+                        if !m.is_one() && !magnitudes.contains(&m) {
+                            magnitudes.push(m);
+                        }
+                    }
+                    c.mul += magnitudes.len() as u32;
+                    c.add += s.taps.len() as u32 - 1 + u32::from(s.rounding != 0) + 1;
+                    c.shift += u32::from(s.shift > 0);
+                }
+                Op::Scale { low, high } => {
+                    c.mul += u32::from(!low.is_one()) + u32::from(!high.is_one())
+                }
+            }
+        }
+        c
+    }
+
+    /// Derives the sliding window from the steps' supports.
+    ///
+    /// Each step trails the earlier ones by as little as their dependences allow: a step may only
+    /// read rows that every earlier writer of that phase has finished in this window, and must read
+    /// them before any later writer of that phase touches them. Every such constraint points from an
+    /// earlier step to a later one, so one pass in step order finds the largest lags.
+    pub fn sliding_window(&self) -> SlidingWindow {
+        let steps: Vec<_> = self.steps().collect();
+        let mut lags: Vec<i32> = Vec::with_capacity(steps.len());
+        for (j, sj) in steps.iter().enumerate() {
+            let mut lag = if j == 0 { 0 } else { i32::MAX };
+            for (i, si) in steps[..j].iter().enumerate() {
+                if si.target == sj.target {
+                    lag = lag.min(lags[i]);
+                } else {
+                    lag = lag.min(lags[i] - sj.offsets().1);
+                    lag = lag.min(lags[i] + si.offsets().0);
+                }
+            }
+            lags.push(lag);
+        }
+        // Extents in sample rows relative to the window's first working row, for a working height H:
+        // `lo` is the first row touched, `beyond` the last row touched minus H.
+        let mut lo = i64::MAX;
+        let mut beyond = i64::MIN;
+        let mut frontier: [Option<i64>; 2] = [None, None];
+        for (s, &lag) in steps.iter().zip(&lags) {
+            let (p, q) = (s.target.parity(), s.source().parity());
+            let (mn, mx) = s.offsets();
+            let lag = lag as i64;
+            lo = lo.min(2 * lag + p).min(2 * (lag + mn as i64) + q);
+            beyond = beyond
+                .max(2 * lag + p - 2)
+                .max(2 * (lag + mx as i64) + q - 2);
+            frontier[p as usize] = Some(2 * lag + p);
+        }
+        let first_unfinished = frontier.iter().flatten().copied().min().unwrap_or(0);
+        let overlap = (-first_unfinished).max(0);
+        let top = (-lo - overlap).max(0);
+        let bottom = (beyond + 1).max(0);
+        SlidingWindow {
+            top: top as u32,
+            overlap: overlap as u32,
+            bottom: bottom as u32,
+            lags,
+        }
+    }
+}

@@ -1,0 +1,654 @@
+//! The wavelet language, parsed with syn so that the `lifting!` macro (at compile time) and
+//! description files (at run time) share one front end and one set of error messages.
+//!
+//! ```text
+//! /// doc comment
+//! pub wavelet Name {
+//!     kind = integer;          // or float (default: integer)
+//!     boundary = clamp;        // clamp | symmetric | periodic (default: clamp)
+//!     shift = 1;               // VC-2 per-level pre-shift, integer wavelets only (default: 0)
+//!     odd  -= (-even[-1] + 9*even[0] + 9*even[1] - even[2] + 8) >> 4;
+//!     even += (-odd[-2] + 9*odd[-1] + 9*odd[0] - odd[1] + 16) >> 5;
+//!     scale 1.149604398860241; // float only: low *= K, high /= K; or `scale (a, b);`
+//! }
+//! ```
+
+use std::collections::BTreeSet;
+
+use proc_macro2::{Span, TokenStream};
+use syn::parse::{Parse, ParseStream};
+use syn::{braced, BinOp, Expr, Lit, Token, UnOp};
+
+use crate::{Boundary, Coeff, ElementKind, Laurent, Op, Phase, Program, Sign, Step, Wavelet};
+
+/// The largest polyphase offset a step may read; larger ones are almost certainly typos and would
+/// make window geometry absurd.
+pub const MAX_OFFSET: i32 = 64;
+/// The largest `>> s` of an integer step, so that `1 << s` fits comfortably in 32-bit arithmetic.
+pub const MAX_STEP_SHIFT: u32 = 30;
+/// The largest per-level pre-shift.
+pub const MAX_PRE_SHIFT: u32 = 15;
+
+/// A wavelet as declared, with what the macro needs to emit its type.
+pub struct Declaration {
+    pub wavelet: Wavelet,
+    pub vis: syn::Visibility,
+    /// Attributes other than doc comments, forwarded to the generated type.
+    pub attrs: Vec<syn::Attribute>,
+    pub ident: syn::Ident,
+}
+
+/// Several declarations, as a macro invocation or a description file holds them.
+pub struct Declarations(pub Vec<Declaration>);
+
+impl Parse for Declarations {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let mut out = Vec::new();
+        let mut names = BTreeSet::new();
+        while !input.is_empty() {
+            let decl: Declaration = input.parse()?;
+            if !names.insert(decl.wavelet.name.clone()) {
+                return Err(syn::Error::new(
+                    decl.ident.span(),
+                    format!(
+                        "wavelet `{}` is declared twice; give each wavelet its own name",
+                        decl.ident
+                    ),
+                ));
+            }
+            out.push(decl);
+        }
+        if out.is_empty() {
+            return Err(syn::Error::new(
+                Span::call_site(),
+                "no wavelet declared: write `wavelet Name { odd -= ...; even += ...; }`",
+            ));
+        }
+        Ok(Declarations(out))
+    }
+}
+
+mod kw {
+    syn::custom_keyword!(wavelet);
+    syn::custom_keyword!(scale);
+}
+
+impl Parse for Declaration {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let all_attrs = input.call(syn::Attribute::parse_outer)?;
+        let vis: syn::Visibility = input.parse()?;
+        if !input.peek(kw::wavelet) {
+            return Err(input.error("expected `wavelet Name { ... }`"));
+        }
+        input.parse::<kw::wavelet>()?;
+        let ident: syn::Ident = input.parse().map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                "expected the wavelet's name after `wavelet`, e.g. `wavelet LeGall53 { ... }`",
+            )
+        })?;
+        let body;
+        let brace = braced!(body in input);
+        let mut statements = Vec::new();
+        while !body.is_empty() {
+            statements.push(body.parse::<Statement>()?);
+        }
+        let mut doc = Vec::new();
+        let mut attrs = Vec::new();
+        for attr in all_attrs {
+            match doc_line(&attr) {
+                Some(line) => doc.push(line),
+                None => attrs.push(attr),
+            }
+        }
+        let wavelet = lower(ident.to_string(), doc, statements, brace.span.join())?;
+        Ok(Declaration {
+            wavelet,
+            vis,
+            attrs,
+            ident,
+        })
+    }
+}
+
+fn doc_line(attr: &syn::Attribute) -> Option<String> {
+    if !attr.path().is_ident("doc") {
+        return None;
+    }
+    let syn::Meta::NameValue(nv) = &attr.meta else {
+        return None;
+    };
+    let Expr::Lit(syn::ExprLit {
+        lit: Lit::Str(s), ..
+    }) = &nv.value
+    else {
+        return None;
+    };
+    let text = s.value();
+    Some(text.strip_prefix(' ').unwrap_or(&text).to_string())
+}
+
+/// One statement of a wavelet body, before validation.
+enum Statement {
+    Key {
+        key: syn::Ident,
+        value: Expr,
+    },
+    Step {
+        target: syn::Ident,
+        sign: Sign,
+        rhs: Expr,
+    },
+    Scale {
+        keyword: Span,
+        value: Expr,
+    },
+}
+
+impl Parse for Statement {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        if input.peek(kw::scale) && !input.peek2(Token![=]) {
+            let keyword = input.parse::<kw::scale>()?.span;
+            let value: Expr = input.parse()?;
+            expect_semi(input, &value)?;
+            return Ok(Statement::Scale { keyword, value });
+        }
+        let ident: syn::Ident = input.call(syn::ext::IdentExt::parse_any).map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                "expected a setting (`boundary = clamp;`), a step (`odd -= ...;`) or `scale K;`",
+            )
+        })?;
+        let is_phase = ident == "even" || ident == "odd";
+        if input.peek(Token![+=]) || input.peek(Token![-=]) {
+            let sign = if input.peek(Token![+=]) {
+                input.parse::<Token![+=]>()?;
+                Sign::Add
+            } else {
+                input.parse::<Token![-=]>()?;
+                Sign::Sub
+            };
+            if !is_phase {
+                return Err(syn::Error::new(
+                    ident.span(),
+                    format!("a step updates `even` or `odd`, not `{ident}`"),
+                ));
+            }
+            let rhs: Expr = input.parse()?;
+            expect_semi(input, &rhs)?;
+            return Ok(Statement::Step {
+                target: ident,
+                sign,
+                rhs,
+            });
+        }
+        if is_phase {
+            let span = input
+                .cursor()
+                .token_tree()
+                .map(|(tt, _)| tt.span())
+                .unwrap_or(ident.span());
+            return Err(syn::Error::new(span, format!("a lifting step updates `{ident}` with `+=` or `-=`, e.g. `{ident} -= (even[0] + even[1] + 1) >> 1;`")));
+        }
+        if input.peek(Token![=]) && !input.peek(Token![==]) {
+            input.parse::<Token![=]>()?;
+            let value: Expr = input.parse()?;
+            expect_semi(input, &value)?;
+            return Ok(Statement::Key { key: ident, value });
+        }
+        Err(syn::Error::new(ident.span(), format!("unexpected `{ident}`: expected a setting (`{ident} = ...;`), a step (`odd -= ...;`) or `scale K;`")))
+    }
+}
+
+fn expect_semi(input: ParseStream, after: &Expr) -> syn::Result<()> {
+    if input.peek(Token![;]) {
+        input.parse::<Token![;]>()?;
+        Ok(())
+    } else if input.is_empty() {
+        Err(syn::Error::new_spanned(
+            after,
+            "missing `;` after this statement",
+        ))
+    } else {
+        Err(input.error("expected `;` to end the statement"))
+    }
+}
+
+const KEYS: &str = "`kind`, `boundary`, `shift`";
+
+/// Validates statements into a [`Wavelet`].
+fn lower(
+    name: String,
+    doc: Vec<String>,
+    statements: Vec<Statement>,
+    body_span: Span,
+) -> syn::Result<Wavelet> {
+    let mut kind = None;
+    let mut boundary = None;
+    let mut shift = None;
+    let mut shift_span = None;
+    for st in &statements {
+        let Statement::Key { key, value } = st else {
+            continue;
+        };
+        let name = key.to_string();
+        let dup = |set: bool| -> syn::Result<()> {
+            if set {
+                Err(syn::Error::new(
+                    key.span(),
+                    format!("`{name}` is set twice; keep one"),
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        match name.as_str() {
+            "kind" => {
+                dup(kind.is_some())?;
+                kind = Some(match word(value)?.as_str() {
+                    "integer" => ElementKind::Integer,
+                    "float" => ElementKind::Float,
+                    other => {
+                        return Err(syn::Error::new_spanned(
+                            value,
+                            format!("unknown kind `{other}`: expected `integer` or `float`"),
+                        ))
+                    }
+                });
+            }
+            "boundary" => {
+                dup(boundary.is_some())?;
+                boundary = Some(match word(value)?.as_str() {
+                    "clamp" => Boundary::Clamp,
+                    "symmetric" => Boundary::Symmetric,
+                    "periodic" => Boundary::Periodic,
+                    other => return Err(syn::Error::new_spanned(value, format!("unknown boundary rule `{other}`: expected `clamp`, `symmetric` or `periodic`"))),
+                });
+            }
+            "shift" => {
+                dup(shift.is_some())?;
+                let s = small_int(value, MAX_PRE_SHIFT, "the per-level pre-shift")?;
+                shift = Some(s);
+                shift_span = Some(key.span());
+            }
+            _ => {
+                return Err(syn::Error::new(
+                    key.span(),
+                    format!("unknown setting `{name}`: expected one of {KEYS}"),
+                ))
+            }
+        }
+    }
+    let kind = kind.unwrap_or(ElementKind::Integer);
+    if kind == ElementKind::Float && shift.unwrap_or(0) != 0 {
+        return Err(syn::Error::new(shift_span.unwrap_or(body_span), "`shift` is the integer pre-shift of VC-2; a float wavelet has none (remove it, or declare `kind = integer;`)"));
+    }
+
+    let mut ops = Vec::new();
+    let mut scaled = false;
+    for st in statements {
+        match st {
+            Statement::Key { .. } => {}
+            Statement::Step { target, sign, rhs } => {
+                if scaled {
+                    return Err(syn::Error::new(
+                        target.span(),
+                        "steps after `scale`: the scaling must be the last statement of a wavelet",
+                    ));
+                }
+                let target_phase = if target == "even" {
+                    Phase::Even
+                } else {
+                    Phase::Odd
+                };
+                ops.push(Op::Lift(lower_step(target_phase, sign, &rhs, kind)?));
+            }
+            Statement::Scale { keyword, value } => {
+                if kind == ElementKind::Integer {
+                    return Err(syn::Error::new(keyword, "`scale` needs real arithmetic: an integer wavelet cannot scale its bands (declare `kind = float;`, or drop the scaling)"));
+                }
+                if scaled {
+                    return Err(syn::Error::new(
+                        keyword,
+                        "`scale` appears twice; combine the factors into one",
+                    ));
+                }
+                scaled = true;
+                let (low, high) = match &value {
+                    Expr::Tuple(t) if t.elems.len() == 2 => {
+                        (constant(&t.elems[0], kind)?, constant(&t.elems[1], kind)?)
+                    }
+                    Expr::Tuple(t) => {
+                        return Err(syn::Error::new_spanned(
+                            t,
+                            "`scale (low, high);` takes exactly two factors",
+                        ))
+                    }
+                    other => {
+                        let k = constant(other, kind)?;
+                        (k, k.recip().unwrap_or(Coeff::zero()))
+                    }
+                };
+                if low.is_zero() || high.is_zero() {
+                    return Err(syn::Error::new_spanned(
+                        &value,
+                        "a zero scale factor cannot be inverted",
+                    ));
+                }
+                ops.push(Op::Scale { low, high });
+            }
+        }
+    }
+    if !ops.iter().any(|op| matches!(op, Op::Lift(_))) {
+        return Err(syn::Error::new(
+            body_span,
+            format!(
+                "wavelet `{name}` has no lifting step: add at least one, e.g. `odd -= even[0];`"
+            ),
+        ));
+    }
+    Ok(Wavelet {
+        name,
+        doc,
+        kind,
+        boundary: boundary.unwrap_or(Boundary::Clamp),
+        shift: shift.unwrap_or(0),
+        program: Program { ops },
+    })
+}
+
+fn word(value: &Expr) -> syn::Result<String> {
+    match value {
+        Expr::Path(p) if p.path.get_ident().is_some() => {
+            Ok(p.path.get_ident().unwrap().to_string())
+        }
+        other => Err(syn::Error::new_spanned(
+            other,
+            "expected a single word here",
+        )),
+    }
+}
+
+fn small_int(value: &Expr, max: u32, what: &str) -> syn::Result<u32> {
+    if let Expr::Lit(syn::ExprLit {
+        lit: Lit::Int(i), ..
+    }) = value
+    {
+        if let Ok(v) = i.base10_parse::<u32>() {
+            if v <= max {
+                return Ok(v);
+            }
+        }
+    }
+    Err(syn::Error::new_spanned(
+        value,
+        format!("{what} must be a whole number from 0 to {max}"),
+    ))
+}
+
+/// The right-hand side of a step, flattened to taps plus a constant.
+struct Linear {
+    taps: Laurent,
+    constant: Coeff,
+}
+
+struct StepContext {
+    target: Phase,
+    kind: ElementKind,
+    seen: BTreeSet<i32>,
+}
+
+fn lower_step(target: Phase, sign: Sign, rhs: &Expr, kind: ElementKind) -> syn::Result<Step> {
+    let mut cx = StepContext {
+        target,
+        kind,
+        seen: BTreeSet::new(),
+    };
+    let (body, shift) = match strip_parens(rhs) {
+        Expr::Binary(b) if matches!(b.op, BinOp::Shr(_)) => {
+            if kind == ElementKind::Float {
+                return Err(syn::Error::new_spanned(b.op, "`>> s` is integer lifting; in a float wavelet write the division as a coefficient, e.g. `1/16 * (...)`"));
+            }
+            let s = match strip_parens(&b.right) {
+                Expr::Lit(syn::ExprLit {
+                    lit: Lit::Int(i), ..
+                }) => i
+                    .base10_parse::<u32>()
+                    .ok()
+                    .filter(|s| (1..=MAX_STEP_SHIFT).contains(s)),
+                _ => None,
+            };
+            let Some(s) = s else {
+                return Err(syn::Error::new_spanned(
+                    &b.right,
+                    format!(
+                        "the shift of `>> s` must be a whole number from 1 to {MAX_STEP_SHIFT}"
+                    ),
+                ));
+            };
+            (&*b.left, s)
+        }
+        _ => (rhs, 0),
+    };
+    let lin = linear(body, &mut cx)?;
+    if lin.taps.is_zero() {
+        return Err(syn::Error::new_spanned(rhs, format!("this step reads nothing from `{}` (its taps are all zero); a lifting step needs at least one non-zero tap", target.other().name())));
+    }
+    let rounding = match (kind, lin.constant.is_zero()) {
+        (_, true) => 0,
+        (ElementKind::Float, false) => {
+            return Err(syn::Error::new_spanned(rhs, "a constant term in a float step is not a lifting step; constants are only rounding offsets of integer steps, as in `(a + b + 1) >> 1`"));
+        }
+        (ElementKind::Integer, false) if shift == 0 => {
+            return Err(syn::Error::new_spanned(rhs, "a rounding constant only makes sense before a floor shift: write `(... + r) >> s`, or drop the constant"));
+        }
+        (ElementKind::Integer, false) => lin
+            .constant
+            .as_integer()
+            .expect("integer wavelets only fold integers"),
+    };
+    Ok(Step {
+        target,
+        sign,
+        taps: lin.taps,
+        rounding,
+        shift,
+    })
+}
+
+fn strip_parens(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => strip_parens(&p.expr),
+        Expr::Group(g) => strip_parens(&g.expr),
+        other => other,
+    }
+}
+
+fn overflow(e: &Expr) -> syn::Error {
+    syn::Error::new_spanned(
+        e,
+        "coefficient overflows 64-bit exact arithmetic; use smaller numbers",
+    )
+}
+
+fn linear(e: &Expr, cx: &mut StepContext) -> syn::Result<Linear> {
+    match e {
+        Expr::Paren(p) => linear(&p.expr, cx),
+        Expr::Group(g) => linear(&g.expr, cx),
+        Expr::Lit(l) => Ok(Linear { taps: Laurent::zero(), constant: literal(&l.lit, cx.kind)? }),
+        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => {
+            let inner = linear(&u.expr, cx)?;
+            Ok(Linear { taps: inner.taps.neg(), constant: inner.constant.neg() })
+        }
+        Expr::Binary(b) => {
+            match b.op {
+                BinOp::Add(_) | BinOp::Sub(_) => {
+                    let l = linear(&b.left, cx)?;
+                    let mut r = linear(&b.right, cx)?;
+                    if matches!(b.op, BinOp::Sub(_)) {
+                        r = Linear { taps: r.taps.neg(), constant: r.constant.neg() };
+                    }
+                    let constant = l.constant.checked_add(r.constant).ok_or_else(|| overflow(e))?;
+                    Ok(Linear { taps: l.taps.add(&r.taps), constant })
+                }
+                BinOp::Mul(_) => {
+                    let l = linear(&b.left, cx)?;
+                    let r = linear(&b.right, cx)?;
+                    let (factor, lin) = match (l.taps.is_zero(), r.taps.is_zero()) {
+                        (true, _) => (l.constant, r),
+                        (false, true) => (r.constant, l),
+                        (false, false) => return Err(syn::Error::new_spanned(e, "a product of two signal terms is not linear: a lifting step is a weighted sum of the other phase")),
+                    };
+                    scale_linear(lin, factor, e)
+                }
+                BinOp::Div(op) => {
+                    if cx.kind == ElementKind::Integer {
+                        return Err(syn::Error::new_spanned(op, "integer wavelets divide with a floor shift: write `(... + r) >> s` instead of `/`"));
+                    }
+                    let l = linear(&b.left, cx)?;
+                    let r = linear(&b.right, cx)?;
+                    if !r.taps.is_zero() {
+                        return Err(syn::Error::new_spanned(&b.right, "dividing by a signal term is not linear: divide by a constant"));
+                    }
+                    let inv = r.constant.recip().filter(|c| !c.is_zero() && c.to_f64().is_finite()).ok_or_else(|| syn::Error::new_spanned(&b.right, "division by zero"))?;
+                    scale_linear(l, inv, e)
+                }
+                BinOp::Shr(op) => Err(syn::Error::new_spanned(op, "`>> s` may only wrap the whole sum: write `target -= (... + r) >> s;`")),
+                _ => Err(syn::Error::new_spanned(b.op, "a lifting step is a weighted sum: only `+`, `-`, `*`, `/` by a constant and one outer `>> s` are allowed")),
+            }
+        }
+        Expr::Index(ix) => {
+            let phase = match strip_parens(&ix.expr) {
+                Expr::Path(p) if p.path.is_ident("even") => Phase::Even,
+                Expr::Path(p) if p.path.is_ident("odd") => Phase::Odd,
+                other => return Err(syn::Error::new_spanned(other, "a step reads `even[k]` or `odd[k]`")),
+            };
+            if phase == cx.target {
+                return Err(syn::Error::new_spanned(
+                    e,
+                    format!("a step updating `{0}` cannot read `{0}`: lifting steps read only the other phase (`{1}[k]`), which is what makes them invertible", phase.name(), phase.other().name()),
+                ));
+            }
+            let k = offset(&ix.index)?;
+            if !cx.seen.insert(k) {
+                return Err(syn::Error::new_spanned(e, format!("offset {k} is read twice in this step; combine the terms into one coefficient")));
+            }
+            Ok(Linear { taps: Laurent::monomial(k, Coeff::one()), constant: Coeff::zero() })
+        }
+        Expr::Path(p) if p.path.is_ident("even") || p.path.is_ident("odd") => {
+            Err(syn::Error::new_spanned(e, format!("`{0}` needs an offset: `{0}[0]` is the sample at the target's index, `{0}[-1]` the one before", p.path.get_ident().unwrap())))
+        }
+        _ => Err(syn::Error::new_spanned(e, "expected `even[k]`, `odd[k]`, a number, or a sum of them")),
+    }
+}
+
+fn scale_linear(lin: Linear, factor: Coeff, e: &Expr) -> syn::Result<Linear> {
+    let mut taps = Laurent::zero();
+    for (k, c) in lin.taps.terms() {
+        taps.add_term(k, c.checked_mul(factor).ok_or_else(|| overflow(e))?);
+    }
+    Ok(Linear {
+        taps,
+        constant: lin
+            .constant
+            .checked_mul(factor)
+            .ok_or_else(|| overflow(e))?,
+    })
+}
+
+fn literal(lit: &Lit, kind: ElementKind) -> syn::Result<Coeff> {
+    match lit {
+        Lit::Int(i) => i.base10_parse::<i64>().map(Coeff::int).map_err(|_| syn::Error::new_spanned(i, "integer too large")),
+        Lit::Float(f) if kind == ElementKind::Integer => {
+            Err(syn::Error::new_spanned(f, format!("float literal `{f}` in an integer wavelet: integer wavelets use integer taps and `>> s` (declare `kind = float;` for a real-valued wavelet)")))
+        }
+        Lit::Float(f) => {
+            let v = f.base10_parse::<f64>()?;
+            if !v.is_finite() {
+                return Err(syn::Error::new_spanned(f, "coefficient is not finite"));
+            }
+            Ok(Coeff::Float(v))
+        }
+        other => Err(syn::Error::new_spanned(other, "expected a number")),
+    }
+}
+
+fn offset(e: &Expr) -> syn::Result<i32> {
+    let value = match strip_parens(e) {
+        Expr::Lit(syn::ExprLit {
+            lit: Lit::Int(i), ..
+        }) => i.base10_parse::<i32>().ok(),
+        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => match strip_parens(&u.expr) {
+            Expr::Lit(syn::ExprLit {
+                lit: Lit::Int(i), ..
+            }) => i.base10_parse::<i32>().ok().map(|v| -v),
+            _ => None,
+        },
+        _ => None,
+    };
+    match value {
+        Some(k) if k.abs() <= MAX_OFFSET => Ok(k),
+        Some(k) => Err(syn::Error::new_spanned(e, format!("offset {k} is too far: steps read at most {MAX_OFFSET} samples of the other phase away"))),
+        None => Err(syn::Error::new_spanned(e, "an offset must be a whole number such as `0`, `1` or `-2`")),
+    }
+}
+
+fn constant(e: &Expr, kind: ElementKind) -> syn::Result<Coeff> {
+    let mut cx = StepContext {
+        target: Phase::Even,
+        kind,
+        seen: BTreeSet::new(),
+    };
+    let lin = linear(e, &mut cx)?;
+    if !lin.taps.is_zero() {
+        return Err(syn::Error::new_spanned(e, "a scale factor is a constant"));
+    }
+    Ok(lin.constant)
+}
+
+/// A parse error located in a description's text (1-based line and column).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{line}:{column}: {message}")]
+pub struct ParseError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl From<syn::Error> for ParseError {
+    fn from(e: syn::Error) -> Self {
+        let start = e.span().start();
+        ParseError {
+            line: start.line,
+            column: start.column + 1,
+            message: e.to_string(),
+        }
+    }
+}
+
+/// Parses wavelet declarations from text (a description file), with the macro's rules and messages.
+pub fn parse_str(src: &str) -> Result<Vec<Wavelet>, ParseError> {
+    let tokens: TokenStream = src.parse().map_err(|e: proc_macro2::LexError| {
+        let start = e.span().start();
+        ParseError {
+            line: start.line,
+            column: start.column + 1,
+            message: format!("not valid tokens: {e}"),
+        }
+    })?;
+    let decls: Declarations = syn::parse2(tokens)?;
+    Ok(decls.0.into_iter().map(|d| d.wavelet).collect())
+}
+
+/// Parses text that declares exactly one wavelet.
+pub fn parse_wavelet(src: &str) -> Result<Wavelet, ParseError> {
+    let mut all = parse_str(src)?;
+    if all.len() != 1 {
+        return Err(ParseError {
+            line: 1,
+            column: 1,
+            message: format!("expected one wavelet, found {}", all.len()),
+        });
+    }
+    Ok(all.remove(0))
+}

@@ -1,0 +1,248 @@
+//! The IR proper: a wavelet is a named lifting program plus its per-wavelet defaults.
+
+use crate::{Coeff, Laurent};
+
+/// Which polyphase component a step updates or reads: `even[k]` is sample `2(n+k)`, `odd[k]` is
+/// sample `2(n+k)+1`, relative to the index `n` of the sample being updated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    Even,
+    Odd,
+}
+
+impl Phase {
+    pub fn other(self) -> Phase {
+        match self {
+            Phase::Even => Phase::Odd,
+            Phase::Odd => Phase::Even,
+        }
+    }
+
+    /// 0 for even, 1 for odd: the sample position of polyphase index `m` is `2m + parity`.
+    pub fn parity(self) -> i64 {
+        match self {
+            Phase::Even => 0,
+            Phase::Odd => 1,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Even => "even",
+            Phase::Odd => "odd",
+        }
+    }
+}
+
+/// Whether a step adds (`+=`) or subtracts (`-=`) its prediction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sign {
+    Add,
+    Sub,
+}
+
+impl Sign {
+    pub fn flipped(self) -> Sign {
+        match self {
+            Sign::Add => Sign::Sub,
+            Sign::Sub => Sign::Add,
+        }
+    }
+
+    pub fn as_coeff(self) -> Coeff {
+        match self {
+            Sign::Add => Coeff::int(1),
+            Sign::Sub => Coeff::int(-1),
+        }
+    }
+}
+
+/// How reads beyond either end of a line are answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Boundary {
+    /// Each read is clamped into the same phase (VC-2): odd reads to `[1, N-1]`, even reads to
+    /// `[0, N-2]` for even `N`.
+    Clamp,
+    /// Whole-sample symmetric extension: sample `-r` reads `r`, sample `N-1+r` reads `N-1-r`.
+    Symmetric,
+    /// The line wraps around; every level must then have an even length.
+    Periodic,
+}
+
+impl Boundary {
+    pub fn name(self) -> &'static str {
+        match self {
+            Boundary::Clamp => "clamp",
+            Boundary::Symmetric => "symmetric",
+            Boundary::Periodic => "periodic",
+        }
+    }
+}
+
+/// Whether a wavelet maps integers to integers (with floor-shift rounding) or works on reals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ElementKind {
+    Integer,
+    Float,
+}
+
+impl ElementKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ElementKind::Integer => "integer",
+            ElementKind::Float => "float",
+        }
+    }
+}
+
+/// One lifting step: `target[n] (+|-)= (sum_k taps_k * other[n+k] + rounding) >> shift`.
+///
+/// For float steps `rounding` is 0 and `shift` is 0, and the sum is exact real arithmetic up to the
+/// element type's precision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub target: Phase,
+    pub sign: Sign,
+    pub taps: Laurent,
+    pub rounding: i64,
+    pub shift: u32,
+}
+
+impl Step {
+    /// The phase the step reads.
+    pub fn source(&self) -> Phase {
+        self.target.other()
+    }
+
+    /// The same step undone: integer lifting inverts exactly because the rounded prediction only
+    /// depends on the other phase, which the step does not change.
+    pub fn inverse(&self) -> Step {
+        Step {
+            sign: self.sign.flipped(),
+            ..self.clone()
+        }
+    }
+
+    /// The real-valued step that this one rounds: taps divided by `2^shift`, with the sign folded in.
+    pub fn linear_taps(&self) -> Laurent {
+        self.taps
+            .scaled(self.sign.as_coeff())
+            .scaled(Coeff::ratio(1, 1i64 << self.shift))
+    }
+
+    /// Lowest and highest polyphase offset read.
+    pub fn offsets(&self) -> (i32, i32) {
+        self.taps
+            .degree_range()
+            .expect("validated steps have at least one tap")
+    }
+}
+
+/// One operation of a lifting program.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    Lift(Step),
+    /// `low *= low; high *= high` (float wavelets only).
+    Scale {
+        low: Coeff,
+        high: Coeff,
+    },
+}
+
+/// An ordered list of operations applied to the two phases of a line.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Program {
+    pub ops: Vec<Op>,
+}
+
+impl Program {
+    pub fn steps(&self) -> impl Iterator<Item = &Step> + '_ {
+        self.ops.iter().filter_map(|op| match op {
+            Op::Lift(s) => Some(s),
+            Op::Scale { .. } => None,
+        })
+    }
+
+    /// The synthesis program: operations reversed, each step's sign flipped, scaling inverted.
+    pub fn inverse(&self) -> Program {
+        let ops = self
+            .ops
+            .iter()
+            .rev()
+            .map(|op| match op {
+                Op::Lift(s) => Op::Lift(s.inverse()),
+                Op::Scale { low, high } => Op::Scale {
+                    low: low.recip().expect("validated scales are non-zero"),
+                    high: high.recip().expect("validated scales are non-zero"),
+                },
+            })
+            .collect();
+        Program { ops }
+    }
+}
+
+/// Which way a program runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    Forward,
+    Inverse,
+}
+
+/// A wavelet: a validated lifting program with its defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Wavelet {
+    pub name: String,
+    /// The doc comment, one line per entry, without the leading `///`.
+    pub doc: Vec<String>,
+    pub kind: ElementKind,
+    pub boundary: Boundary,
+    /// VC-2's per-level filter bit shift: analysis multiplies the band by `2^shift` before lifting,
+    /// synthesis rounds it back with `(x + 2^(shift-1)) >> shift`.
+    pub shift: u32,
+    /// The analysis (forward) program.
+    pub program: Program,
+}
+
+impl Wavelet {
+    pub fn forward(&self) -> &Program {
+        &self.program
+    }
+
+    /// The synthesis program, derived from the analysis one.
+    pub fn inverse(&self) -> Program {
+        self.program.inverse()
+    }
+
+    pub fn program_for(&self, direction: Direction) -> Program {
+        match direction {
+            Direction::Forward => self.program.clone(),
+            Direction::Inverse => self.inverse(),
+        }
+    }
+
+    /// The same wavelet with every rounding removed and taps divided by `2^shift`: the real-valued
+    /// transform the integer one approximates (without the per-level pre-shift).
+    pub fn linearized(&self) -> Wavelet {
+        let ops = self
+            .program
+            .ops
+            .iter()
+            .map(|op| match op {
+                Op::Lift(s) => Op::Lift(Step {
+                    target: s.target,
+                    sign: Sign::Add,
+                    taps: s.linear_taps(),
+                    rounding: 0,
+                    shift: 0,
+                }),
+                other => other.clone(),
+            })
+            .collect();
+        Wavelet {
+            kind: ElementKind::Float,
+            shift: 0,
+            program: Program { ops },
+            ..self.clone()
+        }
+    }
+}

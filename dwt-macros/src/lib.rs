@@ -1,0 +1,117 @@
+//! `lifting!`: a thin wrapper over dwt-ir's parser. It validates the declarations at compile time
+//! (errors point at the offending token) and emits, for each wavelet, a unit type implementing
+//! `WaveletSpec` that carries the canonical source and the derived window geometry as constants.
+
+use proc_macro::TokenStream;
+use proc_macro2::TokenStream as TokenStream2;
+use proc_macro_crate::{crate_name, FoundCrate};
+use quote::{format_ident, quote};
+
+use dwt_ir::parse::{Declaration, Declarations};
+use dwt_ir::WindowGeometry;
+
+/// Declares one or more wavelets as lifting programs.
+///
+/// ```ignore
+/// lifting! {
+///     /// Deslauriers-Dubuc (13,7), as in Dirac / VC-2.
+///     pub wavelet Dd137 {
+///         boundary = clamp;
+///         shift = 1;
+///         odd  -= (-even[-1] + 9*even[0] + 9*even[1] - even[2] + 8) >> 4;
+///         even += (-odd[-2] + 9*odd[-1] + 9*odd[0] - odd[1] + 16) >> 5;
+///     }
+/// }
+/// ```
+#[proc_macro]
+pub fn lifting(input: TokenStream) -> TokenStream {
+    match expand(input.into()) {
+        Ok(tokens) => tokens.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+fn expand(input: TokenStream2) -> syn::Result<TokenStream2> {
+    let Declarations(decls) = syn::parse2(input)?;
+    let ir = ir_path()?;
+    let mut out = TokenStream2::new();
+    for decl in decls {
+        out.extend(expand_one(&decl, &ir)?);
+    }
+    Ok(out)
+}
+
+/// Where the generated code finds the IR: through the `lifting` facade when the caller depends on
+/// it, otherwise through `dwt-ir` directly (as the catalogue does).
+fn ir_path() -> syn::Result<TokenStream2> {
+    if let Ok(found) = crate_name("lifting") {
+        let name = match found {
+            FoundCrate::Itself => format_ident!("lifting"),
+            FoundCrate::Name(n) => format_ident!("{}", n),
+        };
+        return Ok(quote!(::#name::ir));
+    }
+    match crate_name("dwt-ir") {
+        Ok(FoundCrate::Name(n)) => {
+            let name = format_ident!("{}", n);
+            Ok(quote!(::#name))
+        }
+        Ok(FoundCrate::Itself) => Ok(quote!(crate)),
+        Err(_) => Err(syn::Error::new(proc_macro2::Span::call_site(), "`lifting!` needs the `lifting` crate as a dependency of this crate (add `lifting` to [dependencies])")),
+    }
+}
+
+fn geometry_tokens(g: WindowGeometry, ir: &TokenStream2) -> TokenStream2 {
+    let WindowGeometry {
+        top,
+        overlap,
+        bottom,
+        min_height,
+    } = g;
+    quote!(#ir::WindowGeometry { top: #top, overlap: #overlap, bottom: #bottom, min_height: #min_height })
+}
+
+fn expand_one(decl: &Declaration, ir: &TokenStream2) -> syn::Result<TokenStream2> {
+    let Declaration {
+        wavelet,
+        vis,
+        attrs,
+        ident,
+    } = decl;
+    let source = wavelet.to_string();
+    // The type re-parses its canonical text at run time; make sure that gives the very same IR.
+    match dwt_ir::parse_wavelet(&source) {
+        Ok(back) if &back == wavelet => {}
+        _ => return Err(syn::Error::new(ident.span(), format!("internal error: the canonical form of `{ident}` does not parse back to the same program; please report this with the declaration:\n{source}"))),
+    }
+    let name = wavelet.name.as_str();
+    let docs = wavelet.doc.iter().map(|line| {
+        let line = format!(" {line}");
+        quote!(#[doc = #line])
+    });
+    let geometry = geometry_tokens(wavelet.program.sliding_window().geometry(), ir);
+    let inverse_geometry = geometry_tokens(wavelet.inverse().sliding_window().geometry(), ir);
+    Ok(quote! {
+        #(#docs)*
+        #(#attrs)*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        #vis struct #ident;
+
+        impl #ir::WaveletSpec for #ident {
+            const NAME: &'static str = #name;
+            const SOURCE: &'static str = #source;
+            const GEOMETRY: #ir::WindowGeometry = #geometry;
+            const INVERSE_GEOMETRY: #ir::WindowGeometry = #inverse_geometry;
+
+            fn wavelet() -> &'static #ir::Wavelet {
+                static IR: #ir::__private::OnceLock<#ir::Wavelet> = #ir::__private::OnceLock::new();
+                IR.get_or_init(|| #ir::parse_wavelet(Self::SOURCE).expect("`lifting!` checked at compile time that this source parses"))
+            }
+
+            fn inverse() -> &'static #ir::Program {
+                static INVERSE: #ir::__private::OnceLock<#ir::Program> = #ir::__private::OnceLock::new();
+                INVERSE.get_or_init(|| <Self as #ir::WaveletSpec>::wavelet().inverse())
+            }
+        }
+    })
+}
