@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::{Coeff, Laurent, Op, Phase, Program};
+use crate::{Boundary, Coeff, Laurent, Op, Phase, Program, Step};
 
 /// A 2x2 matrix of Laurent polynomials: `out[p] = sum_q m[p][q] * in[q]` over the phases
 /// (index 0 even, 1 odd).
@@ -223,51 +223,136 @@ impl Program {
         c
     }
 
-    /// Derives the sliding window from the steps' supports.
+    /// Derives the sliding window from the steps' supports and the boundary rule.
     ///
     /// Each step trails the earlier ones by as little as their dependences allow: a step may only
     /// read rows that every earlier writer of that phase has finished in this window, and must read
     /// them before any later writer of that phase touches them. Every such constraint points from an
-    /// earlier step to a later one, so one pass in step order finds the largest lags.
-    pub fn sliding_window(&self) -> SlidingWindow {
-        let steps: Vec<_> = self.steps().collect();
-        let mut lags: Vec<i32> = Vec::with_capacity(steps.len());
-        for (j, sj) in steps.iter().enumerate() {
-            let mut lag = if j == 0 { 0 } else { i32::MAX };
-            for (i, si) in steps[..j].iter().enumerate() {
-                if si.target == sj.target {
-                    lag = lag.min(lags[i]);
-                } else {
-                    lag = lag.min(lags[i] - sj.offsets().1);
-                    lag = lag.min(lags[i] + si.offsets().0);
+    /// earlier step to a later one, so one pass in step order finds the largest lags. Those lags give
+    /// the steady-state top, overlap and bottom; the last window may then need a taller top, because
+    /// the boundary rule sends reads past the end back to rows above it (a clamped read in an
+    /// odd-length column, say).
+    pub fn sliding_window(&self, boundary: Boundary) -> SlidingWindow {
+        let steps: Vec<&Step> = self.steps().collect();
+        let mut caps = vec![i32::MAX; steps.len()];
+        'lags: loop {
+            let mut window = steady_window(&steps, &caps);
+            if boundary == Boundary::Periodic {
+                return window;
+            }
+            loop {
+                let needs = last_window_needs(&steps, &window, boundary);
+                let capped: Vec<i32> = caps
+                    .iter()
+                    .zip(&needs.caps)
+                    .map(|(a, b)| *a.min(b))
+                    .collect();
+                if capped != caps {
+                    caps = capped;
+                    continue 'lags;
+                }
+                if needs.deficit == 0 {
+                    return window;
+                }
+                window.top += needs.deficit;
+            }
+        }
+    }
+}
+
+/// The window of the middle windows: lags as large as the dependences between steps allow (and no
+/// larger than `caps`), and the rows those lags make each window touch.
+fn steady_window(steps: &[&Step], caps: &[i32]) -> SlidingWindow {
+    let mut lags: Vec<i32> = Vec::with_capacity(steps.len());
+    for (j, sj) in steps.iter().enumerate() {
+        let mut lag = if j == 0 { 0 } else { i32::MAX }.min(caps[j]);
+        for (i, si) in steps[..j].iter().enumerate() {
+            if si.target == sj.target {
+                lag = lag.min(lags[i]);
+            } else {
+                lag = lag.min(lags[i] - sj.offsets().1);
+                lag = lag.min(lags[i] + si.offsets().0);
+            }
+        }
+        lags.push(lag);
+    }
+    // Extents in sample rows relative to the window's first working row, for a working height H:
+    // `lo` is the first row touched, `beyond` the last row touched minus H.
+    let mut lo = i64::MAX;
+    let mut beyond = i64::MIN;
+    let mut frontier: [Option<i64>; 2] = [None, None];
+    for (s, &lag) in steps.iter().zip(&lags) {
+        let (p, q) = (s.target.parity(), s.source().parity());
+        let (mn, mx) = s.offsets();
+        let lag = lag as i64;
+        lo = lo.min(2 * lag + p).min(2 * (lag + mn as i64) + q);
+        beyond = beyond
+            .max(2 * lag + p - 2)
+            .max(2 * (lag + mx as i64) + q - 2);
+        frontier[p as usize] = Some(2 * lag + p);
+    }
+    let first_unfinished = frontier.iter().flatten().copied().min().unwrap_or(0);
+    let overlap = (-first_unfinished).max(0);
+    let top = (-lo - overlap).max(0);
+    let bottom = (beyond + 1).max(0);
+    SlidingWindow {
+        top: top as u32,
+        overlap: overlap as u32,
+        bottom: bottom as u32,
+        lags,
+    }
+}
+
+/// What the last window's boundary-resolved reads demand of the window.
+struct LastWindowNeeds {
+    /// Rows above the last window's first row that those reads reach.
+    deficit: u32,
+    /// Per step, the largest lag that leaves every row such a read lands on unlifted by that step
+    /// until the last window, where the reading step runs first.
+    caps: Vec<i32>,
+}
+
+/// Checks every length of the last window (Algorithm 1's `leftover` from 0 to H-1 at the smallest
+/// height; taller windows only have longer last windows, which reach back less). A read past the
+/// end that the boundary rule sends back up (a clamped read in an odd-length column, a reflected
+/// one) must find its row in the window and not yet lifted by any later step of that phase.
+fn last_window_needs(
+    steps: &[&Step],
+    window: &SlidingWindow,
+    boundary: Boundary,
+) -> LastWindowNeeds {
+    let height = window.min_height() as i64;
+    let half = height / 2;
+    // Far enough from the top that the first window's boundary plays no part.
+    let k = 4;
+    let first_row = k * height - (window.top + window.overlap) as i64;
+    let mut deficit = 0i64;
+    let mut caps = vec![i32::MAX; steps.len()];
+    for tail in window.bottom as i64..window.bottom as i64 + height {
+        let n = (k * height + tail) as usize;
+        for (j, (step, &lag)) in steps.iter().zip(&window.lags).enumerate() {
+            let (source, q) = (step.source(), step.source().parity());
+            let target_len = (n as i64 - step.target.parity() + 1) / 2;
+            let source_len = (n as i64 - q + 1) / 2;
+            for target in (lag as i64 + k * half).max(0)..target_len {
+                for (offset, _) in step.taps.terms() {
+                    let m = target + offset as i64;
+                    if (0..source_len).contains(&m) {
+                        continue;
+                    }
+                    let resolved = boundary.resolve(n, source, m) as i64;
+                    deficit = deficit.max(first_row - (2 * resolved + q));
+                    for (i, later) in steps.iter().enumerate().skip(j + 1) {
+                        if later.target == source {
+                            caps[i] = caps[i].min((resolved - k * half) as i32);
+                        }
+                    }
                 }
             }
-            lags.push(lag);
         }
-        // Extents in sample rows relative to the window's first working row, for a working height H:
-        // `lo` is the first row touched, `beyond` the last row touched minus H.
-        let mut lo = i64::MAX;
-        let mut beyond = i64::MIN;
-        let mut frontier: [Option<i64>; 2] = [None, None];
-        for (s, &lag) in steps.iter().zip(&lags) {
-            let (p, q) = (s.target.parity(), s.source().parity());
-            let (mn, mx) = s.offsets();
-            let lag = lag as i64;
-            lo = lo.min(2 * lag + p).min(2 * (lag + mn as i64) + q);
-            beyond = beyond
-                .max(2 * lag + p - 2)
-                .max(2 * (lag + mx as i64) + q - 2);
-            frontier[p as usize] = Some(2 * lag + p);
-        }
-        let first_unfinished = frontier.iter().flatten().copied().min().unwrap_or(0);
-        let overlap = (-first_unfinished).max(0);
-        let top = (-lo - overlap).max(0);
-        let bottom = (beyond + 1).max(0);
-        SlidingWindow {
-            top: top as u32,
-            overlap: overlap as u32,
-            bottom: bottom as u32,
-            lags,
-        }
+    }
+    LastWindowNeeds {
+        deficit: deficit as u32,
+        caps,
     }
 }

@@ -70,6 +70,31 @@ pub enum Boundary {
 }
 
 impl Boundary {
+    /// Where a read of polyphase index `m` of `phase` lands in a line of `n >= 2` samples, as a
+    /// polyphase index of the same phase.
+    ///
+    /// Every rule keeps the phase: clamping stays within the phase (for odd `n`, even reads clamp to
+    /// `[0, N-1]` and odd reads to `[1, N-2]`), whole-sample symmetric reflection about samples 0 and
+    /// N-1 preserves parity, and so does a periodic wrap for even `n` (the only lengths it allows).
+    pub fn resolve(self, n: usize, phase: Phase, m: i64) -> usize {
+        let n = n as i64;
+        let q = phase.parity();
+        let len = (n - q + 1) / 2;
+        let m = match self {
+            Boundary::Clamp => m.clamp(0, len - 1),
+            Boundary::Symmetric => {
+                let period = 2 * (n - 1);
+                let mut r = (2 * m + q).rem_euclid(period);
+                if r > n - 1 {
+                    r = period - r;
+                }
+                (r - q) / 2
+            }
+            Boundary::Periodic => ((2 * m + q).rem_euclid(n) - q) / 2,
+        };
+        m as usize
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Boundary::Clamp => "clamp",
@@ -211,6 +236,12 @@ impl Wavelet {
     /// The synthesis program, derived from the analysis one.
     pub fn inverse(&self) -> Program {
         self.program.inverse()
+    }
+
+    /// The vertical-pass sliding window of the program for `direction`, under this wavelet's
+    /// boundary rule.
+    pub fn sliding_window(&self, direction: Direction) -> crate::SlidingWindow {
+        self.program_for(direction).sliding_window(self.boundary)
     }
 
     pub fn program_for(&self, direction: Direction) -> Program {

@@ -89,8 +89,18 @@ fn expand_one(decl: &Declaration, ir: &TokenStream2) -> syn::Result<TokenStream2
         let line = format!(" {line}");
         quote!(#[doc = #line])
     });
-    let geometry = geometry_tokens(wavelet.program.sliding_window().geometry(), ir);
-    let inverse_geometry = geometry_tokens(wavelet.inverse().sliding_window().geometry(), ir);
+    let geometry = geometry_tokens(
+        wavelet
+            .sliding_window(dwt_ir::Direction::Forward)
+            .geometry(),
+        ir,
+    );
+    let inverse_geometry = geometry_tokens(
+        wavelet
+            .sliding_window(dwt_ir::Direction::Inverse)
+            .geometry(),
+        ir,
+    );
     Ok(quote! {
         #(#docs)*
         #(#attrs)*

@@ -1,0 +1,50 @@
+//! The one error type of the runtime: each variant says what was wrong and what to do about it.
+
+use dwt_ir::ElementKind;
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DwtError {
+    #[error("shape {shape:?} has {dims} dimensions; transforms take 1, 2 or 3 (pass e.g. [height, width])")]
+    Dimensions { shape: Vec<usize>, dims: usize },
+    #[error("shape {shape:?} has an empty axis; every axis needs at least one sample")]
+    EmptyAxis { shape: Vec<usize> },
+    #[error("the buffer holds {len} elements but shape {shape:?} needs {needed}; pass a buffer of exactly that many elements")]
+    BufferLength {
+        shape: Vec<usize>,
+        len: usize,
+        needed: usize,
+    },
+    #[error("{levels} levels is too many for shape {shape:?}: it supports at most {max} (each level halves every axis longer than 1)")]
+    TooManyLevels {
+        shape: Vec<usize>,
+        levels: u32,
+        max: u32,
+    },
+    #[error("wavelet `{wavelet}` is {} but the data is {element} ({}); use {} data", .kind.name(), .element_kind.name(), .kind.name())]
+    KindMismatch {
+        wavelet: String,
+        kind: ElementKind,
+        element: &'static str,
+        element_kind: ElementKind,
+    },
+    #[error("wavelet `{wavelet}` uses a periodic boundary, which needs an even length on every transformed axis, but axis {axis} has length {len} at level {level}; use sizes divisible by 2^levels or another boundary rule")]
+    PeriodicOddLength {
+        wavelet: String,
+        axis: usize,
+        len: usize,
+        level: u32,
+    },
+    #[error("the sliding window needs at least {needed} rows (height {height} + bottom {bottom}) but the column has {rows}; short columns take the single-window path")]
+    ColumnTooShort {
+        rows: usize,
+        needed: usize,
+        height: usize,
+        bottom: usize,
+    },
+    #[error("window height {height} is not legal: it must be even and at least top + overlap + bottom = {carried}")]
+    WindowHeight { height: usize, carried: usize },
+    #[error("the sliding window applies a scaling only before the first step or after the last; this program scales between steps")]
+    ScaleBetweenSteps,
+    #[error("the sliding window cannot model a periodic boundary: its last window would need rows the first window already overwrote")]
+    PeriodicWindow,
+}
