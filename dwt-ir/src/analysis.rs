@@ -98,6 +98,8 @@ pub struct SlidingWindow {
     pub overlap: u32,
     pub bottom: u32,
     pub lags: Vec<i32>,
+    /// The smallest legal working height, see [`WindowGeometry::min_height`].
+    pub min_height: u32,
 }
 
 /// The numbers of a [`SlidingWindow`] without the per-step lags, cheap enough to be a `const`.
@@ -106,8 +108,9 @@ pub struct WindowGeometry {
     pub top: u32,
     pub overlap: u32,
     pub bottom: u32,
-    /// The smallest legal working height: even, and at least `top + overlap + bottom` so that the
-    /// rows carried to the next window (Algorithm 1, line 11) never overlap their destination.
+    /// The smallest legal working height: even, at least `top + overlap + bottom` so that the rows
+    /// carried to the next window (Algorithm 1, line 11) never overlap their destination, and tall
+    /// enough that the first window holds every row its boundary-resolved reads reach.
     pub min_height: u32,
 }
 
@@ -122,8 +125,7 @@ impl SlidingWindow {
     }
 
     pub fn min_height(&self) -> u32 {
-        let carried = self.top + self.overlap + self.bottom;
-        (carried + carried % 2).max(2)
+        self.min_height
     }
 }
 
@@ -240,6 +242,7 @@ impl Program {
             if boundary == Boundary::Periodic {
                 return window;
             }
+            window.min_height = first_window_min_height(&steps, &window, boundary);
             loop {
                 let needs = last_window_needs(&steps, &window, boundary);
                 let capped: Vec<i32> = caps
@@ -255,6 +258,7 @@ impl Program {
                     return window;
                 }
                 window.top += needs.deficit;
+                window.min_height = first_window_min_height(&steps, &window, boundary);
             }
         }
     }
@@ -295,11 +299,48 @@ fn steady_window(steps: &[&Step], caps: &[i32]) -> SlidingWindow {
     let overlap = (-first_unfinished).max(0);
     let top = (-lo - overlap).max(0);
     let bottom = (beyond + 1).max(0);
+    let carried = (top + overlap + bottom) as u32;
+    let min_height = (carried + carried % 2).max(2);
     SlidingWindow {
         top: top as u32,
         overlap: overlap as u32,
         bottom: bottom as u32,
         lags,
+        min_height,
+    }
+}
+
+/// The smallest even working height at which the first window's reads before the start of the
+/// column, sent back in by the boundary rule (a reflection can send a backward read forwards), land
+/// on rows the window has loaded and every earlier step of that phase has already lifted.
+fn first_window_min_height(steps: &[&Step], window: &SlidingWindow, boundary: Boundary) -> u32 {
+    let carried = window.top + window.overlap + window.bottom;
+    let mut height = (carried + carried % 2).max(2) as i64;
+    'height: loop {
+        let half = height / 2;
+        // Long enough that the end of the column plays no part.
+        let n = (10 * height + 10 * window.bottom as i64) as usize;
+        for (j, (step, &lag)) in steps.iter().zip(&window.lags).enumerate() {
+            let (source, q) = (step.source(), step.source().parity());
+            for target in 0..(lag as i64 + half).max(0) {
+                for (offset, _) in step.taps.terms() {
+                    let m = target + offset as i64;
+                    if m >= 0 {
+                        continue;
+                    }
+                    let resolved = boundary.resolve(n, source, m) as i64;
+                    let loaded = 2 * resolved + q < height + window.bottom as i64;
+                    let lifted = steps[..j].iter().zip(&window.lags).all(|(earlier, &l)| {
+                        earlier.target != source || resolved < l as i64 + half
+                    });
+                    if !(loaded && lifted) {
+                        height += 2;
+                        continue 'height;
+                    }
+                }
+            }
+        }
+        return height as u32;
     }
 }
 

@@ -1,0 +1,90 @@
+//! Bad requests are errors that say what is wrong, never panics or silently wrong data.
+
+use dwt_runtime::cpu::{forward, Layout};
+use dwt_runtime::DwtError;
+
+fn legall() -> &'static dwt_ir::Wavelet {
+    dwt_catalogue::by_name("LeGall53").unwrap()
+}
+
+#[test]
+fn too_many_levels() {
+    let mut d = vec![0i32; 16];
+    let e = forward(legall(), &mut d, &[4, 4], 3, Layout::Mallat).unwrap_err();
+    assert_eq!(
+        e,
+        DwtError::TooManyLevels {
+            shape: vec![4, 4],
+            levels: 3,
+            max: 2
+        }
+    );
+    assert!(e.to_string().contains("at most 2"), "{e}");
+    let mut one = vec![5i32];
+    assert!(matches!(
+        forward(legall(), &mut one, &[1], 1, Layout::Mallat),
+        Err(DwtError::TooManyLevels { max: 0, .. })
+    ));
+    assert_eq!(one, [5], "input untouched on error");
+}
+
+#[test]
+fn buffer_length_and_shape() {
+    let mut d = vec![1i32; 15];
+    let e = forward(legall(), &mut d, &[4, 4], 1, Layout::Mallat).unwrap_err();
+    assert_eq!(
+        e,
+        DwtError::BufferLength {
+            shape: vec![4, 4],
+            len: 15,
+            needed: 16
+        }
+    );
+    assert!(d.iter().all(|&x| x == 1), "input untouched on error");
+    assert!(matches!(
+        forward(legall(), &mut d, &[], 1, Layout::Mallat),
+        Err(DwtError::Dimensions { dims: 0, .. })
+    ));
+    assert!(matches!(
+        forward(legall(), &mut d, &[1, 1, 3, 5], 1, Layout::Mallat),
+        Err(DwtError::Dimensions { dims: 4, .. })
+    ));
+    assert!(matches!(
+        forward(legall(), &mut d, &[0, 15], 1, Layout::Mallat),
+        Err(DwtError::EmptyAxis { .. })
+    ));
+}
+
+#[test]
+fn element_kind_must_match_the_wavelet() {
+    let mut f = vec![0f32; 8];
+    let e = forward(legall(), &mut f, &[8], 1, Layout::Mallat).unwrap_err();
+    assert!(
+        e.to_string().contains("integer") && e.to_string().contains("f32"),
+        "{e}"
+    );
+    let mut i = vec![0i16; 8];
+    let cdf = dwt_catalogue::by_name("Cdf97").unwrap();
+    assert!(matches!(
+        forward(cdf, &mut i, &[8], 1, Layout::Mallat),
+        Err(DwtError::KindMismatch { .. })
+    ));
+}
+
+#[test]
+fn periodic_needs_even_lengths_at_every_level() {
+    let mut w = legall().clone();
+    w.boundary = dwt_ir::Boundary::Periodic;
+    let mut d = vec![0i32; 12];
+    forward(&w, &mut d, &[12], 2, Layout::Mallat).unwrap();
+    let e = forward(&w, &mut d, &[12], 3, Layout::Mallat).unwrap_err();
+    assert_eq!(
+        e,
+        DwtError::PeriodicOddLength {
+            wavelet: "LeGall53".into(),
+            axis: 0,
+            len: 3,
+            level: 3
+        }
+    );
+}
