@@ -88,7 +88,7 @@ impl Parse for Declaration {
             )
         })?;
         let body;
-        let brace = braced!(body in input);
+        braced!(body in input);
         let mut statements = Vec::new();
         while !body.is_empty() {
             statements.push(body.parse::<Statement>()?);
@@ -101,7 +101,7 @@ impl Parse for Declaration {
                 None => attrs.push(attr),
             }
         }
-        let wavelet = lower(ident.to_string(), doc, statements, brace.span.join())?;
+        let wavelet = lower(&ident, doc, statements)?;
         Ok(Declaration {
             wavelet,
             vis,
@@ -183,12 +183,17 @@ impl Parse for Statement {
             });
         }
         if is_phase {
-            let span = input
-                .cursor()
-                .token_tree()
-                .map(|(tt, _)| tt.span())
-                .unwrap_or(ident.span());
-            return Err(syn::Error::new(span, format!("a lifting step updates `{ident}` with `+=` or `-=`, e.g. `{ident} -= (even[0] + even[1] + 1) >> 1;`")));
+            let (op, text) = operator_after(input);
+            let found = if text.is_empty() {
+                String::new()
+            } else {
+                format!(", not `{text}`")
+            };
+            let msg = format!("a lifting step updates `{ident}` with `+=` or `-=`{found}, e.g. `{ident} -= (even[0] + even[1] + 1) >> 1;`");
+            return Err(match op {
+                Some(op) => syn::Error::new_spanned(op, msg),
+                None => syn::Error::new(ident.span(), msg),
+            });
         }
         if input.peek(Token![=]) && !input.peek(Token![==]) {
             input.parse::<Token![=]>()?;
@@ -200,29 +205,49 @@ impl Parse for Statement {
     }
 }
 
+/// The operator at the cursor (one punctuation token, or several joined like `*=`), with its text.
+fn operator_after(input: ParseStream) -> (Option<TokenStream>, String) {
+    let mut tokens = TokenStream::new();
+    let mut text = String::new();
+    let mut cursor = input.cursor();
+    while let Some((punct, next)) = cursor.punct() {
+        text.push(punct.as_char());
+        tokens.extend([proc_macro2::TokenTree::Punct(punct.clone())]);
+        cursor = next;
+        if punct.spacing() == proc_macro2::Spacing::Alone {
+            break;
+        }
+    }
+    if text.is_empty() {
+        match input.cursor().token_tree() {
+            Some((tt, _)) => {
+                let text = tt.to_string();
+                (Some(tt.into()), text)
+            }
+            None => (None, String::new()),
+        }
+    } else {
+        (Some(tokens), text)
+    }
+}
+
 fn expect_semi(input: ParseStream, after: &Expr) -> syn::Result<()> {
     if input.peek(Token![;]) {
         input.parse::<Token![;]>()?;
         Ok(())
-    } else if input.is_empty() {
+    } else {
         Err(syn::Error::new_spanned(
             after,
-            "missing `;` after this statement",
+            "missing `;` at the end of this statement",
         ))
-    } else {
-        Err(input.error("expected `;` to end the statement"))
     }
 }
 
 const KEYS: &str = "`kind`, `boundary`, `shift`";
 
 /// Validates statements into a [`Wavelet`].
-fn lower(
-    name: String,
-    doc: Vec<String>,
-    statements: Vec<Statement>,
-    body_span: Span,
-) -> syn::Result<Wavelet> {
+fn lower(ident: &syn::Ident, doc: Vec<String>, statements: Vec<Statement>) -> syn::Result<Wavelet> {
+    let name = ident.to_string();
     let mut kind = None;
     let mut boundary = None;
     let mut shift = None;
@@ -272,16 +297,23 @@ fn lower(
                 shift_span = Some(key.span());
             }
             _ => {
+                let hint = match closest(&name, &["kind", "boundary", "shift", "scale"]) {
+                    Some("scale") => {
+                        " (the band scaling is a statement, `scale K;`, without `=`)".to_string()
+                    }
+                    Some(k) => format!(" (did you mean `{k}`?)"),
+                    None => String::new(),
+                };
                 return Err(syn::Error::new(
                     key.span(),
-                    format!("unknown setting `{name}`: expected one of {KEYS}"),
-                ))
+                    format!("unknown setting `{name}`: expected one of {KEYS}{hint}"),
+                ));
             }
         }
     }
     let kind = kind.unwrap_or(ElementKind::Integer);
     if kind == ElementKind::Float && shift.unwrap_or(0) != 0 {
-        return Err(syn::Error::new(shift_span.unwrap_or(body_span), "`shift` is the integer pre-shift of VC-2; a float wavelet has none (remove it, or declare `kind = integer;`)"));
+        return Err(syn::Error::new(shift_span.unwrap_or(ident.span()), "`shift` is the integer pre-shift of VC-2; a float wavelet has none (remove it, or declare `kind = integer;`)"));
     }
 
     let mut ops = Vec::new();
@@ -293,7 +325,7 @@ fn lower(
                 if scaled {
                     return Err(syn::Error::new(
                         target.span(),
-                        "steps after `scale`: the scaling must be the last statement of a wavelet",
+                        "this step comes after `scale`: the scaling must be the last statement of a wavelet (move the step above it)",
                     ));
                 }
                 let target_phase = if target == "even" {
@@ -341,7 +373,7 @@ fn lower(
     }
     if !ops.iter().any(|op| matches!(op, Op::Lift(_))) {
         return Err(syn::Error::new(
-            body_span,
+            ident.span(),
             format!(
                 "wavelet `{name}` has no lifting step: add at least one, e.g. `odd -= even[0];`"
             ),
@@ -355,6 +387,30 @@ fn lower(
         shift: shift.unwrap_or(0),
         program: Program { ops },
     })
+}
+
+/// The candidate within edit distance 2 of `word`, if any (for "did you mean" hints).
+fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    fn distance(a: &str, b: &str) -> usize {
+        let b: Vec<char> = b.chars().collect();
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut prev = row[0];
+            row[0] = i + 1;
+            for (j, &cb) in b.iter().enumerate() {
+                let cur = row[j + 1];
+                row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+                prev = cur;
+            }
+        }
+        row[b.len()]
+    }
+    candidates
+        .iter()
+        .map(|c| (distance(word, c), *c))
+        .filter(|&(d, _)| d <= 2)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
 }
 
 fn word(value: &Expr) -> syn::Result<String> {
@@ -387,13 +443,27 @@ fn small_int(value: &Expr, max: u32, what: &str) -> syn::Result<u32> {
 }
 
 /// The right-hand side of a step, flattened to taps plus a constant.
-struct Linear {
+struct Linear<'a> {
     taps: Laurent,
     constant: Coeff,
+    /// The source of the (first) constant term, for errors about it.
+    constant_at: Option<&'a Expr>,
+}
+
+impl<'a> Linear<'a> {
+    fn neg(self) -> Self {
+        Linear {
+            taps: self.taps.neg(),
+            constant: self.constant.neg(),
+            constant_at: self.constant_at,
+        }
+    }
 }
 
 struct StepContext {
     target: Phase,
+    /// Parsing a `scale` factor rather than a step.
+    scale: bool,
     kind: ElementKind,
     seen: BTreeSet<i32>,
 }
@@ -401,6 +471,7 @@ struct StepContext {
 fn lower_step(target: Phase, sign: Sign, rhs: &Expr, kind: ElementKind) -> syn::Result<Step> {
     let mut cx = StepContext {
         target,
+        scale: false,
         kind,
         seen: BTreeSet::new(),
     };
@@ -432,15 +503,16 @@ fn lower_step(target: Phase, sign: Sign, rhs: &Expr, kind: ElementKind) -> syn::
     };
     let lin = linear(body, &mut cx)?;
     if lin.taps.is_zero() {
-        return Err(syn::Error::new_spanned(rhs, format!("this step reads nothing from `{}` (its taps are all zero); a lifting step needs at least one non-zero tap", target.other().name())));
+        return Err(syn::Error::new_spanned(rhs, format!("this step reads nothing from `{0}` (its taps are all zero); a lifting step needs at least one non-zero tap such as `{0}[0]`", target.other().name())));
     }
+    let constant_at = lin.constant_at.unwrap_or(rhs);
     let rounding = match (kind, lin.constant.is_zero()) {
         (_, true) => 0,
         (ElementKind::Float, false) => {
-            return Err(syn::Error::new_spanned(rhs, "a constant term in a float step is not a lifting step; constants are only rounding offsets of integer steps, as in `(a + b + 1) >> 1`"));
+            return Err(syn::Error::new_spanned(constant_at, "a float step cannot add a constant: a lifting step is a weighted sum of the other phase; remove this term (constants are only the rounding offsets of integer steps, as in `(a + b + 1) >> 1`)"));
         }
         (ElementKind::Integer, false) if shift == 0 => {
-            return Err(syn::Error::new_spanned(rhs, "a rounding constant only makes sense before a floor shift: write `(... + r) >> s`, or drop the constant"));
+            return Err(syn::Error::new_spanned(constant_at, format!("the constant `{}` is a rounding offset, which only makes sense before a floor shift: write `(... + r) >> s`, or remove it", lin.constant)));
         }
         (ElementKind::Integer, false) => lin
             .constant
@@ -471,25 +543,32 @@ fn overflow(e: &Expr) -> syn::Error {
     )
 }
 
-fn linear(e: &Expr, cx: &mut StepContext) -> syn::Result<Linear> {
+fn linear<'a>(e: &'a Expr, cx: &mut StepContext) -> syn::Result<Linear<'a>> {
+    let mut lin = linear_inner(e, cx)?;
+    // A sub-expression with no taps is one constant term: report it whole (`-1`, `2*3`).
+    if lin.taps.is_zero() {
+        lin.constant_at = Some(e);
+    }
+    Ok(lin)
+}
+
+fn linear_inner<'a>(e: &'a Expr, cx: &mut StepContext) -> syn::Result<Linear<'a>> {
     match e {
         Expr::Paren(p) => linear(&p.expr, cx),
         Expr::Group(g) => linear(&g.expr, cx),
-        Expr::Lit(l) => Ok(Linear { taps: Laurent::zero(), constant: literal(&l.lit, cx.kind)? }),
-        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => {
-            let inner = linear(&u.expr, cx)?;
-            Ok(Linear { taps: inner.taps.neg(), constant: inner.constant.neg() })
-        }
+        Expr::Lit(l) => Ok(Linear { taps: Laurent::zero(), constant: literal(&l.lit, cx.kind)?, constant_at: Some(e) }),
+        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => Ok(linear(&u.expr, cx)?.neg()),
         Expr::Binary(b) => {
             match b.op {
                 BinOp::Add(_) | BinOp::Sub(_) => {
                     let l = linear(&b.left, cx)?;
                     let mut r = linear(&b.right, cx)?;
                     if matches!(b.op, BinOp::Sub(_)) {
-                        r = Linear { taps: r.taps.neg(), constant: r.constant.neg() };
+                        r = r.neg();
                     }
                     let constant = l.constant.checked_add(r.constant).ok_or_else(|| overflow(e))?;
-                    Ok(Linear { taps: l.taps.add(&r.taps), constant })
+                    let constant_at = if l.constant.is_zero() { r.constant_at } else { l.constant_at };
+                    Ok(Linear { taps: l.taps.add(&r.taps), constant, constant_at })
                 }
                 BinOp::Mul(_) => {
                     let l = linear(&b.left, cx)?;
@@ -517,11 +596,21 @@ fn linear(e: &Expr, cx: &mut StepContext) -> syn::Result<Linear> {
                 _ => Err(syn::Error::new_spanned(b.op, "a lifting step is a weighted sum: only `+`, `-`, `*`, `/` by a constant and one outer `>> s` are allowed")),
             }
         }
+        Expr::Index(_) if cx.scale => Err(syn::Error::new_spanned(
+            e,
+            "a scale factor is a constant number such as `1.149604398860241`, not a signal",
+        )),
         Expr::Index(ix) => {
             let phase = match strip_parens(&ix.expr) {
                 Expr::Path(p) if p.path.is_ident("even") => Phase::Even,
                 Expr::Path(p) if p.path.is_ident("odd") => Phase::Odd,
-                other => return Err(syn::Error::new_spanned(other, "a step reads `even[k]` or `odd[k]`")),
+                other => {
+                    let what = match other {
+                        Expr::Path(p) if p.path.get_ident().is_some() => format!("unknown signal `{}`", p.path.get_ident().unwrap()),
+                        _ => "not a signal".to_string(),
+                    };
+                    return Err(syn::Error::new_spanned(other, format!("{what}: a step reads the other phase, `{}[k]`", cx.target.other().name())));
+                }
             };
             if phase == cx.target {
                 return Err(syn::Error::new_spanned(
@@ -531,9 +620,9 @@ fn linear(e: &Expr, cx: &mut StepContext) -> syn::Result<Linear> {
             }
             let k = offset(&ix.index)?;
             if !cx.seen.insert(k) {
-                return Err(syn::Error::new_spanned(e, format!("offset {k} is read twice in this step; combine the terms into one coefficient")));
+                return Err(syn::Error::new_spanned(e, format!("`{0}[{k}]` is read twice in this step; combine the terms into one coefficient (`a*{0}[{k}] + b*{0}[{k}]` is `(a + b)*{0}[{k}]`)", phase.name())));
             }
-            Ok(Linear { taps: Laurent::monomial(k, Coeff::one()), constant: Coeff::zero() })
+            Ok(Linear { taps: Laurent::monomial(k, Coeff::one()), constant: Coeff::zero(), constant_at: None })
         }
         Expr::Path(p) if p.path.is_ident("even") || p.path.is_ident("odd") => {
             Err(syn::Error::new_spanned(e, format!("`{0}` needs an offset: `{0}[0]` is the sample at the target's index, `{0}[-1]` the one before", p.path.get_ident().unwrap())))
@@ -542,7 +631,7 @@ fn linear(e: &Expr, cx: &mut StepContext) -> syn::Result<Linear> {
     }
 }
 
-fn scale_linear(lin: Linear, factor: Coeff, e: &Expr) -> syn::Result<Linear> {
+fn scale_linear<'a>(lin: Linear<'a>, factor: Coeff, e: &Expr) -> syn::Result<Linear<'a>> {
     let mut taps = Laurent::zero();
     for (k, c) in lin.taps.terms() {
         taps.add_term(k, c.checked_mul(factor).ok_or_else(|| overflow(e))?);
@@ -553,6 +642,7 @@ fn scale_linear(lin: Linear, factor: Coeff, e: &Expr) -> syn::Result<Linear> {
             .constant
             .checked_mul(factor)
             .ok_or_else(|| overflow(e))?,
+        constant_at: lin.constant_at,
     })
 }
 
@@ -596,12 +686,16 @@ fn offset(e: &Expr) -> syn::Result<i32> {
 fn constant(e: &Expr, kind: ElementKind) -> syn::Result<Coeff> {
     let mut cx = StepContext {
         target: Phase::Even,
+        scale: true,
         kind,
         seen: BTreeSet::new(),
     };
     let lin = linear(e, &mut cx)?;
     if !lin.taps.is_zero() {
-        return Err(syn::Error::new_spanned(e, "a scale factor is a constant"));
+        return Err(syn::Error::new_spanned(
+            e,
+            "a scale factor is a constant number such as `1.149604398860241`, not a signal",
+        ));
     }
     Ok(lin.constant)
 }
@@ -651,4 +745,67 @@ pub fn parse_wavelet(src: &str) -> Result<Wavelet, ParseError> {
         });
     }
     Ok(all.remove(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(src: &str) -> ParseError {
+        match parse_str(src) {
+            Ok(_) => panic!("parsed:\n{src}"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn reading_the_target_phase_points_at_the_read() {
+        let e = error("wavelet W {\n    odd -= odd[1];\n}\n");
+        assert_eq!((e.line, e.column), (2, 12));
+        assert!(e.message.contains("cannot read `odd`"), "{e}");
+        assert!(e.message.contains("`even[k]`"), "{e}");
+    }
+
+    #[test]
+    fn a_misspelt_setting_suggests_the_right_one() {
+        let e = error("wavelet W {\n  boundry = clamp;\n  odd -= even[0];\n}");
+        assert_eq!((e.line, e.column), (2, 3));
+        assert!(e.message.contains("unknown setting `boundry`"), "{e}");
+        assert!(e.message.contains("did you mean `boundary`?"), "{e}");
+    }
+
+    #[test]
+    fn a_rounding_constant_without_shift_points_at_the_constant() {
+        let e = error("wavelet W {\n    odd -= even[0] + 1;\n}");
+        assert_eq!((e.line, e.column), (2, 22));
+        assert!(e.message.contains("the constant `1`"), "{e}");
+        assert!(e.message.contains("`(... + r) >> s`"), "{e}");
+    }
+
+    #[test]
+    fn a_shift_in_a_float_step_points_at_the_operator() {
+        let src = "wavelet W {\n    kind = float;\n    odd -= (even[0] + even[1]) >> 1;\n}";
+        let e = error(src);
+        assert_eq!((e.line, e.column), (3, 32));
+        assert!(e.message.contains("1/16 * (...)"), "{e}");
+        assert_eq!(
+            e.to_string(),
+            format!("3:32: {}", e.message),
+            "Display is `line:column: message`"
+        );
+    }
+
+    #[test]
+    fn a_wrong_update_operator_is_named() {
+        let e = error("wavelet W {\n    odd *= even[0];\n}");
+        assert_eq!((e.line, e.column), (2, 9));
+        assert!(e.message.contains("not `*=`"), "{e}");
+    }
+
+    #[test]
+    fn a_missing_semicolon_points_at_the_unfinished_statement() {
+        let e = error("wavelet W {\n    odd -= even[0]\n    even += odd[0];\n}");
+        assert_eq!((e.line, e.column), (2, 12));
+        assert!(e.message.contains("missing `;`"), "{e}");
+    }
 }

@@ -1,0 +1,5 @@
+use lifting::lifting;
+
+lifting! {}
+
+fn main() {}

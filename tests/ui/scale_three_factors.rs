@@ -1,0 +1,12 @@
+use lifting::lifting;
+
+lifting! {
+    pub wavelet ScaleThree {
+        kind = float;
+        odd -= 1/2 * (even[0] + even[1]);
+        even += 1/4 * (odd[-1] + odd[0]);
+        scale (1.5, 2.0, 3.0);
+    }
+}
+
+fn main() {}

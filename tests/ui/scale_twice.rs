@@ -1,0 +1,13 @@
+use lifting::lifting;
+
+lifting! {
+    pub wavelet ScaleTwice {
+        kind = float;
+        odd -= 1/2 * (even[0] + even[1]);
+        even += 1/4 * (odd[-1] + odd[0]);
+        scale 1.5;
+        scale 2.0;
+    }
+}
+
+fn main() {}

@@ -1,0 +1,12 @@
+use lifting::lifting;
+
+lifting! {
+    pub wavelet ScaleWithEquals {
+        kind = float;
+        scale = 1.5;
+        odd -= 1/2 * (even[0] + even[1]);
+        even += 1/4 * (odd[-1] + odd[0]);
+    }
+}
+
+fn main() {}

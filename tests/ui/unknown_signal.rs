@@ -1,0 +1,10 @@
+use lifting::lifting;
+
+lifting! {
+    pub wavelet UnknownSignal {
+        odd -= (x[0] + even[1] + 1) >> 1;
+        even += (odd[-1] + odd[0] + 2) >> 2;
+    }
+}
+
+fn main() {}
