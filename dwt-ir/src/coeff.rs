@@ -115,6 +115,9 @@ impl Coeff {
         }
     }
 
+    // `neg`, `mul` and `add` are methods rather than operator impls on purpose: `mul` and `add`
+    // silently fall back to floats on overflow, which an operator would hide at the call site.
+    #[allow(clippy::should_implement_trait)]
     pub fn neg(self) -> Self {
         match self {
             Coeff::Exact(r) => Coeff::Exact(-r),
@@ -123,11 +126,14 @@ impl Coeff {
     }
 
     /// Multiplication for derivations whose inputs were validated small; overflow saturates to a float.
+    #[allow(clippy::should_implement_trait)]
     pub fn mul(self, rhs: Self) -> Self {
         self.checked_mul(rhs)
             .unwrap_or(Coeff::Float(self.to_f64() * rhs.to_f64()))
     }
 
+    /// Addition, saturating to a float on overflow like [`Coeff::mul`].
+    #[allow(clippy::should_implement_trait)]
     pub fn add(self, rhs: Self) -> Self {
         self.checked_add(rhs)
             .unwrap_or(Coeff::Float(self.to_f64() + rhs.to_f64()))

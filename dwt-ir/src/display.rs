@@ -66,13 +66,20 @@ impl fmt::Display for Step {
     }
 }
 
+/// Whether a coefficient may be left implicit (`x` for `1*x`): only the exact integer 1 in
+/// magnitude. A float 1.0 must be written out, or the parser would read the bare `x` back as the
+/// exact 1 and the round trip would change the IR.
+fn is_unit(c: Coeff) -> bool {
+    !c.is_float() && c.abs().is_one()
+}
+
 /// `c*(x + y)` when every tap shares one magnitude other than 1 (as symmetric filters do), otherwise
 /// a plain signed sum `a*x - b*y + z`.
 fn weighted_sum(taps: &Laurent, phase: Phase) -> String {
     let terms: Vec<(i32, Coeff)> = taps.terms().collect();
     let first = terms[0].1;
     let common = terms.len() > 1
-        && !first.abs().is_one()
+        && !is_unit(first)
         && terms.iter().all(|(_, c)| *c == first || *c == first.neg());
     if common {
         let inner = Laurent::from_terms(terms.iter().map(|(k, c)| {
@@ -95,7 +102,7 @@ fn signed_sum(taps: &Laurent, phase: Phase) -> String {
     for (i, (k, c)) in taps.terms().enumerate() {
         let read = format!("{}[{k}]", phase.name());
         let magnitude = c.abs();
-        let term = if magnitude.is_one() {
+        let term = if is_unit(c) {
             read
         } else {
             format!("{magnitude}*{read}")

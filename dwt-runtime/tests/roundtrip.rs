@@ -88,10 +88,12 @@ fn every_catalogue_wavelet_reconstructs() {
                             let err = y
                                 .iter()
                                 .zip(&x32)
-                                .map(|(a, b)| ((a - b).abs() / (1.0 + b.abs())))
+                                .map(|(a, b)| (a - b).abs() / (1.0 + b.abs()))
                                 .fold(0.0, f32::max);
+                            // f32 rounds each of a level's lifting operations (8 for CDF 9/7, with
+                            // gains near 3) there and back: about 1e-5 relative is expected.
                             assert!(
-                                err < 1e-5,
+                                err < 1e-4,
                                 "{} f32 {shape:?} L{levels} {layout:?}: relative error {err:e}",
                                 w.name
                             );

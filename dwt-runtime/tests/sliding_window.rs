@@ -74,13 +74,16 @@ fn derived_geometry_reproduces_the_reference_for_float_wavelets() {
     check_catalogue::<f64>(dwt_ir::ElementKind::Float);
 }
 
+/// One of a window's sizes, to shrink.
+type Field = fn(&mut SlidingWindow) -> &mut u32;
+
 #[test]
 fn any_smaller_geometry_is_wrong_for_some_height() {
     for w in dwt_catalogue::all() {
         for (dir, program) in programs(w) {
             let window = program.sliding_window(w.boundary);
             let heights = [window.min_height() as usize, 64];
-            let shrunk: [(&str, fn(&mut SlidingWindow) -> &mut u32); 3] = [
+            let shrunk: [(&str, Field); 3] = [
                 ("top", |s| &mut s.top),
                 ("overlap", |s| &mut s.overlap),
                 ("bottom", |s| &mut s.bottom),

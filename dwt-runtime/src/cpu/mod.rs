@@ -249,35 +249,61 @@ impl Band {
             return;
         }
         let half = n.div_ceil(2);
-        // Positions of the low and high phases before and after the pass.
-        let natural = |start: usize, j: usize, phase: usize| start + (2 * j + phase) * step;
-        let split = |start: usize, j: usize, phase: usize| match self.layout {
-            Layout::Interleaved => natural(start, j, phase),
-            Layout::Mallat => start + (j + phase * half) * step,
-        };
-        let (from, to): (
-            &dyn Fn(usize, usize, usize) -> usize,
-            &dyn Fn(usize, usize, usize) -> usize,
-        ) = match direction {
-            Direction::Forward => (&natural, &split),
-            Direction::Inverse => (&split, &natural),
+        // Forward passes read a line in sample order and write it split into phases; inverse ones
+        // the other way round.
+        let (from, to) = match direction {
+            Direction::Forward => (Order::Natural, Order::Split),
+            Direction::Inverse => (Order::Split, Order::Natural),
         };
         let mut even = vec![E::Work::integer(0); half];
         let mut odd = vec![E::Work::integer(0); n / 2];
         for start in self.line_starts(axis) {
+            let line = Line {
+                start,
+                step,
+                half,
+                layout: self.layout,
+            };
             for (j, x) in even.iter_mut().enumerate() {
-                *x = data[from(start, j, 0)].to_work();
+                *x = data[line.index(from, j, 0)].to_work();
             }
             for (j, x) in odd.iter_mut().enumerate() {
-                *x = data[from(start, j, 1)].to_work();
+                *x = data[line.index(from, j, 1)].to_work();
             }
             program.run(boundary, &mut even, &mut odd);
             for (j, x) in even.iter().enumerate() {
-                data[to(start, j, 0)] = E::from_work(*x);
+                data[line.index(to, j, 0)] = E::from_work(*x);
             }
             for (j, x) in odd.iter().enumerate() {
-                data[to(start, j, 1)] = E::from_work(*x);
+                data[line.index(to, j, 1)] = E::from_work(*x);
             }
         }
+    }
+}
+
+/// How a line's samples are ordered in memory.
+#[derive(Clone, Copy)]
+enum Order {
+    /// Sample order: the polyphase sample `j` of phase `p` is sample `2j + p`.
+    Natural,
+    /// After a pass: interleaved layouts keep sample order, Mallat puts the low phase first.
+    Split,
+}
+
+/// Where the samples of one line lie in the buffer.
+struct Line {
+    start: usize,
+    step: usize,
+    half: usize,
+    layout: Layout,
+}
+
+impl Line {
+    fn index(&self, order: Order, j: usize, phase: usize) -> usize {
+        let k = match (order, self.layout) {
+            (Order::Split, Layout::Mallat) => j + phase * self.half,
+            _ => 2 * j + phase,
+        };
+        self.start + k * self.step
     }
 }
