@@ -10,6 +10,7 @@ mod laurent;
 pub mod parse;
 mod program;
 mod spec;
+mod transform;
 
 pub use analysis::{Filter, OpCounts, PolyphaseMatrix, SlidingWindow, WindowGeometry};
 pub use coeff::Coeff;
@@ -17,6 +18,7 @@ pub use laurent::Laurent;
 pub use parse::{parse_str, parse_wavelet, ParseError};
 pub use program::{Boundary, Direction, ElementKind, Op, Phase, Program, Sign, Step, Wavelet};
 pub use spec::WaveletSpec;
+pub use transform::{ElementType, Layout};
 
 /// Re-exported so generated code can name it through this crate.
 #[doc(hidden)]

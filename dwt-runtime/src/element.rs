@@ -5,7 +5,9 @@
 
 use std::fmt::Debug;
 
-use dwt_ir::{Coeff, ElementKind};
+use dwt_ir::{Coeff, ElementKind, ElementType};
+
+use crate::Samples;
 
 /// The arithmetic of lifting: `i32` for integer elements, the float type itself for floats.
 pub trait Work: Copy + Debug + PartialEq + Send + Sync + 'static {
@@ -91,16 +93,23 @@ float_work!(f64);
 pub trait Element: Copy + Debug + PartialEq + Send + Sync + 'static {
     type Work: Work;
     const KIND: ElementKind;
+    const TYPE: ElementType;
     const NAME: &'static str;
     fn to_work(self) -> Self::Work;
     fn from_work(w: Self::Work) -> Self;
+    /// The data as backends take it.
+    fn samples(data: &mut [Self]) -> Samples<'_>;
 }
 
 macro_rules! element {
-    ($t:ty, $w:ty, $kind:expr) => {
+    ($t:ty, $w:ty, $kind:expr, $variant:ident) => {
         impl Element for $t {
             type Work = $w;
             const KIND: ElementKind = $kind;
+            const TYPE: ElementType = ElementType::$variant;
+            fn samples(data: &mut [Self]) -> Samples<'_> {
+                Samples::$variant(data)
+            }
             const NAME: &'static str = stringify!($t);
             fn to_work(self) -> $w {
                 self as $w
@@ -111,7 +120,7 @@ macro_rules! element {
         }
     };
 }
-element!(i16, i32, ElementKind::Integer);
-element!(i32, i32, ElementKind::Integer);
-element!(f32, f32, ElementKind::Float);
-element!(f64, f64, ElementKind::Float);
+element!(i16, i32, ElementKind::Integer, I16);
+element!(i32, i32, ElementKind::Integer, I32);
+element!(f32, f32, ElementKind::Float, F32);
+element!(f64, f64, ElementKind::Float, F64);

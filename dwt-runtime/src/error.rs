@@ -43,6 +43,14 @@ pub enum DwtError {
     },
     #[error("window height {height} is not legal: it must be even and at least top + overlap + bottom = {carried}")]
     WindowHeight { height: usize, carried: usize },
+    #[error("backend `{backend}` is not available: {reason}")]
+    Unavailable { backend: String, reason: String },
+    #[error("backend `{backend}` cannot run this transform: {what}")]
+    Unsupported { backend: String, what: String },
+    #[error("backend `{backend}` failed to build its kernels: {log}")]
+    Build { backend: String, log: String },
+    #[error("backend `{backend}` failed while running: {message}")]
+    Device { backend: String, message: String },
     #[error("the sliding window applies a scaling only before the first step or after the last; this program scales between steps")]
     ScaleBetweenSteps,
     #[error("the sliding window cannot model a periodic boundary: its last window would need rows the first window already overwrote")]

@@ -6,52 +6,15 @@
 //! the top bits otherwise, which is why the runtime will check bit growth). And the sliding-window
 //! geometry the IR derives reproduces the reference at every column height tried.
 
-use dwt_ir::{Boundary, Coeff, ElementKind, Laurent, Op, Phase, Program, Sign, Step, Wavelet};
+use dwt_ir::{Boundary, Wavelet};
+use dwt_runtime::conformance::random_wavelet;
 use dwt_runtime::cpu::{
     forward, inverse, lift_line, max_levels, sliding_window::vertical_pass, Layout,
 };
 use proptest::prelude::*;
 
-fn step() -> impl Strategy<Value = Step> {
-    (
-        any::<bool>(),
-        any::<bool>(),
-        proptest::collection::btree_map(-3i32..=3, (1i64..=20, any::<bool>()), 1..=4),
-        0u32..=6,
-        any::<u16>(),
-    )
-        .prop_map(|(odd, add, taps, shift, r)| Step {
-            target: if odd { Phase::Odd } else { Phase::Even },
-            sign: if add { Sign::Add } else { Sign::Sub },
-            taps: Laurent::from_terms(
-                taps.into_iter()
-                    .map(|(k, (c, neg))| (k, Coeff::int(if neg { -c } else { c }))),
-            ),
-            rounding: if shift == 0 {
-                0
-            } else {
-                r as i64 % (1 << shift)
-            },
-            shift,
-        })
-}
-
 fn wavelet(boundaries: &'static [Boundary], max_pre_shift: u32) -> impl Strategy<Value = Wavelet> {
-    (
-        proptest::collection::vec(step(), 1..=5),
-        proptest::sample::select(boundaries),
-        0u32..=max_pre_shift,
-    )
-        .prop_map(|(steps, boundary, shift)| Wavelet {
-            name: "Random".into(),
-            doc: vec![],
-            kind: ElementKind::Integer,
-            boundary,
-            shift,
-            program: Program {
-                ops: steps.into_iter().map(Op::Lift).collect(),
-            },
-        })
+    random_wavelet(boundaries, max_pre_shift)
 }
 
 proptest! {

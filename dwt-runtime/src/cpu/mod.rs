@@ -12,21 +12,11 @@ pub mod sliding_window;
 
 pub use line::{LineOp, LineProgram, LineStep};
 
+pub use dwt_ir::Layout;
 use dwt_ir::{Boundary, Direction, Program, Wavelet};
 
 use crate::element::{Element, Work};
 use crate::DwtError;
-
-/// Where the bands of a level are stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Layout {
-    /// In place: after a level, low samples stay at even positions and high ones at odd positions;
-    /// the next level works on every `2^level`-th sample.
-    Interleaved,
-    /// De-interleaved per axis: low samples first, then high (LL top-left, HL top-right, LH
-    /// bottom-left, HH bottom-right), recursing into the low corner, as `pywt.coeffs_to_array`.
-    Mallat,
-}
 
 /// The most levels a shape supports: each level halves (rounding up) every axis longer than 1, and
 /// a level needs some axis longer than 1.

@@ -1,0 +1,106 @@
+//! The interface every backend implements (the CPU reference, OpenCL, CUDA, or a user's own), so
+//! that one conformance suite and, later, one planner can drive them all.
+
+use dwt_ir::{Direction, ElementType, Layout, Wavelet};
+
+use crate::{cpu, DwtError};
+
+/// Host data handed to a backend, by element type.
+pub enum Samples<'a> {
+    I16(&'a mut [i16]),
+    I32(&'a mut [i32]),
+    F32(&'a mut [f32]),
+    F64(&'a mut [f64]),
+}
+
+impl Samples<'_> {
+    pub fn element_type(&self) -> ElementType {
+        match self {
+            Samples::I16(_) => ElementType::I16,
+            Samples::I32(_) => ElementType::I32,
+            Samples::F32(_) => ElementType::F32,
+            Samples::F64(_) => ElementType::F64,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Samples::I16(d) => d.len(),
+            Samples::I32(d) => d.len(),
+            Samples::F32(d) => d.len(),
+            Samples::F64(d) => d.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// One transform: which wavelet, which way, on what shape, how many levels, in which layout.
+#[derive(Clone, Debug)]
+pub struct Request<'w> {
+    pub wavelet: &'w Wavelet,
+    pub direction: Direction,
+    /// Row-major extents: `[n]`, `[height, width]` or `[depth, height, width]`.
+    pub shape: Vec<usize>,
+    pub levels: u32,
+    pub layout: Layout,
+}
+
+impl Request<'_> {
+    /// Everything about the request that does not depend on the backend, checked against `data`.
+    pub fn validate(&self, data: &Samples) -> Result<(), DwtError> {
+        let t = data.element_type();
+        cpu::validate(
+            self.wavelet,
+            t.name(),
+            t.kind(),
+            data.len(),
+            &self.shape,
+            self.levels,
+        )
+    }
+}
+
+/// A device that runs lifting transforms.
+pub trait Backend: Send + Sync {
+    /// The name users select it by (`cpu`, `opencl`, `cuda`, ...).
+    fn name(&self) -> &str;
+    /// The device it runs on, in words.
+    fn device(&self) -> String;
+    /// Transforms host data in place. Must give the CPU reference's result: bit for bit for
+    /// integer wavelets, to the element type's precision for float ones.
+    fn run(&self, request: &Request, data: Samples) -> Result<(), DwtError>;
+}
+
+/// The exact CPU reference as a backend.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CpuBackend;
+
+impl Backend for CpuBackend {
+    fn name(&self) -> &str {
+        "cpu"
+    }
+
+    fn device(&self) -> String {
+        "host CPU (reference interpreter)".into()
+    }
+
+    fn run(&self, r: &Request, data: Samples) -> Result<(), DwtError> {
+        match data {
+            Samples::I16(d) => {
+                cpu::transform(r.wavelet, r.direction, d, &r.shape, r.levels, r.layout)
+            }
+            Samples::I32(d) => {
+                cpu::transform(r.wavelet, r.direction, d, &r.shape, r.levels, r.layout)
+            }
+            Samples::F32(d) => {
+                cpu::transform(r.wavelet, r.direction, d, &r.shape, r.levels, r.layout)
+            }
+            Samples::F64(d) => {
+                cpu::transform(r.wavelet, r.direction, d, &r.shape, r.levels, r.layout)
+            }
+        }
+    }
+}

@@ -1,0 +1,543 @@
+//! The conformance suite: what every backend must reproduce of the CPU reference, written once and
+//! instantiated per backend with [`conformance_tests!`](crate::conformance_tests), so that no
+//! backend is held to weaker tests than another.
+//!
+//! Integer wavelets must match bit for bit (on full-range data, so wrap-around is exercised);
+//! float ones within `1e-5` (f32) or `1e-12` (f64) of the largest magnitude of the expected result.
+//! A backend may refuse a transform with [`DwtError::Unsupported`] (f64 on a device without it,
+//! say): the suite reports every refusal on stderr, and never accepts wrong data.
+
+use dwt_ir::{
+    Boundary, Coeff, Direction, ElementKind, ElementType, Laurent, Layout, Op, Phase, Program,
+    Sign, Step, Wavelet,
+};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+
+use crate::cpu::{self, max_levels};
+use crate::{Backend, DwtError, Element, Request, Samples};
+
+/// 2-D sizes: single samples, single rows and columns, odd by odd, non-powers of two.
+pub const SHAPES_2D: &[[usize; 2]] = &[
+    [1, 1],
+    [1, 7],
+    [7, 1],
+    [2, 2],
+    [3, 5],
+    [17, 33],
+    [33, 17],
+    [64, 48],
+    [100, 5],
+];
+/// 3-D sizes.
+pub const SHAPES_3D: &[[usize; 3]] = &[
+    [1, 1, 5],
+    [2, 3, 4],
+    [5, 6, 7],
+    [8, 8, 8],
+    [17, 9, 12],
+    [9, 1, 10],
+];
+
+/// Deterministic data: full-range for comparisons (wrap-around included), small for round trips.
+fn data<E: Element>(len: usize, seed: u64, small: bool) -> Vec<E> {
+    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..len)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            let v = match (E::KIND, E::TYPE, small) {
+                (ElementKind::Integer, _, true) => (s % 256) as i64 - 128,
+                (ElementKind::Integer, ElementType::I16, false) => (s % 65536) as i64 - 32768,
+                (ElementKind::Integer, _, false) => s as i32 as i64,
+                (ElementKind::Float, _, _) => (s % 20001) as i64 - 10000,
+            };
+            let w = <E::Work as crate::Work>::integer(v);
+            let w = if E::KIND == ElementKind::Float {
+                crate::Work::mul(w, <E::Work as crate::Work>::coeff(Coeff::ratio(1, 100)))
+            } else {
+                w
+            };
+            E::from_work(w)
+        })
+        .collect()
+}
+
+/// Whether `got` is close enough to `want`.
+pub trait Compare: Element {
+    fn close(got: &[Self], want: &[Self]) -> Result<(), String>;
+}
+
+macro_rules! exact {
+    ($t:ty) => {
+        impl Compare for $t {
+            fn close(got: &[Self], want: &[Self]) -> Result<(), String> {
+                match got.iter().zip(want).position(|(a, b)| a != b) {
+                    None => Ok(()),
+                    Some(i) => Err(format!(
+                        "{} of {} samples differ; first at index {i}: got {}, want {}",
+                        got.iter().zip(want).filter(|(a, b)| a != b).count(),
+                        want.len(),
+                        got[i],
+                        want[i]
+                    )),
+                }
+            }
+        }
+    };
+}
+exact!(i16);
+exact!(i32);
+
+macro_rules! within {
+    ($t:ty, $tol:expr) => {
+        impl Compare for $t {
+            fn close(got: &[Self], want: &[Self]) -> Result<(), String> {
+                let scale = want.iter().fold(1.0 as $t, |m, x| m.max(x.abs()));
+                let (i, err) = got
+                    .iter()
+                    .zip(want)
+                    .map(|(a, b)| (a - b).abs())
+                    .enumerate()
+                    .fold((0, 0.0 as $t), |m, (i, e)| {
+                        if e > m.1 || e.is_nan() {
+                            (i, e)
+                        } else {
+                            m
+                        }
+                    });
+                if err <= $tol * scale {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "error {err:e} at index {i} (got {}, want {}) exceeds {:e} x {scale}",
+                        got[i], want[i], $tol
+                    ))
+                }
+            }
+        }
+    };
+}
+within!(f32, 1e-5);
+within!(f64, 1e-12);
+
+/// Runs `request` on `backend` and on the CPU reference, both from `input`; `Ok(false)` when the
+/// backend refused it as unsupported.
+pub fn matches_reference<E: Compare>(
+    backend: &dyn Backend,
+    request: &Request,
+    input: &[E],
+) -> Result<bool, String> {
+    let mut want = input.to_vec();
+    cpu::transform(
+        request.wavelet,
+        request.direction,
+        &mut want,
+        &request.shape,
+        request.levels,
+        request.layout,
+    )
+    .map_err(|e| format!("the CPU reference refused the case: {e}"))?;
+    let mut got = input.to_vec();
+    match backend.run(request, E::samples(&mut got)) {
+        Ok(()) => {}
+        Err(DwtError::Unsupported { what, .. }) => {
+            if got != input {
+                return Err(format!(
+                    "refused the transform ({what}) but changed the data"
+                ));
+            }
+            eprintln!(
+                "note: {} does not support {} {} {:?} {:?} {} levels: {what}",
+                backend.name(),
+                request.wavelet.name,
+                E::NAME,
+                request.direction,
+                request.shape,
+                request.levels
+            );
+            return Ok(false);
+        }
+        Err(e) => return Err(format!("failed: {e}")),
+    }
+    E::close(&got, &want).map(|()| true)
+}
+
+fn case<E: Compare>(
+    backend: &dyn Backend,
+    w: &Wavelet,
+    shape: &[usize],
+    levels: u32,
+    layout: Layout,
+    seed: u64,
+    failures: &mut Vec<String>,
+) -> usize {
+    let len: usize = shape.iter().product();
+    let mut ran = 0;
+    for direction in [Direction::Forward, Direction::Inverse] {
+        let request = Request {
+            wavelet: w,
+            direction,
+            shape: shape.to_vec(),
+            levels,
+            layout,
+        };
+        match matches_reference::<E>(backend, &request, &data::<E>(len, seed, false)) {
+            Ok(true) => ran += 1,
+            Ok(false) => {}
+            Err(e) => failures.push(format!(
+                "{} {} {direction:?} {shape:?} {levels} levels {layout:?}: {e}",
+                w.name,
+                E::NAME
+            )),
+        }
+    }
+    // The round trip on the backend alone gives the input back (small data: no overflow).
+    let input = data::<E>(len, seed ^ 0x55, true);
+    let mut d = input.clone();
+    let forward = Request {
+        wavelet: w,
+        direction: Direction::Forward,
+        shape: shape.to_vec(),
+        levels,
+        layout,
+    };
+    let inverse = Request {
+        direction: Direction::Inverse,
+        ..forward.clone()
+    };
+    match backend
+        .run(&forward, E::samples(&mut d))
+        .and_then(|()| backend.run(&inverse, E::samples(&mut d)))
+    {
+        Ok(()) => match E::close(&d, &input) {
+            Ok(()) => ran += 1,
+            Err(e) => failures.push(format!(
+                "{} {} round trip {shape:?} {levels} levels {layout:?}: {e}",
+                w.name,
+                E::NAME
+            )),
+        },
+        Err(DwtError::Unsupported { .. }) => {}
+        Err(e) => failures.push(format!("{} {} round trip {shape:?}: {e}", w.name, E::NAME)),
+    }
+    ran
+}
+
+/// Every level count the shape allows (at most `cap`) and both layouts, for each element type of
+/// the wavelet's kind.
+fn all_cases(
+    backend: &dyn Backend,
+    w: &Wavelet,
+    shape: &[usize],
+    cap: u32,
+    failures: &mut Vec<String>,
+) -> usize {
+    let mut ran = 0;
+    for levels in 1..=max_levels(shape).min(cap) {
+        for layout in [Layout::Interleaved, Layout::Mallat] {
+            let seed = shape.iter().fold(levels as u64, |s, &n| s * 31 + n as u64);
+            ran += match w.kind {
+                ElementKind::Integer => {
+                    case::<i16>(backend, w, shape, levels, layout, seed, failures)
+                        + case::<i32>(backend, w, shape, levels, layout, seed, failures)
+                }
+                ElementKind::Float => {
+                    case::<f32>(backend, w, shape, levels, layout, seed, failures)
+                        + case::<f64>(backend, w, shape, levels, layout, seed, failures)
+                }
+            };
+        }
+    }
+    ran
+}
+
+fn report(what: &str, backend: &dyn Backend, ran: usize, failures: Vec<String>) {
+    eprintln!(
+        "{what} on {} ({}): {ran} comparisons passed, {} failed",
+        backend.name(),
+        backend.device(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{what} on {}: {} failures:\n{}",
+        backend.name(),
+        failures.len(),
+        failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(ran > 0, "{what} on {}: nothing ran", backend.name());
+}
+
+/// Every catalogue wavelet, 2-D, on [`SHAPES_2D`], levels 1 to the maximum (at most 4).
+pub fn catalogue_2d(backend: &dyn Backend) {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for w in dwt_catalogue::all() {
+        for shape in SHAPES_2D {
+            ran += all_cases(backend, w, shape, 4, &mut failures);
+        }
+    }
+    report("catalogue 2-D", backend, ran, failures);
+}
+
+/// Every catalogue wavelet, 3-D, on [`SHAPES_3D`], levels 1 to the maximum (at most 3).
+pub fn catalogue_3d(backend: &dyn Backend) {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for w in dwt_catalogue::all() {
+        for shape in SHAPES_3D {
+            ran += all_cases(backend, w, shape, 3, &mut failures);
+        }
+    }
+    report("catalogue 3-D", backend, ran, failures);
+}
+
+/// Column heights just below, at and above the first multiples of the vertical window, for a
+/// backend whose working window height is `max(window_height, min_height)`; every catalogue
+/// wavelet, one level, both directions.
+pub fn window_edges(backend: &dyn Backend, window_height: usize) {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for w in dwt_catalogue::all() {
+        let mut heights = Vec::new();
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let window = w.sliding_window(direction);
+            let h = window_height
+                .max(window.min_height as usize)
+                .next_multiple_of(2);
+            for k in 1..=3 {
+                let edge = k * h + window.bottom as usize;
+                heights.extend([edge - 1, edge, edge + 1]);
+            }
+        }
+        heights.sort_unstable();
+        heights.dedup();
+        for rows in heights {
+            ran += all_cases(backend, w, &[rows, 9], 1, &mut failures);
+        }
+    }
+    report("window edges", backend, ran, failures);
+}
+
+/// Full-size cases: 1920x1080 (the paper's Table III) in i16 and f32, and a 3-D volume.
+pub fn large(backend: &dyn Backend, volume: [usize; 3]) {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for name in [
+        "LeGall53",
+        "DeslauriersDubuc137",
+        "Daubechies97Integer",
+        "Cdf97",
+    ] {
+        let w = dwt_catalogue::by_name(name).expect("catalogue wavelet");
+        for (shape, levels) in [(&[1080usize, 1920][..], 3), (&volume[..], 2)] {
+            let seed = levels as u64 * 7;
+            ran += match w.kind {
+                ElementKind::Integer => case::<i16>(
+                    backend,
+                    w,
+                    shape,
+                    levels,
+                    Layout::Mallat,
+                    seed,
+                    &mut failures,
+                ),
+                ElementKind::Float => case::<f32>(
+                    backend,
+                    w,
+                    shape,
+                    levels,
+                    Layout::Interleaved,
+                    seed,
+                    &mut failures,
+                ),
+            };
+        }
+    }
+    report("large sizes", backend, ran, failures);
+}
+
+fn random_step() -> impl Strategy<Value = Step> {
+    (
+        any::<bool>(),
+        any::<bool>(),
+        proptest::collection::btree_map(-3i32..=3, (1i64..=20, any::<bool>()), 1..=4),
+        0u32..=6,
+        any::<u16>(),
+    )
+        .prop_map(|(odd, add, taps, shift, r)| Step {
+            target: if odd { Phase::Odd } else { Phase::Even },
+            sign: if add { Sign::Add } else { Sign::Sub },
+            taps: Laurent::from_terms(
+                taps.into_iter()
+                    .map(|(k, (c, neg))| (k, Coeff::int(if neg { -c } else { c }))),
+            ),
+            rounding: if shift == 0 {
+                0
+            } else {
+                r as i64 % (1 << shift)
+            },
+            shift,
+        })
+}
+
+/// Random integer wavelets: 1 to 5 steps of 1 to 4 taps at offsets -3..=3 with coefficients up to
+/// 20, shifts up to 6 with any rounding constant, one of `boundaries`, a pre-shift up to
+/// `max_pre_shift`.
+pub fn random_wavelet(
+    boundaries: &'static [Boundary],
+    max_pre_shift: u32,
+) -> impl Strategy<Value = Wavelet> {
+    (
+        proptest::collection::vec(random_step(), 1..=5),
+        proptest::sample::select(boundaries),
+        0u32..=max_pre_shift,
+    )
+        .prop_map(|(steps, boundary, shift)| Wavelet {
+            name: "Random".into(),
+            doc: vec![],
+            kind: ElementKind::Integer,
+            boundary,
+            shift,
+            program: Program {
+                ops: steps.into_iter().map(Op::Lift).collect(),
+            },
+        })
+}
+
+/// The differential property test: `cases` random lifting programs on random 2-D sizes, levels and
+/// layouts give the same bits on the backend as on the CPU reference, both ways.
+pub fn random_programs(backend: &dyn Backend, cases: u32) {
+    let strategy = (
+        random_wavelet(&[Boundary::Clamp, Boundary::Symmetric], 2),
+        1usize..=40,
+        1usize..=40,
+        1u32..=3,
+        any::<bool>(),
+        any::<u64>(),
+    );
+    let mut runner = TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let result = runner.run(&strategy, |(w, h, wd, levels, interleaved, seed)| {
+        let shape = [h, wd];
+        let levels = levels.min(max_levels(&shape));
+        let layout = if interleaved {
+            Layout::Interleaved
+        } else {
+            Layout::Mallat
+        };
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let request = Request {
+                wavelet: &w,
+                direction,
+                shape: shape.to_vec(),
+                levels,
+                layout,
+            };
+            let input = data::<i32>(h * wd, seed, false);
+            matches_reference::<i32>(backend, &request, &input).map_err(|e| {
+                TestCaseError::fail(format!(
+                    "{}\n{direction:?} {shape:?} {levels} levels {layout:?}: {e}",
+                    w
+                ))
+            })?;
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("random programs on {}: {e}", backend.name());
+    }
+}
+
+/// Bad requests are errors, not panics, and leave the data untouched.
+pub fn rejects_bad_requests(backend: &dyn Backend) {
+    let w = dwt_catalogue::by_name("LeGall53").expect("catalogue wavelet");
+    let mut d = vec![7i32; 15];
+    let bad = [
+        Request {
+            wavelet: w,
+            direction: Direction::Forward,
+            shape: vec![4, 4],
+            levels: 1,
+            layout: Layout::Mallat,
+        },
+        Request {
+            wavelet: w,
+            direction: Direction::Forward,
+            shape: vec![3, 5],
+            levels: 4,
+            layout: Layout::Mallat,
+        },
+    ];
+    for request in &bad {
+        let e = backend.run(request, Samples::I32(&mut d));
+        assert!(e.is_err(), "{} accepted {request:?}", backend.name());
+        assert!(
+            d.iter().all(|&x| x == 7),
+            "{} changed the data of a refused request",
+            backend.name()
+        );
+    }
+    let mut f = vec![0f32; 16];
+    let e = backend.run(
+        &Request {
+            wavelet: w,
+            direction: Direction::Forward,
+            shape: vec![4, 4],
+            levels: 1,
+            layout: Layout::Mallat,
+        },
+        Samples::F32(&mut f),
+    );
+    assert!(
+        matches!(e, Err(DwtError::KindMismatch { .. })),
+        "{}: integer wavelet on f32 gave {e:?}",
+        backend.name()
+    );
+}
+
+/// Instantiates the whole suite as `#[test]` functions for a backend, built afresh by `$backend`
+/// in each test (an expression of a type implementing [`Backend`]).
+///
+/// ```ignore
+/// dwt_runtime::conformance_tests!(my_backend::Backend::new().expect("device"), window_height = 16, random_cases = 32);
+/// ```
+#[macro_export]
+macro_rules! conformance_tests {
+    ($backend:expr, window_height = $h:expr, random_cases = $n:expr, volume = $v:expr) => {
+        #[test]
+        fn conformance_catalogue_2d() {
+            $crate::conformance::catalogue_2d(&$backend);
+        }
+        #[test]
+        fn conformance_catalogue_3d() {
+            $crate::conformance::catalogue_3d(&$backend);
+        }
+        #[test]
+        fn conformance_window_edges() {
+            $crate::conformance::window_edges(&$backend, $h);
+        }
+        #[test]
+        fn conformance_large_sizes() {
+            $crate::conformance::large(&$backend, $v);
+        }
+        #[test]
+        fn conformance_random_programs() {
+            $crate::conformance::random_programs(&$backend, $n);
+        }
+        #[test]
+        fn conformance_rejects_bad_requests() {
+            $crate::conformance::rejects_bad_requests(&$backend);
+        }
+    };
+}
