@@ -25,3 +25,7 @@ pub use dwt_catalogue as catalogue;
 pub use dwt_ir as ir;
 pub use dwt_macros::lifting;
 pub use dwt_runtime as runtime;
+
+/// The OpenCL backend, behind the `opencl` feature.
+#[cfg(feature = "opencl")]
+pub use dwt_opencl as opencl;

@@ -17,7 +17,7 @@ pub use coeff::Coeff;
 pub use laurent::Laurent;
 pub use parse::{parse_str, parse_wavelet, ParseError};
 pub use program::{Boundary, Direction, ElementKind, Op, Phase, Program, Sign, Step, Wavelet};
-pub use spec::WaveletSpec;
+pub use spec::{KernelSource, WaveletSpec};
 pub use transform::{ElementType, Layout};
 
 /// Re-exported so generated code can name it through this crate.

@@ -1,6 +1,6 @@
 //! The trait every `lifting!`-declared wavelet type implements.
 
-use crate::{Program, Wavelet, WindowGeometry};
+use crate::{Direction, ElementType, Layout, Program, Wavelet, WindowGeometry};
 
 /// A wavelet known at compile time: the type `lifting!` generates for each declaration.
 ///
@@ -15,9 +15,30 @@ pub trait WaveletSpec {
     const GEOMETRY: WindowGeometry;
     /// The vertical-pass sliding window of the synthesis program.
     const INVERSE_GEOMETRY: WindowGeometry;
+    /// The OpenCL C kernel modules for the default launch configuration, one per direction,
+    /// element type of the wavelet's kind and layout, generated at compile time by the same emitter
+    /// the runtime uses (which regenerates for other configurations).
+    const OPENCL: &'static [KernelSource];
 
     /// The wavelet's IR.
     fn wavelet() -> &'static Wavelet;
     /// The synthesis program derived from it.
     fn inverse() -> &'static Program;
+
+    /// The OpenCL module for one direction, element type and layout, if the wavelet has one.
+    fn opencl(direction: Direction, element: ElementType, layout: Layout) -> Option<&'static str> {
+        Self::OPENCL
+            .iter()
+            .find(|k| k.direction == direction && k.element == element && k.layout == layout)
+            .map(|k| k.source)
+    }
+}
+
+/// Generated kernel source carried by a `lifting!` type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KernelSource {
+    pub direction: Direction,
+    pub element: ElementType,
+    pub layout: Layout,
+    pub source: &'static str,
 }

@@ -1,14 +1,16 @@
 //! `lifting!`: a thin wrapper over dwt-ir's parser. It validates the declarations at compile time
 //! (errors point at the offending token) and emits, for each wavelet, a unit type implementing
-//! `WaveletSpec` that carries the canonical source and the derived window geometry as constants.
+//! `WaveletSpec` that carries the canonical source, the derived window geometry and the OpenCL
+//! kernels (from dwt-emit-c, for the default launch configuration) as constants.
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as TokenStream2;
 use proc_macro_crate::{crate_name, FoundCrate};
 use quote::{format_ident, quote};
 
+use dwt_emit_c::{emit_module, LaunchConfig, OpenCl};
 use dwt_ir::parse::{Declaration, Declarations};
-use dwt_ir::WindowGeometry;
+use dwt_ir::{Direction, ElementKind, ElementType, Layout, Wavelet, WindowGeometry};
 
 /// Declares one or more wavelets as lifting programs.
 ///
@@ -89,6 +91,7 @@ fn expand_one(decl: &Declaration, ir: &TokenStream2) -> syn::Result<TokenStream2
         let line = format!(" {line}");
         quote!(#[doc = #line])
     });
+    let opencl = opencl_sources(wavelet, ident, ir)?;
     let geometry = geometry_tokens(
         wavelet
             .sliding_window(dwt_ir::Direction::Forward)
@@ -112,6 +115,7 @@ fn expand_one(decl: &Declaration, ir: &TokenStream2) -> syn::Result<TokenStream2
             const SOURCE: &'static str = #source;
             const GEOMETRY: #ir::WindowGeometry = #geometry;
             const INVERSE_GEOMETRY: #ir::WindowGeometry = #inverse_geometry;
+            const OPENCL: &'static [#ir::KernelSource] = &[#(#opencl),*];
 
             fn wavelet() -> &'static #ir::Wavelet {
                 static IR: #ir::__private::OnceLock<#ir::Wavelet> = #ir::__private::OnceLock::new();
@@ -124,4 +128,53 @@ fn expand_one(decl: &Declaration, ir: &TokenStream2) -> syn::Result<TokenStream2
             }
         }
     })
+}
+
+/// The OpenCL modules of every direction, element type of the wavelet's kind and layout; an
+/// emitter failure is a compile error on the wavelet's name.
+fn opencl_sources(
+    wavelet: &Wavelet,
+    ident: &syn::Ident,
+    ir: &TokenStream2,
+) -> syn::Result<Vec<TokenStream2>> {
+    let elements = match wavelet.kind {
+        ElementKind::Integer => [ElementType::I16, ElementType::I32],
+        ElementKind::Float => [ElementType::F32, ElementType::F64],
+    };
+    let mut out = Vec::new();
+    for (direction, dir) in [
+        (Direction::Forward, quote!(Forward)),
+        (Direction::Inverse, quote!(Inverse)),
+    ] {
+        for element in elements {
+            for (layout, lay) in [
+                (Layout::Mallat, quote!(Mallat)),
+                (Layout::Interleaved, quote!(Interleaved)),
+            ] {
+                let module = emit_module(
+                    &OpenCl,
+                    wavelet,
+                    direction,
+                    element,
+                    layout,
+                    &LaunchConfig::default(),
+                )
+                .map_err(|e| {
+                    syn::Error::new(
+                        ident.span(),
+                        format!("the OpenCL emitter cannot generate kernels for `{ident}`: {e}"),
+                    )
+                })?;
+                let source = module.source;
+                let elem = format_ident!("{}", format!("{element:?}"));
+                out.push(quote!(#ir::KernelSource {
+                    direction: #ir::Direction::#dir,
+                    element: #ir::ElementType::#elem,
+                    layout: #ir::Layout::#lay,
+                    source: #source,
+                }));
+            }
+        }
+    }
+    Ok(out)
 }

@@ -1,0 +1,814 @@
+//! The emitter proper: helpers, the horizontal (row) pass and the sliding-window vertical (column)
+//! pass of one lifting program, for one element type and layout.
+
+use dwt_ir::{Boundary, Coeff, Direction, Op, Sign, Step, Wavelet};
+
+use crate::dialect::{Dialect, Param};
+use crate::writer::Writer;
+use dwt_ir::{ElementType, Layout};
+
+use crate::{is_integer, EmitError, LaunchConfig};
+
+/// The vertical window the kernels were emitted for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerticalGeometry {
+    pub top: usize,
+    pub overlap: usize,
+    pub bottom: usize,
+    /// The working height `H` actually used (the config's, raised to the program's minimum).
+    pub height: usize,
+    pub lags: Vec<i32>,
+    /// Rows of the local window: `top + overlap + bottom + H`.
+    pub window_rows: usize,
+}
+
+impl VerticalGeometry {
+    pub fn carried(&self) -> usize {
+        self.top + self.overlap + self.bottom
+    }
+
+    /// Columns with fewer rows fit one window.
+    pub fn min_sliding_rows(&self) -> usize {
+        self.height + self.bottom
+    }
+}
+
+/// The vertical (column and depth) kernels of a module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerticalPass {
+    /// `(src, dst, base, col_step, row_step, plane_step, rows, cols)`: groups of
+    /// `slab_width x slab_rows`, one per slab of columns (group x) and plane (group y); sample `r`
+    /// of column `c` of plane `p` is at `base + p * plane_step + c * col_step + r * row_step`.
+    /// The same kernel runs the columns of a 2-D band (one plane), the columns of every z-slice of
+    /// a 3-D band (planes along z) and its z-lines (section IV-G: slabs in the x-z plane, planes
+    /// along y, `row_step` the slice pitch). `dst` may be `src` for the interleaved layout; Mallat
+    /// needs `dst != src` (its writes land on rows later windows still read).
+    pub columns_kernel: String,
+    pub geometry: VerticalGeometry,
+}
+
+/// The emitted source of one program (a wavelet in one direction) for one element type and layout.
+#[derive(Clone, Debug)]
+pub struct KernelModule {
+    pub source: String,
+    /// `(data, base, sample_step, row_step, plane_step, n, rows)`: one group of `row_group_size`
+    /// work-items per row (group x) and plane (group y), the row at
+    /// `data[base + plane * plane_step + row * row_step + i * sample_step]`; pre-shift fused
+    /// (forward: on load, inverse: undone on store).
+    pub rows_kernel: String,
+    /// The vertical kernels, or why the sliding window cannot run this program (a periodic
+    /// boundary, a scale between steps): the rows kernel is emitted either way.
+    pub vertical: Result<VerticalPass, EmitError>,
+    pub elem: ElementType,
+    pub layout: Layout,
+    pub direction: Direction,
+    pub config: LaunchConfig,
+}
+
+/// Emits the row and column kernels of `wavelet` in `direction`.
+pub fn emit_module(
+    dialect: &dyn Dialect,
+    wavelet: &Wavelet,
+    direction: Direction,
+    elem: ElementType,
+    layout: Layout,
+    config: &LaunchConfig,
+) -> Result<KernelModule, EmitError> {
+    if wavelet.kind != elem.kind() {
+        return Err(EmitError::KindMismatch {
+            wavelet: wavelet.name.clone(),
+            kind: wavelet.kind,
+            elem,
+        });
+    }
+    if config.row_group_size == 0 || config.slab_width == 0 || config.slab_rows == 0 {
+        return Err(EmitError::Config("work-group dimensions must be positive"));
+    }
+    if config.max_row_len < 2 {
+        return Err(EmitError::Config("max_row_len must be at least 2"));
+    }
+    let program = wavelet.program_for(direction);
+    let vertical = if wavelet.boundary == Boundary::Periodic {
+        Err(EmitError::PeriodicVertical(wavelet.name.clone()))
+    } else {
+        edge_scales(&wavelet.name, &program.ops).map(|scales| {
+            let window = program.sliding_window(wavelet.boundary);
+            let mut height = config.window_height.max(window.min_height as usize).max(2);
+            height += height % 2;
+            let geometry = VerticalGeometry {
+                top: window.top as usize,
+                overlap: window.overlap as usize,
+                bottom: window.bottom as usize,
+                height,
+                lags: window.lags.clone(),
+                window_rows: (window.top + window.overlap + window.bottom) as usize + height,
+            };
+            (geometry, scales)
+        })
+    };
+
+    let dir = match direction {
+        Direction::Forward => "forward",
+        Direction::Inverse => "inverse",
+    };
+    let prefix = format!("{}_{dir}", wavelet.name.to_lowercase());
+    let rows_kernel = format!("{prefix}_rows");
+    let columns_kernel = format!("{prefix}_columns");
+    let (geometry, (on_read, on_write)) = match &vertical {
+        Ok((g, scales)) => (Some(g), *scales),
+        Err(_) => (None, (None, None)),
+    };
+    let e = Emitter {
+        d: dialect,
+        wavelet,
+        direction,
+        elem,
+        layout,
+        cfg: config,
+        ops: &program.ops,
+        geometry,
+        on_read,
+        on_write,
+    };
+    let mut w = Writer::new();
+    e.header(&mut w, vertical.as_ref().err());
+    e.helpers(&mut w);
+    e.rows(&mut w, &rows_kernel);
+    if geometry.is_some() {
+        w.blank();
+        e.columns(&mut w, &columns_kernel);
+    }
+    Ok(KernelModule {
+        source: w.finish(),
+        rows_kernel,
+        vertical: vertical.map(|(geometry, _)| VerticalPass {
+            columns_kernel,
+            geometry,
+        }),
+        elem,
+        layout,
+        direction,
+        config: *config,
+    })
+}
+
+/// The (even, odd) factors the vertical window applies as rows are read (scales before the first
+/// step) and written (scales after the last), as `sliding_window.rs` does.
+type EdgeScales = (Option<(f64, f64)>, Option<(f64, f64)>);
+
+fn edge_scales(name: &str, ops: &[Op]) -> Result<EdgeScales, EmitError> {
+    let first = ops.iter().position(|op| matches!(op, Op::Lift(_)));
+    let last = ops.iter().rposition(|op| matches!(op, Op::Lift(_)));
+    let (first, last) = (first.unwrap_or(0), last.unwrap_or(0));
+    if ops[first..last]
+        .iter()
+        .any(|op| matches!(op, Op::Scale { .. }))
+    {
+        return Err(EmitError::ScaleBetweenSteps(name.to_string()));
+    }
+    let product = |range: &[Op]| {
+        let mut any = false;
+        let f = range.iter().fold((1.0f64, 1.0f64), |(l, h), op| match op {
+            Op::Scale { low, high } => {
+                any = true;
+                (l * low.to_f64(), h * high.to_f64())
+            }
+            Op::Lift(_) => (l, h),
+        });
+        any.then_some(f)
+    };
+    Ok((product(&ops[..first]), product(&ops[last..])))
+}
+
+struct Emitter<'a> {
+    d: &'a dyn Dialect,
+    wavelet: &'a Wavelet,
+    direction: Direction,
+    elem: ElementType,
+    layout: Layout,
+    cfg: &'a LaunchConfig,
+    ops: &'a [Op],
+    geometry: Option<&'a VerticalGeometry>,
+    on_read: Option<(f64, f64)>,
+    on_write: Option<(f64, f64)>,
+}
+
+/// `var + k` written plainly.
+fn offset(var: &str, k: i64) -> String {
+    match k {
+        0 => var.to_string(),
+        k if k > 0 => format!("{var} + {k}"),
+        k => format!("{var} - {}", -k),
+    }
+}
+
+impl Emitter<'_> {
+    fn work(&self) -> &'static str {
+        self.d.work_type(self.elem)
+    }
+
+    fn int(&self) -> bool {
+        is_integer(self.elem)
+    }
+
+    /// A literal of the working type.
+    fn literal(&self, v: f64) -> String {
+        match self.elem {
+            ElementType::I16 | ElementType::I32 => format!("{}", v as i32),
+            ElementType::F32 => format!("{:?}f", v as f32),
+            ElementType::F64 => format!("{v:?}"),
+        }
+    }
+
+    fn coeff(&self, c: Coeff) -> String {
+        match c.as_integer() {
+            Some(i) if self.int() => format!("{}", i as i32),
+            _ => self.literal(c.to_f64()),
+        }
+    }
+
+    fn add(&self, a: &str, b: &str) -> String {
+        if self.int() {
+            format!("wrap_add({a}, {b})")
+        } else {
+            format!("{a} + {b}")
+        }
+    }
+
+    fn sub(&self, a: &str, b: &str) -> String {
+        if self.int() {
+            format!("wrap_sub({a}, {b})")
+        } else {
+            format!("{a} - {b}")
+        }
+    }
+
+    fn mul(&self, c: &str, x: &str) -> String {
+        if self.int() {
+            format!("wrap_mul({c}, {x})")
+        } else {
+            format!("{c} * {x}")
+        }
+    }
+
+    /// The vertical geometry; only the vertical kernels call this, and they are emitted only
+    /// when there is one.
+    fn g(&self) -> &VerticalGeometry {
+        self.geometry
+            .expect("vertical kernels are emitted only with a geometry")
+    }
+
+    fn header(&self, w: &mut Writer, refusal: Option<&EmitError>) {
+        let dir = match self.direction {
+            Direction::Forward => "forward (analysis)",
+            Direction::Inverse => "inverse (synthesis)",
+        };
+        w.comment(format!(
+            "{} kernels for wavelet `{}`, {dir}, {} storage ({} arithmetic), {} layout, boundary {}.",
+            self.d.name(),
+            self.wavelet.name,
+            self.d.storage_type(self.elem),
+            self.work(),
+            self.layout.name(),
+            self.wavelet.boundary.name()
+        ));
+        if self.int() && self.wavelet.shift > 0 {
+            w.comment(format!(
+                "VC-2 pre-shift by {} bit{} per level, fused into the rows kernel.",
+                self.wavelet.shift,
+                if self.wavelet.shift == 1 { "" } else { "s" }
+            ));
+        }
+        w.comment("Generated by dwt-emit-c from this program (one loop per line below):");
+        for op in self.ops {
+            w.comment(format!("    {op}"));
+        }
+        let c = self.cfg;
+        w.comment(format!(
+            "Rows kernel: {} work-items per row, rows of at most {} samples (max_row_len), so each",
+            c.row_group_size, c.max_row_len
+        ));
+        w.comment(format!(
+            "phase holds at most {} samples in local memory.",
+            c.max_row_len.div_ceil(2)
+        ));
+        match (self.geometry, refusal) {
+            (Some(g), _) => {
+                w.comment(format!(
+                    "Vertical window (Algorithm 1): top {}, overlap {}, bottom {}, working height H = {},",
+                    g.top, g.overlap, g.bottom, g.height
+                ));
+                w.comment(format!(
+                    "so {} window rows; lags per step {:?}; slabs of {} columns x {} work-items per column.",
+                    g.window_rows, g.lags, c.slab_width, c.slab_rows
+                ));
+            }
+            (None, Some(e)) => w.comment(format!("No vertical kernels: {e}.")),
+            (None, None) => {}
+        }
+        for l in self.d.preamble(self.elem) {
+            w.line(l);
+        }
+        w.blank();
+    }
+
+    fn helpers(&self, w: &mut Writer) {
+        let q = self.d.helper_qualifier();
+        let (work, storage) = (self.work(), self.d.storage_type(self.elem));
+        if self.int() {
+            w.comment(
+                "Two's-complement wrapping int arithmetic, as the CPU reference's wrapping i32:",
+            );
+            w.comment("signed overflow is undefined in C, unsigned arithmetic wraps. `>>` on a");
+            w.comment("negative int is an arithmetic (floor) shift in OpenCL C.");
+            let (ua, ub) = (self.d.int_as_uint("a"), self.d.int_as_uint("b"));
+            for (name, op) in [("wrap_add", "+"), ("wrap_sub", "-"), ("wrap_mul", "*")] {
+                let body = self.d.uint_as_int(&format!("{ua} {op} {ub}"));
+                w.line(format!("{q} int {name}(int a, int b) {{ return {body}; }}"));
+            }
+            let shl = self.d.uint_as_int(&format!("{ua} << s"));
+            w.line(format!(
+                "{q} int wrap_shl(int a, uint s) {{ return {shl}; }}"
+            ));
+            w.blank();
+        }
+        w.comment(
+            "Storage <-> working type. Integers are stored back with truncation, as `as` does.",
+        );
+        w.line(format!(
+            "{q} {work} to_work({storage} x) {{ return ({work})x; }}"
+        ));
+        let store = match self.elem {
+            ElementType::I16 => self
+                .d
+                .ushort_as_short(&format!("(ushort){}", self.d.int_as_uint("x"))),
+            _ => "x".to_string(),
+        };
+        w.line(format!(
+            "{q} {storage} to_elem({work} x) {{ return {store}; }}"
+        ));
+        w.blank();
+
+        let shift = self.wavelet.shift;
+        if self.int() && shift > 0 {
+            match self.direction {
+                Direction::Forward => {
+                    w.comment(format!(
+                        "VC-2 pre-shift (band <<= {shift}), stored and reloaded as the CPU reference does."
+                    ));
+                    w.line(format!(
+                        "{q} int pre_shift(int x) {{ return to_work(to_elem(wrap_shl(x, {shift}u))); }}"
+                    ));
+                }
+                Direction::Inverse => {
+                    w.comment(format!(
+                        "Undoes the VC-2 pre-shift of the stored value: (x + {}) >> {shift}.",
+                        1u32 << (shift - 1)
+                    ));
+                    w.block(format!("{q} int undo_pre_shift(int x)"), |w| {
+                        w.line("const int stored = to_work(to_elem(x));");
+                        w.line(format!(
+                            "return wrap_add(stored, {}) >> {shift};",
+                            1u32 << (shift - 1)
+                        ));
+                    });
+                }
+            }
+            w.blank();
+        }
+
+        w.comment(format!(
+            "Boundary rule `{}`: where a read of polyphase index m of phase q (0 even, 1 odd) lands",
+            self.wavelet.boundary.name()
+        ));
+        w.comment("in a line of n >= 2 samples, as `Boundary::resolve`.");
+        w.block(format!("{q} int resolve(int n, int q, int m)"), |w| {
+            w.line("const int len = (n - q + 1) / 2;");
+            w.block("if (m >= 0 && m < len)", |w| w.line("return m;"));
+            match self.wavelet.boundary {
+                Boundary::Clamp => w.line("return clamp(m, 0, len - 1);"),
+                Boundary::Symmetric => {
+                    w.line("const int period = 2 * (n - 1);");
+                    w.line("int r = (2 * m + q) % period;");
+                    w.line("r = r < 0 ? r + period : r;");
+                    w.line("r = r > n - 1 ? period - r : r;");
+                    w.line("return (r - q) / 2;");
+                }
+                Boundary::Periodic => {
+                    w.line("int r = (2 * m + q) % n;");
+                    w.line("r = r < 0 ? r + n : r;");
+                    w.line("return (r - q) / 2;");
+                }
+            }
+        });
+        w.blank();
+        if self.layout == Layout::Mallat {
+            w.comment("Mallat layout: where natural sample r of a line whose low half has n_low samples is stored.");
+            w.line(format!(
+                "{q} int split_index(int r, int n_low) {{ return (r & 1) ? n_low + (r >> 1) : (r >> 1); }}"
+            ));
+            w.blank();
+        }
+    }
+
+    /// The body of one lifting step for target index `i`: `read(k)` is the source sample at
+    /// polyphase offset `k`, `target` the target's lvalue.
+    fn step_body(&self, w: &mut Writer, step: &Step, target: &str, read: &dyn Fn(i64) -> String) {
+        let init = if self.int() {
+            format!("{}", step.rounding as i32)
+        } else {
+            self.literal(0.0)
+        };
+        w.line(format!("{} acc = {init};", self.work()));
+        for (k, c) in step.taps.terms() {
+            let x = read(k as i64);
+            let (negative, magnitude) = (c.is_negative(), c.abs());
+            let term = if magnitude.is_one() {
+                x
+            } else {
+                self.mul(&self.coeff(magnitude), &x)
+            };
+            let acc = if negative {
+                self.sub("acc", &term)
+            } else {
+                self.add("acc", &term)
+            };
+            w.line(format!("acc = {acc};"));
+        }
+        let prediction = if step.shift > 0 {
+            format!("acc >> {}", step.shift)
+        } else {
+            "acc".to_string()
+        };
+        let updated = match step.sign {
+            Sign::Add => self.add(target, &prediction),
+            Sign::Sub => self.sub(target, &prediction),
+        };
+        w.line(format!("{target} = {updated};"));
+    }
+
+    // ---------------------------------------------------------------- horizontal pass
+
+    fn rows(&self, w: &mut Writer, name: &str) {
+        let d = self.d;
+        let wg = self.cfg.row_group_size;
+        let half_cap = self.cfg.max_row_len.div_ceil(2);
+        let params = [
+            Param::Global("data", self.elem),
+            Param::Int("base"),
+            Param::Int("sample_step"),
+            Param::Int("row_step"),
+            Param::Int("plane_step"),
+            Param::Int("n"),
+            Param::Int("rows"),
+        ];
+        w.comment(
+            "Horizontal pass: one work-group per row of `n` samples (n <= max_row_len) and plane, the row at",
+        );
+        w.comment("data[base + plane * plane_step + row * row_step + i * sample_step] (`rows` rows per plane).");
+        w.comment("Each step is a loop over its target phase in local memory with a barrier after it; reads");
+        w.comment("outside the phase go through resolve().");
+        let sig = d.kernel_signature(name, &params, [wg, 1, 1]);
+        w.block(sig, |w| {
+            w.line(d.local_array(self.work(), "even", &[half_cap]));
+            w.line(d.local_array(self.work(), "odd", &[half_cap]));
+            w.line(format!("const int lid = {};", d.local_id(0)));
+            w.line(format!("const int row = {};", d.group_id(0)));
+            w.line(format!("const int plane = {};", d.group_id(1)));
+            w.comment(
+                "The host launches exactly `rows` groups per plane: no early return, barriers stay uniform.",
+            );
+            w.line(format!(
+                "{} {}* line = data + base + plane * plane_step + row * row_step;",
+                d.global_qualifier(),
+                self.d.storage_type(self.elem)
+            ));
+            w.line("const int n_even = (n + 1) / 2;");
+            w.line("const int n_odd = n / 2;");
+            w.blank();
+            self.rows_load(w);
+            w.line(d.barrier());
+            w.blank();
+            w.comment(
+                "A row of one sample passes through unchanged (no odd phase to lift against). The",
+            );
+            w.comment(
+                "loops test it rather than a branch around them: barriers stay unconditional.",
+            );
+            w.line("const int lifted = n >= 2;");
+            {
+                for op in self.ops {
+                    match op {
+                        Op::Lift(step) => {
+                            let (tgt, src) = (step.target.name(), step.source().name());
+                            let q = step.source().parity();
+                            w.comment(format!("{step}"));
+                            w.block(
+                                format!("for (int i = lid; lifted && i < n_{tgt}; i += {wg})"),
+                                |w| {
+                                    self.step_body(w, step, &format!("{tgt}[i]"), &|k| {
+                                        format!("{src}[resolve(n, {q}, {})]", offset("i", k))
+                                    })
+                                },
+                            );
+                        }
+                        Op::Scale { low, high } => {
+                            w.comment(format!("{op}"));
+                            for (phase, c) in [("even", low), ("odd", high)] {
+                                w.block(
+                                    format!(
+                                        "for (int i = lid; lifted && i < n_{phase}; i += {wg})"
+                                    ),
+                                    |w| {
+                                        let v = self.mul(&self.coeff(*c), &format!("{phase}[i]"));
+                                        w.line(format!("{phase}[i] = {v};"));
+                                    },
+                                );
+                            }
+                        }
+                    }
+                    w.line(d.barrier());
+                }
+            }
+            w.blank();
+            self.rows_store(w);
+        });
+    }
+
+    fn pre_shifted(&self) -> bool {
+        self.int() && self.wavelet.shift > 0
+    }
+
+    fn rows_load(&self, w: &mut Writer) {
+        let wg = self.cfg.row_group_size;
+        let split_input = self.direction == Direction::Inverse && self.layout == Layout::Mallat;
+        let forward_shift = self.pre_shifted() && self.direction == Direction::Forward;
+        w.comment(match (split_input, forward_shift) {
+            (false, true) => "Load (coalesced), pre-shift, de-interleave into the two phases.",
+            (false, false) => "Load (coalesced) and de-interleave into the two phases.",
+            (true, _) => "Load (coalesced): low half into even, high half into odd.",
+        });
+        w.block(format!("for (int i = lid; i < n; i += {wg})"), |w| {
+            let load = "to_work(line[i * sample_step])";
+            let load = if forward_shift {
+                format!("pre_shift({load})")
+            } else {
+                load.to_string()
+            };
+            w.line(format!("const {} x = {load};", self.work()));
+            if split_input {
+                w.block("if (i < n_even)", |w| w.line("even[i] = x;"));
+                w.block("else", |w| w.line("odd[i - n_even] = x;"));
+            } else {
+                w.block("if ((i & 1) == 0)", |w| w.line("even[i >> 1] = x;"));
+                w.block("else", |w| w.line("odd[i >> 1] = x;"));
+            }
+        });
+    }
+
+    fn rows_store(&self, w: &mut Writer) {
+        let wg = self.cfg.row_group_size;
+        let split_output = self.direction == Direction::Forward && self.layout == Layout::Mallat;
+        let undo = self.pre_shifted() && self.direction == Direction::Inverse;
+        w.comment(match (split_output, undo) {
+            (true, _) => "Store: low half, then high half.",
+            (false, true) => "Store interleaved, undoing the pre-shift.",
+            (false, false) => "Store interleaved.",
+        });
+        w.block(format!("for (int i = lid; i < n; i += {wg})"), |w| {
+            let value = if split_output {
+                "i < n_even ? even[i] : odd[i - n_even]"
+            } else {
+                "(i & 1) == 0 ? even[i >> 1] : odd[i >> 1]"
+            };
+            w.line(format!("const {} x = {value};", self.work()));
+            let x = if undo { "undo_pre_shift(x)" } else { "x" };
+            w.line(format!("line[i * sample_step] = to_elem({x});"));
+        });
+    }
+
+    // ---------------------------------------------------------------- vertical pass
+
+    fn columns_params(&self) -> [Param; 8] {
+        [
+            Param::Global("src", self.elem),
+            Param::Global("dst", self.elem),
+            Param::Int("base"),
+            Param::Int("col_step"),
+            Param::Int("row_step"),
+            Param::Int("plane_step"),
+            Param::Int("rows"),
+            Param::Int("cols"),
+        ]
+    }
+
+    /// The sliding-window kernel (Algorithm 1), one loop over the windows of a column: the first
+    /// and last windows apply the boundary rule; a column shorter than `H + bottom` is one window
+    /// that is both. One loop body rather than Algorithm 1's three copies keeps the kernel small
+    /// (PoCL compiles every barrier region of it) and every barrier unconditional.
+    fn columns(&self, w: &mut Writer, name: &str) {
+        let d = self.d;
+        let g = self.g();
+        let (t, o, h, b) = (g.top, g.overlap, g.height, g.bottom);
+        let c = g.carried();
+        let (sw, sr) = (self.cfg.slab_width, self.cfg.slab_rows);
+        w.comment("Vertical pass (van der Laan et al., Algorithm 1): a slab of columns slides a window of");
+        w.comment(format!(
+            "top {t} + overlap {o} + bottom {b} + H {h} = {} rows down the columns; sample r of column c is",
+            g.window_rows
+        ));
+        w.comment("src/dst[base + p * plane_step + c * col_step + r * row_step], p the plane (group y): the");
+        w.comment("columns of a 2-D band, of every z-slice of a 3-D one, or its z-lines (row_step = slice");
+        w.comment("pitch, planes along y: slabs in the x-z plane, section IV-G).");
+        w.comment(format!(
+            "Window k lifts target indices [lag_j + k*H/2, lag_j + (k+1)*H/2) of step j (H/2 = {});",
+            h / 2
+        ));
+        w.comment("only the first and last windows reach the ends of the column and apply the boundary rule.");
+        w.comment(
+            "Mallat layout: dst != src (writes land on rows later windows still read); interleaved: may be equal.",
+        );
+        let sig = d.kernel_signature(name, &self.columns_params(), [sw, sr, 1]);
+        w.block(sig, |w| {
+            w.line(d.local_array(self.work(), "win", &[g.window_rows, sw]));
+            w.line(format!("const int tx = {};", d.local_id(0)));
+            w.line(format!("const int ty = {};", d.local_id(1)));
+            w.line(format!("const int col = {} * {sw} + tx;", d.group_id(0)));
+            w.line(format!("const int plane = {};", d.group_id(1)));
+            w.line("const int active = col < cols;");
+            w.line("const int col_base = base + plane * plane_step + col * col_step;");
+            w.line("const int n_even = (rows + 1) / 2;");
+            w.line("const int n_odd = rows / 2;");
+            w.blank();
+            w.comment(format!(
+                "Windows: one when the column fits (rows < H + bottom = {}); else the first ({} rows in),",
+                h + b,
+                h + b
+            ));
+            w.comment(format!(
+                "`full` windows of H = {h} rows, and the last with the `leftover` rows."
+            ));
+            w.line(format!("const int sliding = rows >= {};", h + b));
+            w.line(format!("const int full = sliding ? (rows - {}) / {h} : 0;", h + b));
+            w.line(format!(
+                "const int leftover = sliding ? (rows - {}) % {h} : 0;",
+                h + b
+            ));
+            w.line("const int windows = sliding ? full + 2 : 1;");
+            w.line("int inrow = 0;");
+            w.line("int outrow = 0;");
+            w.block("for (int k = 0; k < windows; ++k)", |w| {
+                w.line("const int first = k == 0;");
+                w.line("const int last = k == windows - 1;");
+                w.comment(format!(
+                    "copy: the {c} carried rows (top + overlap + bottom) below the working area move to the"
+                ));
+                w.comment("window's top (carried <= H: no overlap); nothing before the first window.");
+                w.block(
+                    format!("for (int i = ty; i < (first ? 0 : {c}); i += {sr})"),
+                    |w| w.line(format!("win[i][tx] = win[i + {h}][tx];")),
+                );
+                w.line(d.barrier());
+                w.comment(format!(
+                    "read: the first window fills rows top + overlap = {} on, later ones rows {c} on.",
+                    t + o
+                ));
+                w.line(format!(
+                    "const int n_in = first ? min(rows, {}) : (last ? leftover : {h});",
+                    h + b
+                ));
+                w.line(format!("const int at = first ? {} : {c};", t + o));
+                if let Some((low, high)) = self.on_read {
+                    w.comment(format!(
+                        "The scale before the first step applies as rows enter: even rows x {low:?}, odd x {high:?}."
+                    ));
+                }
+                w.block(format!("for (int i = ty; i < n_in; i += {sr})"), |w| {
+                    let load = format!(
+                        "to_work(src[col_base + {} * row_step])",
+                        self.row_in("inrow + i")
+                    );
+                    let load = self.factor(load, self.on_read, "inrow + i");
+                    w.line(format!(
+                        "win[at + i][tx] = active ? {load} : {};",
+                        self.literal(0.0)
+                    ));
+                });
+                w.line(d.barrier());
+                w.line("inrow += n_in;");
+                w.comment(format!(
+                    "transform: the window row of sample r is r - wbase (sample 0 at row top + overlap = {}).",
+                    t + o
+                ));
+                w.line(format!("const int wbase = k * {h} - {};", t + o));
+                for (j, step) in self.ops.iter().filter_map(op_step).enumerate() {
+                    self.window_step(w, step, g.lags[j]);
+                }
+                w.comment(format!(
+                    "write: the first window's H - overlap = {} rows from row {}, then H = {h} rows from row",
+                    h - o,
+                    t + o
+                ));
+                w.comment(format!(
+                    "top = {t}; the last window writes the rest (leftover + overlap + bottom)."
+                ));
+                w.line(format!(
+                    "const int n_out = !sliding ? rows : (first ? {} : (last ? leftover + {} : {h}));",
+                    h - o,
+                    o + b
+                ));
+                w.line(format!("const int from = first ? {} : {t};", t + o));
+                if let Some((low, high)) = self.on_write {
+                    w.comment(format!(
+                        "The scale after the last step applies as rows leave: even rows x {low:?}, odd x {high:?}."
+                    ));
+                }
+                w.block(format!("for (int i = ty; i < n_out; i += {sr})"), |w| {
+                    let value = self.factor("win[from + i][tx]".into(), self.on_write, "outrow + i");
+                    w.block("if (active)", |w| {
+                        w.line(format!(
+                            "dst[col_base + {} * row_step] = to_elem({value});",
+                            self.row_out("outrow + i")
+                        ))
+                    });
+                });
+                w.line(d.barrier());
+                w.line("outrow += n_out;");
+            });
+        });
+    }
+
+    /// Where natural row `r` is read from / written to, relative to `col_base`, in rows.
+    fn row_in(&self, r: &str) -> String {
+        match (self.layout, self.direction) {
+            (Layout::Mallat, Direction::Inverse) => format!("split_index({r}, n_even)"),
+            _ if r.contains(' ') => format!("({r})"),
+            _ => r.to_string(),
+        }
+    }
+
+    fn row_out(&self, r: &str) -> String {
+        match (self.layout, self.direction) {
+            (Layout::Mallat, Direction::Forward) => format!("split_index({r}, n_even)"),
+            _ if r.contains(' ') => format!("({r})"),
+            _ => r.to_string(),
+        }
+    }
+
+    fn factor(&self, value: String, scales: Option<(f64, f64)>, row: &str) -> String {
+        match scales {
+            None => value,
+            Some((low, high)) => format!(
+                "{value} * ((({row}) & 1) ? {} : {})",
+                self.literal(high),
+                self.literal(low)
+            ),
+        }
+    }
+
+    /// One lifting step inside window `k`: its target indices in this window, every read through
+    /// the boundary rule (the identity away from the ends).
+    fn window_step(&self, w: &mut Writer, step: &Step, lag: i32) {
+        let half = self.g().height / 2;
+        let tgt = step.target.name();
+        let (p, q) = (step.target.parity(), step.source().parity());
+        w.comment(format!("{step}   (lag {lag})"));
+        w.block("", |w| {
+            w.line(format!(
+                "const int lo = first ? 0 : max({}, 0);",
+                offset(&format!("k * {half}"), lag as i64)
+            ));
+            w.line(format!(
+                "const int hi = last ? n_{tgt} : min({}, n_{tgt});",
+                offset(&format!("(k + 1) * {half}"), lag as i64)
+            ));
+            w.block(
+                format!("for (int i = lo + ty; i < hi; i += {})", self.cfg.slab_rows),
+                |w| {
+                    let target = format!("win[{} - wbase][tx]", sample_row("i", p));
+                    self.step_body(w, step, &target, &|k| {
+                        let m = format!("resolve(rows, {q}, {})", offset("i", k));
+                        format!("win[{} - wbase][tx]", sample_row(&m, q))
+                    })
+                },
+            );
+        });
+        w.line(self.d.barrier());
+    }
+}
+
+/// `2 * m + parity`, the sample row of polyphase index `m`.
+fn sample_row(m: &str, parity: i64) -> String {
+    if parity == 0 {
+        format!("2 * {m}")
+    } else {
+        format!("2 * {m} + {parity}")
+    }
+}
+
+fn op_step(op: &Op) -> Option<&Step> {
+    match op {
+        Op::Lift(s) => Some(s),
+        Op::Scale { .. } => None,
+    }
+}

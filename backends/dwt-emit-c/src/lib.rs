@@ -1,0 +1,79 @@
+//! Emits C kernels for lifting programs: one emitter, parameterised by a [`Dialect`] (OpenCL C now,
+//! CUDA C later), writing per program (a wavelet in one direction), element type and layout
+//! - a horizontal pass: one work-group per row (and plane), the row de-interleaved into local
+//!   memory, one loop per lifting step with a barrier between steps, the boundary rule applied on
+//!   reads;
+//! - a vertical pass: van der Laan et al.'s Algorithm 1 (section IV-F), a sliding window over a slab
+//!   of columns whose geometry (top, overlap, bottom, per-step lags) the IR derives, mirroring
+//!   `dwt_runtime::cpu::sliding_window`, as one loop over the windows (a column shorter than
+//!   `H + bottom` is one window). With a plane stride the same kernel is the depth pass of a 3-D
+//!   transform (section IV-G: slabs in the x-z plane, sliding along z).
+//!
+//! The VC-2 per-level pre-shift is fused into the horizontal pass: applied as the row is loaded
+//! (forward), undone as it is stored (inverse). A program the sliding window cannot run (periodic
+//! boundary, a scale between steps) still gets its horizontal kernel; [`KernelModule::vertical`]
+//! says why there is no vertical one. The `dwt-opencl` crate builds and runs the kernels.
+
+mod dialect;
+mod emit;
+mod writer;
+
+pub use dialect::{Dialect, OpenCl, Param};
+pub use emit::{emit_module, KernelModule, VerticalGeometry, VerticalPass};
+
+use dwt_ir::ElementType;
+pub use writer::Writer;
+
+/// Whether the element type lifts in wrapping `int` arithmetic.
+pub fn is_integer(t: ElementType) -> bool {
+    t.kind() == dwt_ir::ElementKind::Integer
+}
+
+/// Launch parameters: inputs of the emitter, baked into the kernels as array sizes and
+/// `reqd_work_group_size`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LaunchConfig {
+    /// Work-items per group of the horizontal pass (one group per row).
+    pub row_group_size: usize,
+    /// The longest row the horizontal pass takes: both phases of a row live in local memory.
+    /// Longer rows are refused at launch (a sliding horizontal pass is future work).
+    pub max_row_len: usize,
+    /// The working height `H` of the vertical window; raised to the program's `min_height` (and to
+    /// an even number) when smaller.
+    pub window_height: usize,
+    /// Columns per slab (work-items along x of the vertical pass).
+    pub slab_width: usize,
+    /// Work-items along y of the vertical pass, sharing the rows of a window.
+    pub slab_rows: usize,
+}
+
+impl Default for LaunchConfig {
+    fn default() -> Self {
+        LaunchConfig {
+            row_group_size: 64,
+            max_row_len: 4096,
+            window_height: 16,
+            slab_width: 32,
+            slab_rows: 8,
+        }
+    }
+}
+
+/// What the emitter refuses.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EmitError {
+    #[error("wavelet `{wavelet}` is {} but the element type {} is {}", .kind.name(), .elem.name(), .elem.kind().name())]
+    KindMismatch {
+        wavelet: String,
+        kind: dwt_ir::ElementKind,
+        elem: ElementType,
+    },
+    #[error(
+        "the sliding-window vertical pass cannot model a periodic boundary yet (wavelet `{0}`)"
+    )]
+    PeriodicVertical(String),
+    #[error("the sliding window applies scaling only before the first step or after the last; `{0}` scales between steps")]
+    ScaleBetweenSteps(String),
+    #[error("launch config is not usable: {0}")]
+    Config(&'static str),
+}

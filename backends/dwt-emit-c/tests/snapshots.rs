@@ -1,0 +1,53 @@
+//! Every emitted kernel module, as a reader sees it: each catalogue wavelet, forward and inverse,
+//! each element type of its kind, Mallat layout, plus one interleaved example. One snapshot per
+//! module, named `{wavelet}_{direction}_{elem}_{layout}`.
+
+use dwt_emit_c::{emit_module, is_integer, LaunchConfig, OpenCl};
+use dwt_ir::{Direction, ElementKind, ElementType, Layout, Wavelet};
+
+fn snapshot(w: &Wavelet, direction: Direction, elem: ElementType, layout: Layout) {
+    let module = emit_module(
+        &OpenCl,
+        w,
+        direction,
+        elem,
+        layout,
+        &LaunchConfig::default(),
+    )
+    .expect("catalogue wavelets emit");
+    let dir = match direction {
+        Direction::Forward => "forward",
+        Direction::Inverse => "inverse",
+    };
+    let name = format!(
+        "{}_{dir}_{}_{}",
+        w.name.to_lowercase(),
+        elem.name(),
+        layout.name()
+    );
+    assert_eq!(is_integer(elem), w.kind == ElementKind::Integer);
+    insta::assert_snapshot!(name, module.source);
+}
+
+#[test]
+fn every_catalogue_module() {
+    for w in dwt_catalogue::all() {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            for elem in ElementType::ALL {
+                if elem.kind() == w.kind {
+                    snapshot(w, direction, elem, Layout::Mallat);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn an_interleaved_module() {
+    snapshot(
+        dwt_catalogue::by_name("LeGall53").expect("catalogue wavelet"),
+        Direction::Inverse,
+        ElementType::I16,
+        Layout::Interleaved,
+    );
+}

@@ -1,0 +1,544 @@
+//! The OpenCL backend: builds the kernels `dwt-emit-c` emits and runs whole multi-level 1-D, 2-D
+//! and 3-D transforms with the CPU reference's level semantics (forward per level: pre-shift and
+//! rows, then columns, then z-lines; inverse: z-lines, columns, then rows and the undo of the
+//! pre-shift).
+//!
+//! - The platform and device are discovered once per process (the first platform with a device);
+//!   no platform is [`DwtError::Unavailable`] with what to install, never a panic.
+//! - Built programs are cached per device and source hash, shared by every backend value and
+//!   thread; a program is built once even when several threads ask for it at the same time.
+//! - The data goes to the device once and comes back once per transform; every pass of every
+//!   level runs on device buffers. [`OpenClBackend::run_on_device`] takes a buffer already on the
+//!   device and copies nothing.
+//! - What the kernels cannot do (a periodic boundary or a scale between steps on a vertical or
+//!   depth pass, rows longer than [`LaunchConfig::max_row_len`], f64 without `cl_khr_fp64`) is
+//!   [`DwtError::Unsupported`], found before the data is touched.
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
+use std::ffi::CString;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use dwt_emit_c::{emit_module, KernelModule, OpenCl, VerticalPass};
+use dwt_ir::{Direction, ElementType, Layout};
+use dwt_runtime::{cpu, Backend, DwtError, Element, Request, Samples};
+use ocl::enums::{DeviceInfo, PlatformInfo, ProgramBuildInfo, ProgramBuildInfoResult};
+use ocl::{Buffer, Context, Device, Kernel, OclPrm, Platform, Program, Queue};
+
+pub use dwt_emit_c::LaunchConfig;
+
+/// The name the backend is selected by.
+pub const NAME: &str = "opencl";
+
+/// What to install when there is no OpenCL platform.
+pub const INSTALL_HINT: &str = "install an OpenCL platform and the ICD loader, e.g. PoCL on the CPU: `apt-get install pocl-opencl-icd ocl-icd-opencl-dev`";
+
+/// Host element types the kernels take.
+pub trait DeviceElement: Element + OclPrm {}
+impl DeviceElement for i16 {}
+impl DeviceElement for i32 {}
+impl DeviceElement for f32 {}
+impl DeviceElement for f64 {}
+
+type Cell = Arc<OnceLock<Result<Program, DwtError>>>;
+
+/// The process's OpenCL device with its context and program cache.
+struct DeviceState {
+    platform_name: String,
+    device_name: String,
+    device: Device,
+    context: Context,
+    fp64: bool,
+    /// Keyed by (device, hash of the source).
+    programs: Mutex<HashMap<(usize, u64), Cell>>,
+}
+
+static DEVICE: OnceLock<Result<DeviceState, DwtError>> = OnceLock::new();
+
+fn device_error(e: impl std::fmt::Display) -> DwtError {
+    DwtError::Device {
+        backend: NAME.into(),
+        message: e.to_string(),
+    }
+}
+
+fn unsupported(what: impl Into<String>) -> DwtError {
+    DwtError::Unsupported {
+        backend: NAME.into(),
+        what: what.into(),
+    }
+}
+
+fn unavailable(why: &str) -> DwtError {
+    DwtError::Unavailable {
+        backend: NAME.into(),
+        reason: format!("{why}; {INSTALL_HINT}"),
+    }
+}
+
+fn discover() -> Result<DeviceState, DwtError> {
+    // `Platform::default()` panics without a platform: ask the ICD loader first.
+    let ids = ocl::core::get_platform_ids()
+        .map_err(|e| unavailable(&format!("no OpenCL platform found ({e})")))?;
+    if ids.is_empty() {
+        return Err(unavailable("no OpenCL platform found"));
+    }
+    for id in ids {
+        let platform = Platform::new(id);
+        let Ok(devices) = Device::list_all(platform) else {
+            continue;
+        };
+        let Some(&device) = devices.first() else {
+            continue;
+        };
+        let context = Context::builder()
+            .platform(platform)
+            .devices(device)
+            .build()
+            .map_err(device_error)?;
+        let fp64 = device
+            .info(DeviceInfo::Extensions)
+            .map(|e| e.to_string().contains("cl_khr_fp64"))
+            .unwrap_or(false);
+        return Ok(DeviceState {
+            platform_name: platform
+                .info(PlatformInfo::Name)
+                .map(|n| n.to_string())
+                .unwrap_or_else(|_| "unknown platform".into()),
+            device_name: device.name().unwrap_or_else(|_| "unknown device".into()),
+            device,
+            context,
+            fp64,
+            programs: Mutex::new(HashMap::new()),
+        });
+    }
+    Err(unavailable(
+        "OpenCL platforms were found but none has a device",
+    ))
+}
+
+/// The OpenCL backend. Cheap to create: the device is discovered once per process and every
+/// value shares it and its program cache.
+pub struct OpenClBackend {
+    state: &'static DeviceState,
+    config: LaunchConfig,
+}
+
+impl OpenClBackend {
+    /// The backend on the first OpenCL device, with the default [`LaunchConfig`].
+    pub fn new() -> Result<Self, DwtError> {
+        Self::with_config(LaunchConfig::default())
+    }
+
+    /// The backend with other launch parameters (window height, work-group sizes, row limit).
+    pub fn with_config(config: LaunchConfig) -> Result<Self, DwtError> {
+        let state = DEVICE
+            .get_or_init(discover)
+            .as_ref()
+            .map_err(Clone::clone)?;
+        Ok(OpenClBackend { state, config })
+    }
+
+    pub fn config(&self) -> &LaunchConfig {
+        &self.config
+    }
+
+    /// The context buffers passed to [`OpenClBackend::run_on_device`] must belong to.
+    pub fn context(&self) -> &Context {
+        &self.state.context
+    }
+
+    /// The device the kernels run on.
+    pub fn ocl_device(&self) -> Device {
+        self.state.device
+    }
+
+    /// A new in-order queue on the device (for creating and reading buffers).
+    pub fn queue(&self) -> Result<Queue, DwtError> {
+        Queue::new(&self.state.context, self.state.device, None).map_err(device_error)
+    }
+
+    /// Whether the device has `cl_khr_fp64` (f64 transforms are refused without it).
+    pub fn has_fp64(&self) -> bool {
+        self.state.fp64
+    }
+
+    /// Builds OpenCL C `source` for the device through the backend's program cache: the path every
+    /// emitted module takes. A compiler error is [`DwtError::Build`] with the compiler's log and
+    /// the source lines it points at.
+    pub fn build(&self, source: &str) -> Result<Program, DwtError> {
+        let mut hasher = DefaultHasher::new();
+        source.hash(&mut hasher);
+        let key = (
+            ocl::core::ClDeviceIdPtr::as_ptr(self.state.device.as_core()) as usize,
+            hasher.finish(),
+        );
+        let cell = self
+            .state
+            .programs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(key)
+            .or_default()
+            .clone();
+        // Built outside the map's lock: other programs build in parallel, this one once.
+        cell.get_or_init(|| self.compile(source)).clone()
+    }
+
+    fn compile(&self, source: &str) -> Result<Program, DwtError> {
+        let src = CString::new(source).map_err(|e| DwtError::Build {
+            backend: NAME.into(),
+            log: format!("the source holds a NUL byte: {e}"),
+        })?;
+        let program = ocl::core::create_program_with_source(self.state.context.as_core(), &[src])
+            .map_err(device_error)?;
+        let device = *self.state.device.as_core();
+        let options = CString::new("").expect("no NUL");
+        match ocl::core::build_program(&program, Some(&[device]), &options, None, None) {
+            Ok(()) => Ok(Program::from(program)),
+            Err(e) => {
+                let log = match ocl::core::get_program_build_info(
+                    &program,
+                    device,
+                    ProgramBuildInfo::BuildLog,
+                ) {
+                    Ok(ProgramBuildInfoResult::BuildLog(log)) if !log.trim().is_empty() => log,
+                    _ => e.to_string(),
+                };
+                Err(DwtError::Build {
+                    backend: NAME.into(),
+                    log: annotate_log(&log, source),
+                })
+            }
+        }
+    }
+
+    /// Transforms a buffer already on the device (of this backend's [`context`](Self::context))
+    /// in place: no host copies. Validated as [`Request::validate`] does, with the buffer's length.
+    pub fn run_on_device<T: DeviceElement>(
+        &self,
+        request: &Request,
+        data: &Buffer<T>,
+    ) -> Result<(), DwtError> {
+        cpu::validate(
+            request.wavelet,
+            T::NAME,
+            T::KIND,
+            data.len(),
+            &request.shape,
+            request.levels,
+        )?;
+        let plan = self.plan(request, T::TYPE)?;
+        let queue = self.queue()?;
+        self.execute::<T>(&plan, &queue, data)?;
+        queue.finish().map_err(device_error)
+    }
+
+    fn run_host<T: DeviceElement>(
+        &self,
+        request: &Request,
+        data: &mut [T],
+    ) -> Result<(), DwtError> {
+        // Everything that can refuse the transform happens before the data moves.
+        let plan = self.plan(request, T::TYPE)?;
+        let queue = self.queue()?;
+        let buffer = Buffer::<T>::builder()
+            .queue(queue.clone())
+            .len(data.len())
+            .copy_host_slice(data)
+            .build()
+            .map_err(device_error)?;
+        self.execute::<T>(&plan, &queue, &buffer)?;
+        buffer.read(&mut *data).enq().map_err(device_error)?;
+        queue.finish().map_err(device_error)
+    }
+
+    /// Emits and builds the module of a (validated) request, and refuses what it cannot run.
+    fn plan(&self, request: &Request, elem: ElementType) -> Result<Plan, DwtError> {
+        if elem == ElementType::F64 && !self.state.fp64 {
+            return Err(unsupported(format!(
+                "f64 needs cl_khr_fp64, which {} lacks",
+                self.state.device_name
+            )));
+        }
+        let shape = &request.shape;
+        let dims = shape.len();
+        let width = shape[dims - 1];
+        if width > self.config.max_row_len {
+            return Err(unsupported(format!(
+                "rows of {width} samples are longer than the row limit {} (LaunchConfig::max_row_len: a row lives in local memory)",
+                self.config.max_row_len
+            )));
+        }
+        let len: usize = shape.iter().product();
+        if i32::try_from(len).is_err() {
+            return Err(unsupported(format!(
+                "{len} samples: the kernels index with 32-bit ints (at most {} samples)",
+                i32::MAX
+            )));
+        }
+        let module = emit_module(
+            &OpenCl,
+            request.wavelet,
+            request.direction,
+            elem,
+            request.layout,
+            &self.config,
+        )
+        .map_err(|e| unsupported(e.to_string()))?;
+        let vertical_needed = (0..request.levels).any(|level| {
+            cpu::band_shape(shape, level)[..dims - 1]
+                .iter()
+                .any(|&n| n >= 2)
+        });
+        if vertical_needed {
+            if let Err(e) = &module.vertical {
+                return Err(unsupported(format!(
+                    "the vertical (column or depth) pass: {e}"
+                )));
+            }
+        }
+        let program = self.build(&module.source)?;
+        Ok(Plan {
+            module,
+            program,
+            shape: shape.clone(),
+            levels: request.levels,
+        })
+    }
+
+    /// Runs every pass of every level on `data`, enqueued on `queue` (not waited for).
+    fn execute<T: DeviceElement>(
+        &self,
+        plan: &Plan,
+        queue: &Queue,
+        data: &Buffer<T>,
+    ) -> Result<(), DwtError> {
+        let scratch = match plan.module.layout {
+            Layout::Mallat if plan.shape.iter().rev().skip(1).any(|&n| n >= 2) => Some(
+                Buffer::<T>::builder()
+                    .queue(queue.clone())
+                    .len(data.len())
+                    .build()
+                    .map_err(device_error)?,
+            ),
+            _ => None,
+        };
+        let run = Runner {
+            plan,
+            queue,
+            data,
+            scratch: scratch.as_ref(),
+        };
+        match plan.module.direction {
+            Direction::Forward => {
+                for level in 0..plan.levels {
+                    let band = run.band(level);
+                    run.rows(&band)?;
+                    run.columns(&band)?;
+                    run.depth(&band)?;
+                }
+            }
+            Direction::Inverse => {
+                for level in (0..plan.levels).rev() {
+                    let band = run.band(level);
+                    run.depth(&band)?;
+                    run.columns(&band)?;
+                    run.rows(&band)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Backend for OpenClBackend {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn device(&self) -> String {
+        format!("{} / {}", self.state.platform_name, self.state.device_name)
+    }
+
+    fn run(&self, request: &Request, data: Samples) -> Result<(), DwtError> {
+        request.validate(&data)?;
+        match data {
+            Samples::I16(d) => self.run_host(request, d),
+            Samples::I32(d) => self.run_host(request, d),
+            Samples::F32(d) => self.run_host(request, d),
+            Samples::F64(d) => self.run_host(request, d),
+        }
+    }
+}
+
+/// A built module and the request it runs.
+struct Plan {
+    module: KernelModule,
+    program: Program,
+    shape: Vec<usize>,
+    levels: u32,
+}
+
+/// The band of one level as `[depth, height, width]` extents and element steps (a 1-D or 2-D
+/// shape has depth 1, and 1-D height 1).
+struct Band {
+    n: [usize; 3],
+    step: [usize; 3],
+}
+
+struct Runner<'a, T: DeviceElement> {
+    plan: &'a Plan,
+    queue: &'a Queue,
+    data: &'a Buffer<T>,
+    scratch: Option<&'a Buffer<T>>,
+}
+
+fn int(v: usize) -> Result<i32, DwtError> {
+    i32::try_from(v).map_err(|_| unsupported(format!("{v} does not fit the kernels' int indices")))
+}
+
+impl<T: DeviceElement> Runner<'_, T> {
+    fn band(&self, level: u32) -> Band {
+        let shape = &self.plan.shape;
+        let mut full = [1usize; 3];
+        full[3 - shape.len()..].copy_from_slice(shape);
+        let spacing = match self.plan.module.layout {
+            Layout::Interleaved => 1usize << level,
+            Layout::Mallat => 1,
+        };
+        let b = cpu::band_shape(&full, level);
+        Band {
+            n: [b[0], b[1], b[2]],
+            step: [full[1] * full[2] * spacing, full[2] * spacing, spacing],
+        }
+    }
+
+    /// The row pass (run even for rows of one sample: it applies the pre-shift).
+    fn rows(&self, b: &Band) -> Result<(), DwtError> {
+        let m = &self.plan.module;
+        let wg = m.config.row_group_size;
+        let kernel = Kernel::builder()
+            .program(&self.plan.program)
+            .name(&m.rows_kernel)
+            .queue(self.queue.clone())
+            .global_work_size([b.n[1] * wg, b.n[0]])
+            .local_work_size([wg, 1])
+            .arg(self.data)
+            .arg(0i32)
+            .arg(int(b.step[2])?)
+            .arg(int(b.step[1])?)
+            .arg(int(b.step[0])?)
+            .arg(int(b.n[2])?)
+            .arg(int(b.n[1])?)
+            .build()
+            .map_err(device_error)?;
+        unsafe { kernel.enq() }.map_err(device_error)
+    }
+
+    /// The column pass: along y, planes along z.
+    fn columns(&self, b: &Band) -> Result<(), DwtError> {
+        self.vertical(b.n[1], b.step[1], b.n[0], b.step[0], b)
+    }
+
+    /// The depth pass (section IV-G): the sliding window along z, slabs in the x-z plane, planes
+    /// along y.
+    fn depth(&self, b: &Band) -> Result<(), DwtError> {
+        self.vertical(b.n[0], b.step[0], b.n[1], b.step[1], b)
+    }
+
+    /// The sliding-window pass over `rows` rows `row_step` apart, for `planes` planes
+    /// `plane_step` apart, each `b.n[2]` columns wide (nothing to do for fewer than 2 rows).
+    /// Mallat writes to the scratch buffer (a copy of the data) and copies back: its writes land
+    /// on rows that later windows still read.
+    fn vertical(
+        &self,
+        rows: usize,
+        row_step: usize,
+        planes: usize,
+        plane_step: usize,
+        b: &Band,
+    ) -> Result<(), DwtError> {
+        if rows < 2 {
+            return Ok(());
+        }
+        let m = &self.plan.module;
+        let v: &VerticalPass = m
+            .vertical
+            .as_ref()
+            .map_err(|e| unsupported(e.to_string()))?;
+        let cfg = &m.config;
+        let dst = match self.scratch {
+            Some(scratch) => {
+                self.data
+                    .copy(scratch, None, None)
+                    .queue(self.queue)
+                    .enq()
+                    .map_err(device_error)?;
+                scratch
+            }
+            None => self.data,
+        };
+        let cols = b.n[2];
+        let slabs = cols.div_ceil(cfg.slab_width);
+        let kernel = Kernel::builder()
+            .program(&self.plan.program)
+            .name(&v.columns_kernel)
+            .queue(self.queue.clone())
+            .global_work_size([slabs * cfg.slab_width, planes * cfg.slab_rows])
+            .local_work_size([cfg.slab_width, cfg.slab_rows])
+            .arg(self.data)
+            .arg(dst)
+            .arg(0i32)
+            .arg(int(b.step[2])?)
+            .arg(int(row_step)?)
+            .arg(int(plane_step)?)
+            .arg(int(rows)?)
+            .arg(int(cols)?)
+            .build()
+            .map_err(device_error)?;
+        unsafe { kernel.enq() }.map_err(device_error)?;
+        if let Some(scratch) = self.scratch {
+            scratch
+                .copy(self.data, None, None)
+                .queue(self.queue)
+                .enq()
+                .map_err(device_error)?;
+        }
+        Ok(())
+    }
+}
+
+/// The compiler's log followed by the source lines it points at (`...:LINE:COLUMN: ...`), quoted
+/// with their numbers.
+pub fn annotate_log(log: &str, source: &str) -> String {
+    let lines: Vec<&str> = source.lines().collect();
+    let mut cited = Vec::new();
+    for l in log.lines() {
+        // The first `:N:` of a diagnostic line is its source line.
+        let mut rest = l;
+        while let Some(i) = rest.find(':') {
+            rest = &rest[i + 1..];
+            let digits: &str = &rest[..rest
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len())];
+            if !digits.is_empty() && rest[digits.len()..].starts_with(':') {
+                if let Ok(n) = digits.parse::<usize>() {
+                    if (1..=lines.len()).contains(&n) && !cited.contains(&n) {
+                        cited.push(n);
+                    }
+                }
+                break;
+            }
+        }
+    }
+    let mut out = log.trim_end().to_string();
+    if !cited.is_empty() {
+        out.push_str("\nin the emitted source:");
+        for n in cited.into_iter().take(8) {
+            out.push_str(&format!("\n{n:>5} | {}", lines[n - 1]));
+        }
+    }
+    out
+}
