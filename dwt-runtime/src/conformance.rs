@@ -17,6 +17,8 @@ use proptest::test_runner::{Config, TestRunner};
 use crate::cpu::{self, max_levels};
 use crate::{Backend, DwtError, Element, Request, Samples};
 
+/// 1-D sizes.
+pub const SHAPES_1D: &[[usize; 1]] = &[[1], [2], [3], [7], [64], [257], [1000]];
 /// 2-D sizes: single samples, single rows and columns, odd by odd, non-powers of two.
 pub const SHAPES_2D: &[[usize; 2]] = &[
     [1, 1],
@@ -275,6 +277,18 @@ fn report(what: &str, backend: &dyn Backend, ran: usize, failures: Vec<String>) 
     assert!(ran > 0, "{what} on {}: nothing ran", backend.name());
 }
 
+/// Every catalogue wavelet, 1-D, on [`SHAPES_1D`], levels 1 to the maximum (at most 5).
+pub fn catalogue_1d(backend: &dyn Backend) {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for w in dwt_catalogue::all() {
+        for shape in SHAPES_1D {
+            ran += all_cases(backend, w, shape, 5, &mut failures);
+        }
+    }
+    report("catalogue 1-D", backend, ran, failures);
+}
+
 /// Every catalogue wavelet, 2-D, on [`SHAPES_2D`], levels 1 to the maximum (at most 4).
 pub fn catalogue_2d(backend: &dyn Backend) {
     let mut failures = Vec::new();
@@ -515,6 +529,10 @@ pub fn rejects_bad_requests(backend: &dyn Backend) {
 #[macro_export]
 macro_rules! conformance_tests {
     ($backend:expr, window_height = $h:expr, random_cases = $n:expr, volume = $v:expr) => {
+        #[test]
+        fn conformance_catalogue_1d() {
+            $crate::conformance::catalogue_1d(&$backend);
+        }
         #[test]
         fn conformance_catalogue_2d() {
             $crate::conformance::catalogue_2d(&$backend);
