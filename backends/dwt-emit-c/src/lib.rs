@@ -10,7 +10,9 @@
 //!   transform (section IV-G: slabs in the x-z plane, sliding along z).
 //!
 //! The VC-2 per-level pre-shift is fused into the horizontal pass: applied as the row is loaded
-//! (forward), undone as it is stored (inverse). A program the sliding window cannot run (periodic
+//! (forward), undone as it is stored (inverse). Rows longer than [`LaunchConfig::max_row_len`] run
+//! through the sliding-window kernel along the row instead, with a separate shift kernel
+//! ([`KernelModule::shift_kernel`]) before (forward) or after (inverse) it. A program the sliding window cannot run (periodic
 //! boundary, a scale between steps) still gets its horizontal kernel; [`KernelModule::vertical`]
 //! says why there is no vertical one. The `dwt-opencl` crate builds and runs the kernels.
 
@@ -35,8 +37,8 @@ pub fn is_integer(t: ElementType) -> bool {
 pub struct LaunchConfig {
     /// Work-items per group of the horizontal pass (one group per row).
     pub row_group_size: usize,
-    /// The longest row the horizontal pass takes: both phases of a row live in local memory.
-    /// Longer rows are refused at launch (a sliding horizontal pass is future work).
+    /// The longest row the horizontal (rows) kernel takes: both phases of a row live in local
+    /// memory. Executors run longer rows through the sliding-window kernel along the row.
     pub max_row_len: usize,
     /// The working height `H` of the vertical window; raised to the program's `min_height` (and to
     /// an even number) when smaller.

@@ -10,9 +10,24 @@
 //! - The data goes to the device once and comes back once per transform; every pass of every
 //!   level runs on device buffers. [`OpenClBackend::run_on_device`] takes a buffer already on the
 //!   device and copies nothing.
+//! - Rows of at most [`LaunchConfig::max_row_len`] samples take the rows kernel (the whole row in
+//!   local memory, the VC-2 pre-shift fused into it); longer rows take the sliding-window kernel
+//!   along the row (`row_step` the sample spacing, `col_step` the row pitch), with the emitted
+//!   shift kernel before it (forward) or after it (inverse). The choice is per level, by the
+//!   band's row length.
+//! - Multi-level transforms run every pass over the level's band in place, addressed with the
+//!   full image's pitches: nothing outside the band is read, written or copied. The interleaved
+//!   layout copies nothing. The Mallat layout's sliding-window passes (columns, depth, and rows
+//!   longer than the limit) write samples that later windows of the same line still read (forward:
+//!   the high half lands at `n_low + r/2`, ahead of the window; inverse: low samples are read
+//!   from `r/2`, behind the writes), so each such pass first copies the band, and only the band
+//!   (one `clEnqueueCopyBufferRect` of the band's extents with the image's pitches), from the data
+//!   into a scratch buffer of the image's size, and the kernel reads the scratch and writes the
+//!   data: one band-sized device copy per pass, nothing copied back. The rows kernel copies
+//!   nothing (the row is in local memory).
 //! - What the kernels cannot do (a periodic boundary or a scale between steps on a vertical or
-//!   depth pass, rows longer than [`LaunchConfig::max_row_len`], f64 without `cl_khr_fp64`) is
-//!   [`DwtError::Unsupported`], found before the data is touched.
+//!   depth pass or on rows longer than [`LaunchConfig::max_row_len`], f64 without `cl_khr_fp64`)
+//!   is [`DwtError::Unsupported`], found before the data is touched.
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
@@ -264,13 +279,6 @@ impl OpenClBackend {
         }
         let shape = &request.shape;
         let dims = shape.len();
-        let width = shape[dims - 1];
-        if width > self.config.max_row_len {
-            return Err(unsupported(format!(
-                "rows of {width} samples are longer than the row limit {} (LaunchConfig::max_row_len: a row lives in local memory)",
-                self.config.max_row_len
-            )));
-        }
         let len: usize = shape.iter().product();
         if i32::try_from(len).is_err() {
             return Err(unsupported(format!(
@@ -299,6 +307,15 @@ impl OpenClBackend {
                 )));
             }
         }
+        let width = shape[dims - 1];
+        if width > self.config.max_row_len {
+            if let Err(e) = &module.vertical {
+                return Err(unsupported(format!(
+                    "rows of {width} samples are longer than the row limit {} (LaunchConfig::max_row_len) and the sliding-window pass that runs longer rows cannot: {e}",
+                    self.config.max_row_len
+                )));
+            }
+        }
         let program = self.build(&module.source)?;
         Ok(Plan {
             module,
@@ -315,14 +332,17 @@ impl OpenClBackend {
         queue: &Queue,
         data: &Buffer<T>,
     ) -> Result<(), DwtError> {
+        let long_rows = plan.shape[plan.shape.len() - 1] > plan.module.config.max_row_len;
         let scratch = match plan.module.layout {
-            Layout::Mallat if plan.shape.iter().rev().skip(1).any(|&n| n >= 2) => Some(
-                Buffer::<T>::builder()
-                    .queue(queue.clone())
-                    .len(data.len())
-                    .build()
-                    .map_err(device_error)?,
-            ),
+            Layout::Mallat if long_rows || plan.shape.iter().rev().skip(1).any(|&n| n >= 2) => {
+                Some(
+                    Buffer::<T>::builder()
+                        .queue(queue.clone())
+                        .len(data.len())
+                        .build()
+                        .map_err(device_error)?,
+                )
+            }
             _ => None,
         };
         let run = Runner {
@@ -415,13 +435,38 @@ impl<T: DeviceElement> Runner<'_, T> {
         }
     }
 
-    /// The row pass (run even for rows of one sample: it applies the pre-shift).
+    /// The row pass (run even for rows of one sample: it applies the pre-shift). Rows of at most
+    /// `max_row_len` samples take the rows kernel (the row in local memory, the pre-shift fused);
+    /// longer rows take the sliding-window kernel along the row (sample spacing as `row_step`,
+    /// the row pitch as `col_step`), with the shift kernel before it (forward) or after it
+    /// (inverse), as the CPU reference orders them.
     fn rows(&self, b: &Band) -> Result<(), DwtError> {
         let m = &self.plan.module;
-        let wg = m.config.row_group_size;
+        if b.n[2] <= m.config.max_row_len {
+            return self.row_kernel(&m.rows_kernel, b);
+        }
+        let shift = m.shift_kernel.as_deref();
+        if let (Some(k), Direction::Forward) = (shift, m.direction) {
+            self.row_kernel(k, b)?;
+        }
+        self.sliding(
+            [b.n[2], b.step[2]],
+            [b.n[1], b.step[1]],
+            [b.n[0], b.step[0]],
+            b,
+        )?;
+        if let (Some(k), Direction::Inverse) = (shift, m.direction) {
+            self.row_kernel(k, b)?;
+        }
+        Ok(())
+    }
+
+    /// A kernel with the rows kernel's parameters and launch: one group per row and plane.
+    fn row_kernel(&self, name: &str, b: &Band) -> Result<(), DwtError> {
+        let wg = self.plan.module.config.row_group_size;
         let kernel = Kernel::builder()
             .program(&self.plan.program)
-            .name(&m.rows_kernel)
+            .name(name)
             .queue(self.queue.clone())
             .global_work_size([b.n[1] * wg, b.n[0]])
             .local_work_size([wg, 1])
@@ -437,30 +482,40 @@ impl<T: DeviceElement> Runner<'_, T> {
         unsafe { kernel.enq() }.map_err(device_error)
     }
 
-    /// The column pass: along y, planes along z.
+    /// The column pass: along y, columns along x, planes along z.
     fn columns(&self, b: &Band) -> Result<(), DwtError> {
-        self.vertical(b.n[1], b.step[1], b.n[0], b.step[0], b)
+        self.sliding(
+            [b.n[1], b.step[1]],
+            [b.n[2], b.step[2]],
+            [b.n[0], b.step[0]],
+            b,
+        )
     }
 
     /// The depth pass (section IV-G): the sliding window along z, slabs in the x-z plane, planes
     /// along y.
     fn depth(&self, b: &Band) -> Result<(), DwtError> {
-        self.vertical(b.n[0], b.step[0], b.n[1], b.step[1], b)
+        self.sliding(
+            [b.n[0], b.step[0]],
+            [b.n[2], b.step[2]],
+            [b.n[1], b.step[1]],
+            b,
+        )
     }
 
-    /// The sliding-window pass over `rows` rows `row_step` apart, for `planes` planes
-    /// `plane_step` apart, each `b.n[2]` columns wide (nothing to do for fewer than 2 rows).
-    /// Mallat writes to the scratch buffer (a copy of the data) and copies back: its writes land
-    /// on rows that later windows still read.
-    fn vertical(
+    /// The sliding-window kernel over lines of `along = [samples, sample step]`, `lines = [count,
+    /// step]` of them per plane (work-items along x), `planes = [count, step]` planes (nothing to
+    /// do for lines of fewer than 2 samples). Mallat first copies band `b` (its extents only) into
+    /// the scratch buffer, and the kernel reads the scratch and writes the data: its writes land
+    /// on samples that later windows of the line still read.
+    fn sliding(
         &self,
-        rows: usize,
-        row_step: usize,
-        planes: usize,
-        plane_step: usize,
+        along: [usize; 2],
+        lines: [usize; 2],
+        planes: [usize; 2],
         b: &Band,
     ) -> Result<(), DwtError> {
-        if rows < 2 {
+        if along[0] < 2 {
             return Ok(());
         }
         let m = &self.plan.module;
@@ -469,44 +524,52 @@ impl<T: DeviceElement> Runner<'_, T> {
             .as_ref()
             .map_err(|e| unsupported(e.to_string()))?;
         let cfg = &m.config;
-        let dst = match self.scratch {
+        let src = match self.scratch {
             Some(scratch) => {
-                self.data
-                    .copy(scratch, None, None)
-                    .queue(self.queue)
-                    .enq()
-                    .map_err(device_error)?;
+                self.copy_band(scratch, b)?;
                 scratch
             }
             None => self.data,
         };
-        let cols = b.n[2];
-        let slabs = cols.div_ceil(cfg.slab_width);
+        let slabs = lines[0].div_ceil(cfg.slab_width);
         let kernel = Kernel::builder()
             .program(&self.plan.program)
             .name(&v.columns_kernel)
             .queue(self.queue.clone())
-            .global_work_size([slabs * cfg.slab_width, planes * cfg.slab_rows])
+            .global_work_size([slabs * cfg.slab_width, planes[0] * cfg.slab_rows])
             .local_work_size([cfg.slab_width, cfg.slab_rows])
+            .arg(src)
             .arg(self.data)
-            .arg(dst)
             .arg(0i32)
-            .arg(int(b.step[2])?)
-            .arg(int(row_step)?)
-            .arg(int(plane_step)?)
-            .arg(int(rows)?)
-            .arg(int(cols)?)
+            .arg(int(lines[1])?)
+            .arg(int(along[1])?)
+            .arg(int(planes[1])?)
+            .arg(int(along[0])?)
+            .arg(int(lines[0])?)
             .build()
             .map_err(device_error)?;
-        unsafe { kernel.enq() }.map_err(device_error)?;
-        if let Some(scratch) = self.scratch {
-            scratch
-                .copy(self.data, None, None)
-                .queue(self.queue)
-                .enq()
-                .map_err(device_error)?;
-        }
-        Ok(())
+        unsafe { kernel.enq() }.map_err(device_error)
+    }
+
+    /// Copies the (Mallat, so contiguous from the origin with the full image's pitches) band `b`
+    /// of the data into the same place of `scratch`: `b.n` samples, not the whole buffer.
+    fn copy_band(&self, scratch: &Buffer<T>, b: &Band) -> Result<(), DwtError> {
+        let size = std::mem::size_of::<T>();
+        self.data
+            .cmd()
+            .copy(scratch, None, None)
+            .rect(
+                [0, 0, 0],
+                [0, 0, 0],
+                [b.n[2], b.n[1], b.n[0]],
+                b.step[1] * size,
+                b.step[0] * size,
+                b.step[1] * size,
+                b.step[0] * size,
+            )
+            .queue(self.queue)
+            .enq()
+            .map_err(device_error)
     }
 }
 

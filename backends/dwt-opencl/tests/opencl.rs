@@ -5,7 +5,7 @@ use dwt_ir::{
     parse_wavelet, Coeff, Direction, ElementKind, Laurent, Layout, Op, Phase, Program, Sign, Step,
     Wavelet, WaveletSpec,
 };
-use dwt_opencl::OpenClBackend;
+use dwt_opencl::{LaunchConfig, OpenClBackend};
 use dwt_runtime::conformance::matches_reference;
 use dwt_runtime::{cpu, Backend, DwtError, Request, Samples};
 use ocl::Buffer;
@@ -127,7 +127,7 @@ fn periodic_vertical_pass_is_unsupported_rows_run() {
 }
 
 #[test]
-fn scale_between_steps_and_long_rows_are_unsupported() {
+fn scale_between_steps_is_unsupported_rows_run() {
     let b = backend();
     let step = |target, k| Step {
         target,
@@ -167,14 +167,117 @@ fn scale_between_steps_and_long_rows_are_unsupported() {
     let r = request(&w, Direction::Forward, &[1, 64], 1);
     let input: Vec<f32> = (0..64).map(|i| (i as f32 * 0.37).sin()).collect();
     assert_eq!(matches_reference(&b, &r, &input), Ok(true));
+}
 
+#[test]
+fn long_periodic_rows_are_unsupported() {
+    // Rows longer than the limit slide, and the sliding window has no periodic rule.
+    let b = backend();
+    let w = parse_wavelet(
+        "wavelet PeriodicLeGall { boundary = periodic; odd -= (even[0] + even[1]) >> 1; even += (odd[-1] + odd[0] + 2) >> 2; }",
+    )
+    .unwrap();
     let limit = b.config().max_row_len;
-    let legall = dwt_catalogue::LeGall53::wavelet();
     assert_unsupported(
         &b,
-        &request(legall, Direction::Forward, &[2, limit + 1], 1),
+        &request(&w, Direction::Forward, &[1, limit + 2], 1),
         "row limit",
     );
+}
+
+/// Integer inputs spanning the i16 range (so the pre-shift truncates), float inputs smooth
+/// plus noise.
+fn check_case(b: &OpenClBackend, r: &Request, seed: usize) {
+    let n: usize = r.shape.iter().product();
+    let ok = match r.wavelet.kind {
+        ElementKind::Integer => {
+            let i16s: Vec<i16> = (0..n)
+                .map(|i| ((i * 7919 + seed * 104_729) % 65536) as u16 as i16)
+                .collect();
+            let i32s: Vec<i32> = (0..n)
+                .map(|i| ((i * 2_654_435_761 + seed) % 8192) as i32 - 4096)
+                .collect();
+            matches_reference(b, r, &i16s).and_then(|a| Ok(a && matches_reference(b, r, &i32s)?))
+        }
+        ElementKind::Float => {
+            let f32s: Vec<f32> = (0..n)
+                .map(|i| ((i + seed) as f32 * 0.37).sin() * 50.0 + (i % 7) as f32)
+                .collect();
+            let f64s: Vec<f64> = (0..n)
+                .map(|i| ((i + seed) as f64 * 0.71).cos() * 100.0 + (i % 5) as f64)
+                .collect();
+            matches_reference(b, r, &f32s).and_then(|a| Ok(a && matches_reference(b, r, &f64s)?))
+        }
+    };
+    assert_eq!(
+        ok,
+        Ok(true),
+        "{} {:?} {:?} {} levels {:?}",
+        r.wavelet.name,
+        r.shape,
+        r.direction,
+        r.levels,
+        r.layout
+    );
+}
+
+/// Every third catalogue wavelet from `first` (three tests, run in parallel), with a small row
+/// limit: the first levels' rows slide, later ones fit the rows kernel.
+fn long_rows_slide(first: usize) {
+    let b = OpenClBackend::with_config(LaunchConfig {
+        max_row_len: 64,
+        ..Default::default()
+    })
+    .unwrap();
+    let shapes: [&[usize]; 5] = [&[5, 200], &[3, 65], &[2, 1000], &[7, 130, 70], &[300]];
+    for w in dwt_catalogue::all().into_iter().skip(first).step_by(3) {
+        for (s, shape) in shapes.iter().enumerate() {
+            for levels in 1..=3 {
+                for direction in [Direction::Forward, Direction::Inverse] {
+                    for layout in [Layout::Interleaved, Layout::Mallat] {
+                        let r = Request {
+                            layout,
+                            ..request(w, direction, shape, levels)
+                        };
+                        check_case(&b, &r, s + levels as usize);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn rows_longer_than_the_limit_slide_0() {
+    long_rows_slide(0);
+}
+
+#[test]
+fn rows_longer_than_the_limit_slide_1() {
+    long_rows_slide(1);
+}
+
+#[test]
+fn rows_longer_than_the_limit_slide_2() {
+    long_rows_slide(2);
+}
+
+#[test]
+fn rows_longer_than_the_default_limit_slide() {
+    let b = backend();
+    let limit = b.config().max_row_len;
+    for name in ["HaarWithShift", "DeslauriersDubuc137", "Cdf97"] {
+        let w = dwt_catalogue::by_name(name).unwrap();
+        for direction in [Direction::Forward, Direction::Inverse] {
+            for layout in [Layout::Interleaved, Layout::Mallat] {
+                let r = Request {
+                    layout,
+                    ..request(w, direction, &[3, 2 * limit + 8], 2)
+                };
+                check_case(&b, &r, 1);
+            }
+        }
+    }
 }
 
 #[test]
