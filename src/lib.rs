@@ -29,3 +29,7 @@ pub use dwt_runtime as runtime;
 /// The OpenCL backend, behind the `opencl` feature.
 #[cfg(feature = "opencl")]
 pub use dwt_opencl as opencl;
+
+/// The CUDA backend, behind the `cuda` feature.
+#[cfg(feature = "cuda")]
+pub use dwt_cuda as cuda;

@@ -19,6 +19,8 @@ pub trait WaveletSpec {
     /// element type of the wavelet's kind and layout, generated at compile time by the same emitter
     /// the runtime uses (which regenerates for other configurations).
     const OPENCL: &'static [KernelSource];
+    /// The CUDA C kernel modules, likewise (compiled at run time with NVRTC, `--fmad=false`).
+    const CUDA: &'static [KernelSource];
 
     /// The wavelet's IR.
     fn wavelet() -> &'static Wavelet;
@@ -27,10 +29,12 @@ pub trait WaveletSpec {
 
     /// The OpenCL module for one direction, element type and layout, if the wavelet has one.
     fn opencl(direction: Direction, element: ElementType, layout: Layout) -> Option<&'static str> {
-        Self::OPENCL
-            .iter()
-            .find(|k| k.direction == direction && k.element == element && k.layout == layout)
-            .map(|k| k.source)
+        KernelSource::find(Self::OPENCL, direction, element, layout)
+    }
+
+    /// The CUDA module for one direction, element type and layout, if the wavelet has one.
+    fn cuda(direction: Direction, element: ElementType, layout: Layout) -> Option<&'static str> {
+        KernelSource::find(Self::CUDA, direction, element, layout)
     }
 }
 
@@ -41,4 +45,17 @@ pub struct KernelSource {
     pub element: ElementType,
     pub layout: Layout,
     pub source: &'static str,
+}
+
+impl KernelSource {
+    fn find(
+        all: &[KernelSource],
+        direction: Direction,
+        element: ElementType,
+        layout: Layout,
+    ) -> Option<&'static str> {
+        all.iter()
+            .find(|k| k.direction == direction && k.element == element && k.layout == layout)
+            .map(|k| k.source)
+    }
 }

@@ -1,14 +1,14 @@
 //! `lifting!`: a thin wrapper over dwt-ir's parser. It validates the declarations at compile time
 //! (errors point at the offending token) and emits, for each wavelet, a unit type implementing
 //! `WaveletSpec` that carries the canonical source, the derived window geometry and the OpenCL
-//! kernels (from dwt-emit-c, for the default launch configuration) as constants.
+//! and CUDA kernels (from dwt-emit-c, for the default launch configuration) as constants.
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as TokenStream2;
 use proc_macro_crate::{crate_name, FoundCrate};
 use quote::{format_ident, quote};
 
-use dwt_emit_c::{emit_module, LaunchConfig, OpenCl};
+use dwt_emit_c::{emit_module, Cuda, Dialect, LaunchConfig, OpenCl};
 use dwt_ir::parse::{Declaration, Declarations};
 use dwt_ir::{Direction, ElementKind, ElementType, Layout, Wavelet, WindowGeometry};
 
@@ -91,7 +91,8 @@ fn expand_one(decl: &Declaration, ir: &TokenStream2) -> syn::Result<TokenStream2
         let line = format!(" {line}");
         quote!(#[doc = #line])
     });
-    let opencl = opencl_sources(wavelet, ident, ir)?;
+    let opencl = kernel_sources(&OpenCl, wavelet, ident, ir)?;
+    let cuda = kernel_sources(&Cuda, wavelet, ident, ir)?;
     let geometry = geometry_tokens(
         wavelet
             .sliding_window(dwt_ir::Direction::Forward)
@@ -116,6 +117,7 @@ fn expand_one(decl: &Declaration, ir: &TokenStream2) -> syn::Result<TokenStream2
             const GEOMETRY: #ir::WindowGeometry = #geometry;
             const INVERSE_GEOMETRY: #ir::WindowGeometry = #inverse_geometry;
             const OPENCL: &'static [#ir::KernelSource] = &[#(#opencl),*];
+            const CUDA: &'static [#ir::KernelSource] = &[#(#cuda),*];
 
             fn wavelet() -> &'static #ir::Wavelet {
                 static IR: #ir::__private::OnceLock<#ir::Wavelet> = #ir::__private::OnceLock::new();
@@ -130,9 +132,10 @@ fn expand_one(decl: &Declaration, ir: &TokenStream2) -> syn::Result<TokenStream2
     })
 }
 
-/// The OpenCL modules of every direction, element type of the wavelet's kind and layout; an
-/// emitter failure is a compile error on the wavelet's name.
-fn opencl_sources(
+/// The modules of one dialect for every direction, element type of the wavelet's kind and layout;
+/// an emitter failure is a compile error on the wavelet's name.
+fn kernel_sources(
+    dialect: &dyn Dialect,
     wavelet: &Wavelet,
     ident: &syn::Ident,
     ir: &TokenStream2,
@@ -152,7 +155,7 @@ fn opencl_sources(
                 (Layout::Interleaved, quote!(Interleaved)),
             ] {
                 let module = emit_module(
-                    &OpenCl,
+                    dialect,
                     wavelet,
                     direction,
                     element,
@@ -162,7 +165,10 @@ fn opencl_sources(
                 .map_err(|e| {
                     syn::Error::new(
                         ident.span(),
-                        format!("the OpenCL emitter cannot generate kernels for `{ident}`: {e}"),
+                        format!(
+                            "the {} emitter cannot generate kernels for `{ident}`: {e}",
+                            dialect.name()
+                        ),
                     )
                 })?;
                 let source = module.source;

@@ -526,12 +526,12 @@ pub fn rejects_bad_requests(backend: &dyn Backend) {
 /// `#[ignore = "needs ..."]`, so they are reported as not run, never as passed.
 ///
 /// ```ignore
-/// dwt_runtime::conformance_tests!(my_backend::Backend::new().expect("device"), window_height = 16, random_cases = 32, volume = [40, 40, 40]);
-/// dwt_runtime::conformance_tests!(#[ignore = "needs an NVIDIA GPU"] Gpu::new().unwrap(), window_height = 16, random_cases = 32, volume = [40, 40, 40]);
+/// dwt_runtime::conformance_tests!(backend = my_backend::Backend::new().expect("device"), window_height = 16, random_cases = 32, volume = [40, 40, 40]);
+/// dwt_runtime::conformance_tests!(#[ignore = "needs an NVIDIA GPU"] backend = Gpu::new().unwrap(), window_height = 16, random_cases = 32, volume = [40, 40, 40]);
 /// ```
 #[macro_export]
 macro_rules! conformance_tests {
-    ($(#[$attr:meta])* $backend:expr, window_height = $h:expr, random_cases = $n:expr, volume = $v:expr) => {
+    ($(#[$attr:meta])* backend = $backend:expr, window_height = $h:expr, random_cases = $n:expr, volume = $v:expr) => {
         $crate::conformance_tests!(@one [$(#[$attr])*] conformance_catalogue_1d, $crate::conformance::catalogue_1d(&$backend));
         $crate::conformance_tests!(@one [$(#[$attr])*] conformance_catalogue_2d, $crate::conformance::catalogue_2d(&$backend));
         $crate::conformance_tests!(@one [$(#[$attr])*] conformance_catalogue_3d, $crate::conformance::catalogue_3d(&$backend));

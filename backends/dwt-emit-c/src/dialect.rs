@@ -12,9 +12,15 @@ pub enum Param {
     Int(&'static str),
 }
 
-/// One C dialect: OpenCL C now, CUDA C later.
+/// One C dialect: OpenCL C or CUDA C++.
 pub trait Dialect {
     fn name(&self) -> &'static str;
+    /// The name of one kernel of a module: `prefix` is `{wavelet}_{direction}`, `pass` is `rows`,
+    /// `shift` or `columns`.
+    fn kernel_name(&self, prefix: &str, elem: ElementType, pass: &str) -> String {
+        let _ = elem;
+        format!("{prefix}_{pass}")
+    }
     /// The C type of stored elements.
     fn storage_type(&self, t: ElementType) -> &'static str {
         match t {
@@ -40,8 +46,8 @@ pub trait Dialect {
     fn kernel_signature(&self, name: &str, params: &[Param], local_size: [usize; 3]) -> String;
     /// A local (shared) memory array declaration with its `;`.
     fn local_array(&self, ty: &str, name: &str, dims: &[usize]) -> String;
-    /// Qualifier of a pointer to global memory.
-    fn global_qualifier(&self) -> &'static str;
+    /// A pointer to global memory holding `ty` (`__global short*`, `short*`).
+    fn global_pointer(&self, ty: &str) -> String;
     /// A work-group barrier over local memory, with its `;`.
     fn barrier(&self) -> &'static str;
     /// The work-item's index within its group along `axis`, as an `int`.
@@ -54,6 +60,26 @@ pub trait Dialect {
     fn int_as_uint(&self, e: &str) -> String;
     /// Reinterprets a `ushort` expression as `short`.
     fn ushort_as_short(&self, e: &str) -> String;
+    /// The 32-bit unsigned type.
+    fn uint_type(&self) -> &'static str {
+        "uint"
+    }
+    /// The 16-bit unsigned type.
+    fn ushort_type(&self) -> &'static str {
+        "ushort"
+    }
+    /// `x` clamped to `[lo, hi]`, on `int`s.
+    fn clamp_int(&self, x: &str, lo: &str, hi: &str) -> String {
+        format!("clamp({x}, {lo}, {hi})")
+    }
+    /// The smaller of two `int`s.
+    fn min_int(&self, a: &str, b: &str) -> String {
+        format!("min({a}, {b})")
+    }
+    /// The larger of two `int`s.
+    fn max_int(&self, a: &str, b: &str) -> String {
+        format!("max({a}, {b})")
+    }
 }
 
 /// OpenCL C 1.2.
@@ -101,8 +127,8 @@ impl Dialect for OpenCl {
         format!("__local {ty} {name}{dims};")
     }
 
-    fn global_qualifier(&self) -> &'static str {
-        "__global"
+    fn global_pointer(&self, ty: &str) -> String {
+        format!("__global {ty}*")
     }
 
     fn barrier(&self) -> &'static str {
@@ -127,5 +153,94 @@ impl Dialect for OpenCl {
 
     fn ushort_as_short(&self, e: &str) -> String {
         format!("as_short({e})")
+    }
+}
+
+/// CUDA C++ for NVRTC: `extern "C"` kernels (unmangled names for the driver's lookup),
+/// `__launch_bounds__` from the launch configuration, `__shared__` arrays, `__syncthreads()`.
+/// Compile with `--fmad=false`: CUDA has no pragma to keep multiply and add separate.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cuda;
+
+const CUDA_AXES: [&str; 3] = ["x", "y", "z"];
+
+impl Dialect for Cuda {
+    fn name(&self) -> &'static str {
+        "CUDA C++"
+    }
+
+    fn kernel_name(&self, prefix: &str, elem: ElementType, pass: &str) -> String {
+        format!("{prefix}_{}_{pass}", elem.name())
+    }
+
+    fn preamble(&self, _elem: ElementType) -> Vec<String> {
+        vec![
+            "// Multiply and add stay separate, as in the CPU reference: compiled with --fmad=false.".to_string(),
+        ]
+    }
+
+    fn helper_qualifier(&self) -> &'static str {
+        "static __device__ __forceinline__"
+    }
+
+    fn kernel_signature(&self, name: &str, params: &[Param], local_size: [usize; 3]) -> String {
+        let params: Vec<String> = params
+            .iter()
+            .map(|p| match p {
+                Param::Global(n, t) => format!("{}* {n}", self.storage_type(*t)),
+                Param::Int(n) => format!("const int {n}"),
+            })
+            .collect();
+        let [x, y, z] = local_size;
+        format!(
+            "// Launched with blockDim = ({x}, {y}, {z}).\nextern \"C\" __global__ void __launch_bounds__({})\n{name}({})",
+            x * y * z,
+            params.join(", ")
+        )
+    }
+
+    fn local_array(&self, ty: &str, name: &str, dims: &[usize]) -> String {
+        let dims: String = dims.iter().map(|d| format!("[{d}]")).collect();
+        format!("__shared__ {ty} {name}{dims};")
+    }
+
+    fn global_pointer(&self, ty: &str) -> String {
+        format!("{ty}*")
+    }
+
+    fn barrier(&self) -> &'static str {
+        "__syncthreads();"
+    }
+
+    fn local_id(&self, axis: u32) -> String {
+        format!("(int)threadIdx.{}", CUDA_AXES[axis as usize])
+    }
+
+    fn group_id(&self, axis: u32) -> String {
+        format!("(int)blockIdx.{}", CUDA_AXES[axis as usize])
+    }
+
+    fn uint_as_int(&self, e: &str) -> String {
+        format!("(int)({e})")
+    }
+
+    fn int_as_uint(&self, e: &str) -> String {
+        format!("(unsigned int)({e})")
+    }
+
+    fn ushort_as_short(&self, e: &str) -> String {
+        format!("(short)({e})")
+    }
+
+    fn uint_type(&self) -> &'static str {
+        "unsigned int"
+    }
+
+    fn ushort_type(&self) -> &'static str {
+        "unsigned short"
+    }
+
+    fn clamp_int(&self, x: &str, lo: &str, hi: &str) -> String {
+        format!("min(max({x}, {lo}), {hi})")
     }
 }

@@ -118,9 +118,9 @@ pub fn emit_module(
         Direction::Inverse => "inverse",
     };
     let prefix = format!("{}_{dir}", wavelet.name.to_lowercase());
-    let rows_kernel = format!("{prefix}_rows");
-    let columns_kernel = format!("{prefix}_columns");
-    let shift_kernel = format!("{prefix}_shift");
+    let rows_kernel = dialect.kernel_name(&prefix, elem, "rows");
+    let columns_kernel = dialect.kernel_name(&prefix, elem, "columns");
+    let shift_kernel = dialect.kernel_name(&prefix, elem, "shift");
     let (geometry, (on_read, on_write)) = match &vertical {
         Ok((g, scales)) => (Some(g), *scales),
         Err(_) => (None, (None, None)),
@@ -337,7 +337,10 @@ impl Emitter<'_> {
                 "Two's-complement wrapping int arithmetic, as the CPU reference's wrapping i32:",
             );
             w.comment("signed overflow is undefined in C, unsigned arithmetic wraps. `>>` on a");
-            w.comment("negative int is an arithmetic (floor) shift in OpenCL C.");
+            w.comment(format!(
+                "negative int is an arithmetic (floor) shift in {}.",
+                self.d.name()
+            ));
             let (ua, ub) = (self.d.int_as_uint("a"), self.d.int_as_uint("b"));
             for (name, op) in [("wrap_add", "+"), ("wrap_sub", "-"), ("wrap_mul", "*")] {
                 let body = self.d.uint_as_int(&format!("{ua} {op} {ub}"));
@@ -345,7 +348,8 @@ impl Emitter<'_> {
             }
             let shl = self.d.uint_as_int(&format!("{ua} << s"));
             w.line(format!(
-                "{q} int wrap_shl(int a, uint s) {{ return {shl}; }}"
+                "{q} int wrap_shl(int a, {} s) {{ return {shl}; }}",
+                self.d.uint_type()
             ));
             w.blank();
         }
@@ -356,9 +360,11 @@ impl Emitter<'_> {
             "{q} {work} to_work({storage} x) {{ return ({work})x; }}"
         ));
         let store = match self.elem {
-            ElementType::I16 => self
-                .d
-                .ushort_as_short(&format!("(ushort){}", self.d.int_as_uint("x"))),
+            ElementType::I16 => self.d.ushort_as_short(&format!(
+                "({}){}",
+                self.d.ushort_type(),
+                self.d.int_as_uint("x")
+            )),
             _ => "x".to_string(),
         };
         w.line(format!(
@@ -403,7 +409,9 @@ impl Emitter<'_> {
             w.line("const int len = (n - q + 1) / 2;");
             w.block("if (m >= 0 && m < len)", |w| w.line("return m;"));
             match self.wavelet.boundary {
-                Boundary::Clamp => w.line("return clamp(m, 0, len - 1);"),
+                Boundary::Clamp => {
+                    w.line(format!("return {};", self.d.clamp_int("m", "0", "len - 1")))
+                }
                 Boundary::Symmetric => {
                     w.line("const int period = 2 * (n - 1);");
                     w.line("int r = (2 * m + q) % period;");
@@ -497,9 +505,8 @@ impl Emitter<'_> {
                 "The host launches exactly `rows` groups per plane: no early return, barriers stay uniform.",
             );
             w.line(format!(
-                "{} {}* line = data + base + plane * plane_step + row * row_step;",
-                d.global_qualifier(),
-                self.d.storage_type(self.elem)
+                "{} line = data + base + plane * plane_step + row * row_step;",
+                d.global_pointer(self.d.storage_type(self.elem))
             ));
             w.line("const int n_even = (n + 1) / 2;");
             w.line("const int n_odd = n / 2;");
@@ -631,9 +638,8 @@ impl Emitter<'_> {
             w.line(format!("const int row = {};", d.group_id(0)));
             w.line(format!("const int plane = {};", d.group_id(1)));
             w.line(format!(
-                "{} {}* line = data + base + plane * plane_step + row * row_step;",
-                d.global_qualifier(),
-                self.d.storage_type(self.elem)
+                "{} line = data + base + plane * plane_step + row * row_step;",
+                d.global_pointer(self.d.storage_type(self.elem))
             ));
             w.block(format!("for (int i = lid; i < n; i += {wg})"), |w| {
                 w.line(format!(
@@ -731,8 +737,8 @@ impl Emitter<'_> {
                     t + o
                 ));
                 w.line(format!(
-                    "const int n_in = first ? min(rows, {}) : (last ? leftover : {h});",
-                    h + b
+                    "const int n_in = first ? {} : (last ? leftover : {h});",
+                    d.min_int("rows", &(h + b).to_string())
                 ));
                 w.line(format!("const int at = first ? {} : {c};", t + o));
                 if let Some((low, high)) = self.on_read {
@@ -832,12 +838,16 @@ impl Emitter<'_> {
         w.comment(format!("{step}   (lag {lag})"));
         w.block("", |w| {
             w.line(format!(
-                "const int lo = first ? 0 : max({}, 0);",
-                offset(&format!("k * {half}"), lag as i64)
+                "const int lo = first ? 0 : {};",
+                self.d
+                    .max_int(&offset(&format!("k * {half}"), lag as i64), "0")
             ));
             w.line(format!(
-                "const int hi = last ? n_{tgt} : min({}, n_{tgt});",
-                offset(&format!("(k + 1) * {half}"), lag as i64)
+                "const int hi = last ? n_{tgt} : {};",
+                self.d.min_int(
+                    &offset(&format!("(k + 1) * {half}"), lag as i64),
+                    &format!("n_{tgt}")
+                )
             ));
             w.block(
                 format!("for (int i = lo + ty; i < hi; i += {})", self.cfg.slab_rows),

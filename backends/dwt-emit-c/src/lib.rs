@@ -1,5 +1,5 @@
-//! Emits C kernels for lifting programs: one emitter, parameterised by a [`Dialect`] (OpenCL C now,
-//! CUDA C later), writing per program (a wavelet in one direction), element type and layout
+//! Emits C kernels for lifting programs: one emitter, parameterised by a [`Dialect`] ([`OpenCl`] C or
+//! [`Cuda`] C++), writing per program (a wavelet in one direction), element type and layout
 //! - a horizontal pass: one work-group per row (and plane), the row de-interleaved into local
 //!   memory, one loop per lifting step with a barrier between steps, the boundary rule applied on
 //!   reads;
@@ -18,10 +18,12 @@
 
 mod dialect;
 mod emit;
+pub mod plan;
 mod writer;
 
-pub use dialect::{Dialect, OpenCl, Param};
+pub use dialect::{Cuda, Dialect, OpenCl, Param};
 pub use emit::{emit_module, KernelModule, VerticalGeometry, VerticalPass};
+pub use plan::{plan, BandCopy, Buffer, Launch, LaunchPlan, Step};
 
 use dwt_ir::ElementType;
 pub use writer::Writer;

@@ -1,13 +1,25 @@
 //! Every emitted kernel module, as a reader sees it: each catalogue wavelet, forward and inverse,
 //! each element type of its kind, Mallat layout, plus one interleaved example. One snapshot per
-//! module, named `{wavelet}_{direction}_{elem}_{layout}`.
+//! module, named `{wavelet}_{direction}_{elem}_{layout}` (OpenCL C) and
+//! `cuda_{wavelet}_{direction}_{elem}_{layout}` (CUDA C++).
 
-use dwt_emit_c::{emit_module, is_integer, LaunchConfig, OpenCl};
+use dwt_emit_c::{emit_module, is_integer, Cuda, Dialect, LaunchConfig, OpenCl};
 use dwt_ir::{Direction, ElementKind, ElementType, Layout, Wavelet};
 
 fn snapshot(w: &Wavelet, direction: Direction, elem: ElementType, layout: Layout) {
+    snapshot_in(&OpenCl, "", w, direction, elem, layout);
+}
+
+fn snapshot_in(
+    dialect: &dyn Dialect,
+    prefix: &str,
+    w: &Wavelet,
+    direction: Direction,
+    elem: ElementType,
+    layout: Layout,
+) {
     let module = emit_module(
-        &OpenCl,
+        dialect,
         w,
         direction,
         elem,
@@ -20,7 +32,7 @@ fn snapshot(w: &Wavelet, direction: Direction, elem: ElementType, layout: Layout
         Direction::Inverse => "inverse",
     };
     let name = format!(
-        "{}_{dir}_{}_{}",
+        "{prefix}{}_{dir}_{}_{}",
         w.name.to_lowercase(),
         elem.name(),
         layout.name()
@@ -50,4 +62,17 @@ fn an_interleaved_module() {
         ElementType::I16,
         Layout::Interleaved,
     );
+}
+
+#[test]
+fn every_catalogue_cuda_module() {
+    for w in dwt_catalogue::all() {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            for elem in ElementType::ALL {
+                if elem.kind() == w.kind {
+                    snapshot_in(&Cuda, "cuda_", w, direction, elem, Layout::Mallat);
+                }
+            }
+        }
+    }
 }

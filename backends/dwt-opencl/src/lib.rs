@@ -1,7 +1,8 @@
 //! The OpenCL backend: builds the kernels `dwt-emit-c` emits and runs whole multi-level 1-D, 2-D
 //! and 3-D transforms with the CPU reference's level semantics (forward per level: pre-shift and
 //! rows, then columns, then z-lines; inverse: z-lines, columns, then rows and the undo of the
-//! pre-shift).
+//! pre-shift). The launches of a transform (grids, arguments, Mallat band copies) come from
+//! [`dwt_emit_c::plan`], which the CUDA backend interprets too.
 //!
 //! - The platform and device are discovered once per process (the first platform with a device);
 //!   no platform is [`DwtError::Unavailable`] with what to install, never a panic.
@@ -35,8 +36,10 @@ use std::ffi::CString;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use dwt_emit_c::{emit_module, KernelModule, OpenCl, VerticalPass};
-use dwt_ir::{Direction, ElementType, Layout};
+use dwt_emit_c::{
+    emit_module, BandCopy, Buffer as PlanBuffer, KernelModule, LaunchPlan, OpenCl, Step,
+};
+use dwt_ir::ElementType;
 use dwt_runtime::{cpu, Backend, DwtError, Element, Request, Samples};
 use ocl::enums::{DeviceInfo, PlatformInfo, ProgramBuildInfo, ProgramBuildInfoResult};
 use ocl::{Buffer, Context, Device, Kernel, OclPrm, Platform, Program, Queue};
@@ -277,15 +280,6 @@ impl OpenClBackend {
                 self.state.device_name
             )));
         }
-        let shape = &request.shape;
-        let dims = shape.len();
-        let len: usize = shape.iter().product();
-        if i32::try_from(len).is_err() {
-            return Err(unsupported(format!(
-                "{len} samples: the kernels index with 32-bit ints (at most {} samples)",
-                i32::MAX
-            )));
-        }
         let module = emit_module(
             &OpenCl,
             request.wavelet,
@@ -295,77 +289,56 @@ impl OpenClBackend {
             &self.config,
         )
         .map_err(|e| unsupported(e.to_string()))?;
-        let vertical_needed = (0..request.levels).any(|level| {
-            cpu::band_shape(shape, level)[..dims - 1]
-                .iter()
-                .any(|&n| n >= 2)
-        });
-        if vertical_needed {
-            if let Err(e) = &module.vertical {
-                return Err(unsupported(format!(
-                    "the vertical (column or depth) pass: {e}"
-                )));
-            }
-        }
-        let width = shape[dims - 1];
-        if width > self.config.max_row_len {
-            if let Err(e) = &module.vertical {
-                return Err(unsupported(format!(
-                    "rows of {width} samples are longer than the row limit {} (LaunchConfig::max_row_len) and the sliding-window pass that runs longer rows cannot: {e}",
-                    self.config.max_row_len
-                )));
-            }
-        }
+        let launches =
+            dwt_emit_c::plan(&module, &request.shape, request.levels).map_err(unsupported)?;
         let program = self.build(&module.source)?;
         Ok(Plan {
-            module,
+            _module: module,
             program,
-            shape: shape.clone(),
-            levels: request.levels,
+            launches,
         })
     }
 
-    /// Runs every pass of every level on `data`, enqueued on `queue` (not waited for).
+    /// Runs every step of the plan on `data`, enqueued on `queue` (not waited for).
     fn execute<T: DeviceElement>(
         &self,
         plan: &Plan,
         queue: &Queue,
         data: &Buffer<T>,
     ) -> Result<(), DwtError> {
-        let long_rows = plan.shape[plan.shape.len() - 1] > plan.module.config.max_row_len;
-        let scratch = match plan.module.layout {
-            Layout::Mallat if long_rows || plan.shape.iter().rev().skip(1).any(|&n| n >= 2) => {
-                Some(
-                    Buffer::<T>::builder()
+        let scratch = if plan.launches.needs_scratch {
+            Some(
+                Buffer::<T>::builder()
+                    .queue(queue.clone())
+                    .len(data.len())
+                    .build()
+                    .map_err(device_error)?,
+            )
+        } else {
+            None
+        };
+        let scratch = || scratch.as_ref().expect("the plan needs scratch");
+        for step in &plan.launches.steps {
+            match step {
+                Step::Copy(c) => copy_band(queue, data, scratch(), c)?,
+                Step::Launch(l) => {
+                    let mut k = Kernel::builder();
+                    k.program(&plan.program)
+                        .name(&l.kernel)
                         .queue(queue.clone())
-                        .len(data.len())
-                        .build()
-                        .map_err(device_error)?,
-                )
-            }
-            _ => None,
-        };
-        let run = Runner {
-            plan,
-            queue,
-            data,
-            scratch: scratch.as_ref(),
-        };
-        match plan.module.direction {
-            Direction::Forward => {
-                for level in 0..plan.levels {
-                    let band = run.band(level);
-                    run.rows(&band)?;
-                    run.columns(&band)?;
-                    run.depth(&band)?;
-                }
-            }
-            Direction::Inverse => {
-                for level in (0..plan.levels).rev() {
-                    let band = run.band(level);
-                    run.depth(&band)?;
-                    run.columns(&band)?;
-                    run.rows(&band)?;
+                        .global_work_size(l.global())
+                        .local_work_size(l.block);
+                    for b in &l.buffers {
+                        match b {
+                            PlanBuffer::Data => k.arg(data),
+                            PlanBuffer::Scratch => k.arg(scratch()),
+                        };
+                    }
+                    for v in &l.ints {
+                        k.arg(*v);
+                    }
+                    let kernel = k.build().map_err(device_error)?;
+                    unsafe { kernel.enq() }.map_err(device_error)?;
                 }
             }
         }
@@ -393,184 +366,38 @@ impl Backend for OpenClBackend {
     }
 }
 
-/// A built module and the request it runs.
+/// A built module and the launches of the request it runs (computed by
+/// [`dwt_emit_c::plan`], shared with the CUDA backend).
 struct Plan {
-    module: KernelModule,
+    _module: KernelModule,
     program: Program,
-    shape: Vec<usize>,
-    levels: u32,
+    launches: LaunchPlan,
 }
 
-/// The band of one level as `[depth, height, width]` extents and element steps (a 1-D or 2-D
-/// shape has depth 1, and 1-D height 1).
-struct Band {
-    n: [usize; 3],
-    step: [usize; 3],
-}
-
-struct Runner<'a, T: DeviceElement> {
-    plan: &'a Plan,
-    queue: &'a Queue,
-    data: &'a Buffer<T>,
-    scratch: Option<&'a Buffer<T>>,
-}
-
-fn int(v: usize) -> Result<i32, DwtError> {
-    i32::try_from(v).map_err(|_| unsupported(format!("{v} does not fit the kernels' int indices")))
-}
-
-impl<T: DeviceElement> Runner<'_, T> {
-    fn band(&self, level: u32) -> Band {
-        let shape = &self.plan.shape;
-        let mut full = [1usize; 3];
-        full[3 - shape.len()..].copy_from_slice(shape);
-        let spacing = match self.plan.module.layout {
-            Layout::Interleaved => 1usize << level,
-            Layout::Mallat => 1,
-        };
-        let b = cpu::band_shape(&full, level);
-        Band {
-            n: [b[0], b[1], b[2]],
-            step: [full[1] * full[2] * spacing, full[2] * spacing, spacing],
-        }
-    }
-
-    /// The row pass (run even for rows of one sample: it applies the pre-shift). Rows of at most
-    /// `max_row_len` samples take the rows kernel (the row in local memory, the pre-shift fused);
-    /// longer rows take the sliding-window kernel along the row (sample spacing as `row_step`,
-    /// the row pitch as `col_step`), with the shift kernel before it (forward) or after it
-    /// (inverse), as the CPU reference orders them.
-    fn rows(&self, b: &Band) -> Result<(), DwtError> {
-        let m = &self.plan.module;
-        if b.n[2] <= m.config.max_row_len {
-            return self.row_kernel(&m.rows_kernel, b);
-        }
-        let shift = m.shift_kernel.as_deref();
-        if let (Some(k), Direction::Forward) = (shift, m.direction) {
-            self.row_kernel(k, b)?;
-        }
-        self.sliding(
-            [b.n[2], b.step[2]],
-            [b.n[1], b.step[1]],
-            [b.n[0], b.step[0]],
-            b,
-        )?;
-        if let (Some(k), Direction::Inverse) = (shift, m.direction) {
-            self.row_kernel(k, b)?;
-        }
-        Ok(())
-    }
-
-    /// A kernel with the rows kernel's parameters and launch: one group per row and plane.
-    fn row_kernel(&self, name: &str, b: &Band) -> Result<(), DwtError> {
-        let wg = self.plan.module.config.row_group_size;
-        let kernel = Kernel::builder()
-            .program(&self.plan.program)
-            .name(name)
-            .queue(self.queue.clone())
-            .global_work_size([b.n[1] * wg, b.n[0]])
-            .local_work_size([wg, 1])
-            .arg(self.data)
-            .arg(0i32)
-            .arg(int(b.step[2])?)
-            .arg(int(b.step[1])?)
-            .arg(int(b.step[0])?)
-            .arg(int(b.n[2])?)
-            .arg(int(b.n[1])?)
-            .build()
-            .map_err(device_error)?;
-        unsafe { kernel.enq() }.map_err(device_error)
-    }
-
-    /// The column pass: along y, columns along x, planes along z.
-    fn columns(&self, b: &Band) -> Result<(), DwtError> {
-        self.sliding(
-            [b.n[1], b.step[1]],
-            [b.n[2], b.step[2]],
-            [b.n[0], b.step[0]],
-            b,
+/// Copies the (Mallat, so contiguous from the origin with the full image's pitches) band of the
+/// data into the same place of `scratch`: the band's samples, not the whole buffer.
+fn copy_band<T: DeviceElement>(
+    queue: &Queue,
+    data: &Buffer<T>,
+    scratch: &Buffer<T>,
+    c: &BandCopy,
+) -> Result<(), DwtError> {
+    let size = std::mem::size_of::<T>();
+    let [d, h, w] = c.extents;
+    data.cmd()
+        .copy(scratch, None, None)
+        .rect(
+            [0, 0, 0],
+            [0, 0, 0],
+            [w, h, d],
+            c.row_pitch * size,
+            c.plane_pitch * size,
+            c.row_pitch * size,
+            c.plane_pitch * size,
         )
-    }
-
-    /// The depth pass (section IV-G): the sliding window along z, slabs in the x-z plane, planes
-    /// along y.
-    fn depth(&self, b: &Band) -> Result<(), DwtError> {
-        self.sliding(
-            [b.n[0], b.step[0]],
-            [b.n[2], b.step[2]],
-            [b.n[1], b.step[1]],
-            b,
-        )
-    }
-
-    /// The sliding-window kernel over lines of `along = [samples, sample step]`, `lines = [count,
-    /// step]` of them per plane (work-items along x), `planes = [count, step]` planes (nothing to
-    /// do for lines of fewer than 2 samples). Mallat first copies band `b` (its extents only) into
-    /// the scratch buffer, and the kernel reads the scratch and writes the data: its writes land
-    /// on samples that later windows of the line still read.
-    fn sliding(
-        &self,
-        along: [usize; 2],
-        lines: [usize; 2],
-        planes: [usize; 2],
-        b: &Band,
-    ) -> Result<(), DwtError> {
-        if along[0] < 2 {
-            return Ok(());
-        }
-        let m = &self.plan.module;
-        let v: &VerticalPass = m
-            .vertical
-            .as_ref()
-            .map_err(|e| unsupported(e.to_string()))?;
-        let cfg = &m.config;
-        let src = match self.scratch {
-            Some(scratch) => {
-                self.copy_band(scratch, b)?;
-                scratch
-            }
-            None => self.data,
-        };
-        let slabs = lines[0].div_ceil(cfg.slab_width);
-        let kernel = Kernel::builder()
-            .program(&self.plan.program)
-            .name(&v.columns_kernel)
-            .queue(self.queue.clone())
-            .global_work_size([slabs * cfg.slab_width, planes[0] * cfg.slab_rows])
-            .local_work_size([cfg.slab_width, cfg.slab_rows])
-            .arg(src)
-            .arg(self.data)
-            .arg(0i32)
-            .arg(int(lines[1])?)
-            .arg(int(along[1])?)
-            .arg(int(planes[1])?)
-            .arg(int(along[0])?)
-            .arg(int(lines[0])?)
-            .build()
-            .map_err(device_error)?;
-        unsafe { kernel.enq() }.map_err(device_error)
-    }
-
-    /// Copies the (Mallat, so contiguous from the origin with the full image's pitches) band `b`
-    /// of the data into the same place of `scratch`: `b.n` samples, not the whole buffer.
-    fn copy_band(&self, scratch: &Buffer<T>, b: &Band) -> Result<(), DwtError> {
-        let size = std::mem::size_of::<T>();
-        self.data
-            .cmd()
-            .copy(scratch, None, None)
-            .rect(
-                [0, 0, 0],
-                [0, 0, 0],
-                [b.n[2], b.n[1], b.n[0]],
-                b.step[1] * size,
-                b.step[0] * size,
-                b.step[1] * size,
-                b.step[0] * size,
-            )
-            .queue(self.queue)
-            .enq()
-            .map_err(device_error)
-    }
+        .queue(queue)
+        .enq()
+        .map_err(device_error)
 }
 
 /// The compiler's log followed by the source lines it points at (`...:LINE:COLUMN: ...`), quoted

@@ -1,0 +1,355 @@
+//! The CUDA backend: compiles the kernels `dwt-emit-c` emits in its [`Cuda`] dialect with NVRTC
+//! for the device's architecture and runs whole multi-level 1-D, 2-D and 3-D transforms with the
+//! CPU reference's level semantics, interpreting the backend-neutral launch plan
+//! ([`dwt_emit_c::plan`]) the OpenCL backend's passes are made of.
+//!
+//! - The driver (`libcuda`) and NVRTC are loaded at run time. [`CudaBackend::new`] checks both are
+//!   there before anything touches them (cudarc panics otherwise) and says what to install.
+//! - Modules are compiled to CUBIN (`--gpu-architecture=sm_XY` from the device's compute
+//!   capability, `--fmad=false`), cached per device and source hash, shared by every backend
+//!   value and thread; each is compiled once.
+//! - The data goes to the device once and comes back once per transform ([`Backend::run`]);
+//!   [`CudaBackend::run_on_device`] takes a [`CudaSlice`] already on the device and copies nothing
+//!   to or from the host.
+//! - The Mallat layout's sliding-window passes read a scratch copy of the band (their writes land
+//!   on samples later windows still read): one device-to-device copy of the contiguous span that
+//!   covers the band per pass (the band itself when it spans whole rows).
+//! - What the kernels cannot do (a periodic boundary or a scale between steps on a vertical pass,
+//!   more than 2^31 samples) is [`DwtError::Unsupported`], found before the data is touched.
+
+mod nvrtc;
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DeviceRepr, LaunchConfig as Grid,
+    PushKernelArg, ValidAsZeroBits,
+};
+use dwt_emit_c::{emit_module, Buffer, Cuda, KernelModule, LaunchPlan, Step};
+use dwt_ir::ElementType;
+use dwt_runtime::{cpu, Backend, DwtError, Element, Request, Samples};
+
+pub use dwt_emit_c::LaunchConfig;
+pub use nvrtc::{
+    annotate_log, check_nvrtc, compile, function_usage, options, version as nvrtc_version,
+    Compiled, FunctionUsage, PROGRAM_NAME,
+};
+
+/// The name the backend is selected by.
+pub const NAME: &str = "cuda";
+
+/// What to install when the driver library is missing.
+pub const DRIVER_MISSING: &str = "the CUDA driver library (libcuda.so) was not found: install an NVIDIA driver (it provides libcuda) on a machine with an NVIDIA GPU";
+
+/// What to install when NVRTC is missing.
+pub const NVRTC_MISSING: &str = "NVRTC (libnvrtc.so.13) was not found: install it, e.g. `pip install nvidia-cuda-nvrtc==13.0.88`, and put its `.../nvidia/cu13/lib` folder on LD_LIBRARY_PATH (or install the CUDA 13 toolkit)";
+
+pub(crate) fn unavailable(reason: impl Into<String>) -> DwtError {
+    DwtError::Unavailable {
+        backend: NAME.into(),
+        reason: reason.into(),
+    }
+}
+
+fn device_error(e: impl std::fmt::Debug) -> DwtError {
+    DwtError::Device {
+        backend: NAME.into(),
+        message: format!("{e:?}"),
+    }
+}
+
+fn unsupported(what: impl Into<String>) -> DwtError {
+    DwtError::Unsupported {
+        backend: NAME.into(),
+        what: what.into(),
+    }
+}
+
+/// The error for the given library presence (driver, NVRTC), or `Ok` when both are there: what
+/// [`CudaBackend::new`] checks first.
+pub fn check_libraries(driver: bool, nvrtc: bool) -> Result<(), DwtError> {
+    match (driver, nvrtc) {
+        (true, true) => Ok(()),
+        (false, true) => Err(unavailable(DRIVER_MISSING)),
+        (true, false) => Err(unavailable(NVRTC_MISSING)),
+        (false, false) => Err(unavailable(format!("{DRIVER_MISSING}; {NVRTC_MISSING}"))),
+    }
+}
+
+/// Host element types the kernels take.
+pub trait DeviceElement: Element + DeviceRepr + ValidAsZeroBits {}
+impl DeviceElement for i16 {}
+impl DeviceElement for i32 {}
+impl DeviceElement for f32 {}
+impl DeviceElement for f64 {}
+
+type Cell = Arc<OnceLock<Result<Arc<CudaModule>, DwtError>>>;
+
+/// The process's CUDA device with its context and module cache.
+struct DeviceState {
+    ctx: Arc<CudaContext>,
+    name: String,
+    capability: (i32, i32),
+    driver_version: i32,
+    modules: Mutex<HashMap<(usize, u64), Cell>>,
+}
+
+static DEVICE: OnceLock<Result<DeviceState, DwtError>> = OnceLock::new();
+
+fn discover() -> Result<DeviceState, DwtError> {
+    // SAFETY: each only tries to open its library.
+    let driver = unsafe { cudarc::driver::sys::is_culib_present() };
+    let nvrtc = unsafe { cudarc::nvrtc::sys::is_culib_present() };
+    check_libraries(driver, nvrtc)?;
+    let ctx = CudaContext::new(0)
+        .map_err(|e| unavailable(format!("no usable CUDA device ({e:?}); {DRIVER_MISSING}")))?;
+    let name = ctx.name().unwrap_or_else(|_| "unknown NVIDIA GPU".into());
+    let capability = ctx.compute_capability().map_err(device_error)?;
+    let mut driver_version = 0;
+    // SAFETY: the driver is loaded and initialised; the pointer is valid.
+    unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut driver_version) }
+        .result()
+        .map_err(device_error)?;
+    Ok(DeviceState {
+        ctx,
+        name,
+        capability,
+        driver_version,
+        modules: Mutex::new(HashMap::new()),
+    })
+}
+
+/// The CUDA backend on the first CUDA device. Cheap to create: the device is discovered once per
+/// process and every value shares it and its module cache.
+pub struct CudaBackend {
+    state: &'static DeviceState,
+    config: LaunchConfig,
+}
+
+impl CudaBackend {
+    /// The backend on device 0 with the default [`LaunchConfig`]; [`DwtError::Unavailable`]
+    /// saying what to install when the driver or NVRTC is missing or there is no device.
+    pub fn new() -> Result<Self, DwtError> {
+        Self::with_config(LaunchConfig::default())
+    }
+
+    /// The backend with other launch parameters (window height, block sizes, row limit).
+    pub fn with_config(config: LaunchConfig) -> Result<Self, DwtError> {
+        let state = DEVICE
+            .get_or_init(discover)
+            .as_ref()
+            .map_err(Clone::clone)?;
+        Ok(CudaBackend { state, config })
+    }
+
+    pub fn config(&self) -> &LaunchConfig {
+        &self.config
+    }
+
+    /// The context device buffers passed to [`CudaBackend::run_on_device`] must belong to.
+    pub fn context(&self) -> &Arc<CudaContext> {
+        &self.state.ctx
+    }
+
+    /// The context's default stream (to allocate and copy buffers on).
+    pub fn stream(&self) -> Arc<CudaStream> {
+        self.state.ctx.default_stream()
+    }
+
+    /// `sm_XY`, the architecture modules are compiled for.
+    pub fn arch(&self) -> String {
+        let (major, minor) = self.state.capability;
+        format!("sm_{major}{minor}")
+    }
+
+    /// Compiles CUDA C++ `source` for the device through the backend's module cache and loads
+    /// it: the path every emitted module takes. A compiler error is [`DwtError::Build`] with
+    /// NVRTC's log and the source lines it points at.
+    pub fn build(&self, source: &str) -> Result<Arc<CudaModule>, DwtError> {
+        let mut hasher = DefaultHasher::new();
+        source.hash(&mut hasher);
+        let key = (self.state.ctx.ordinal(), hasher.finish());
+        let cell = self
+            .state
+            .modules
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(key)
+            .or_default()
+            .clone();
+        // Compiled outside the map's lock: other modules compile in parallel, this one once.
+        cell.get_or_init(|| {
+            let compiled = compile(source, &self.arch())?;
+            self.state
+                .ctx
+                .load_module(cudarc::nvrtc::Ptx::from_binary(compiled.cubin))
+                .map_err(device_error)
+        })
+        .clone()
+    }
+
+    /// Transforms a slice already on the device (of this backend's [`context`](Self::context))
+    /// in place, on the slice's stream, without waiting: no host copies. Validated as
+    /// [`Request::validate`] does, with the slice's length.
+    pub fn run_on_device<T: DeviceElement>(
+        &self,
+        request: &Request,
+        data: &mut CudaSlice<T>,
+    ) -> Result<(), DwtError> {
+        cpu::validate(
+            request.wavelet,
+            T::NAME,
+            T::KIND,
+            data.len(),
+            &request.shape,
+            request.levels,
+        )?;
+        let prepared = self.prepare(request, T::TYPE)?;
+        let stream = data.stream().clone();
+        self.execute(&prepared, &stream, data)
+    }
+
+    fn run_host<T: DeviceElement>(
+        &self,
+        request: &Request,
+        data: &mut [T],
+    ) -> Result<(), DwtError> {
+        // Everything that can refuse the transform happens before the data moves.
+        let prepared = self.prepare(request, T::TYPE)?;
+        let stream = self.stream();
+        let mut buffer = stream.clone_htod(&*data).map_err(device_error)?;
+        self.execute(&prepared, &stream, &mut buffer)?;
+        stream.memcpy_dtoh(&buffer, data).map_err(device_error)?;
+        stream.synchronize().map_err(device_error)
+    }
+
+    /// Emits, plans and builds a (validated) request, refusing what it cannot run.
+    fn prepare(&self, request: &Request, elem: ElementType) -> Result<Prepared, DwtError> {
+        let module = emit_module(
+            &Cuda,
+            request.wavelet,
+            request.direction,
+            elem,
+            request.layout,
+            &self.config,
+        )
+        .map_err(|e| unsupported(e.to_string()))?;
+        let plan =
+            dwt_emit_c::plan(&module, &request.shape, request.levels).map_err(unsupported)?;
+        for step in &plan.steps {
+            if let Step::Launch(l) = step {
+                if l.groups[1] > 65535 {
+                    return Err(unsupported(format!(
+                        "{} planes in one launch of {}: CUDA grids take at most 65535 along y",
+                        l.groups[1], l.kernel
+                    )));
+                }
+            }
+        }
+        let cu = self.build(&module.source)?;
+        let mut functions = HashMap::new();
+        for step in &plan.steps {
+            if let Step::Launch(l) = step {
+                if !functions.contains_key(&l.kernel) {
+                    let f = cu.load_function(&l.kernel).map_err(device_error)?;
+                    functions.insert(l.kernel.clone(), f);
+                }
+            }
+        }
+        Ok(Prepared {
+            _module: module,
+            plan,
+            functions,
+        })
+    }
+
+    /// Runs every step of the plan on `data`, on `stream` (not waited for).
+    fn execute<T: DeviceElement>(
+        &self,
+        prepared: &Prepared,
+        stream: &Arc<CudaStream>,
+        data: &mut CudaSlice<T>,
+    ) -> Result<(), DwtError> {
+        let mut scratch = if prepared.plan.needs_scratch {
+            Some(stream.alloc_zeros::<T>(data.len()).map_err(device_error)?)
+        } else {
+            None
+        };
+        for step in &prepared.plan.steps {
+            match step {
+                Step::Copy(c) => {
+                    let span = c.span();
+                    let scratch = scratch.as_mut().expect("the plan needs scratch");
+                    stream
+                        .memcpy_dtod(&data.slice(..span), &mut scratch.slice_mut(..span))
+                        .map_err(device_error)?;
+                }
+                Step::Launch(l) => {
+                    let f = &prepared.functions[&l.kernel];
+                    let mut args = stream.launch_builder(f);
+                    for b in &l.buffers {
+                        match b {
+                            Buffer::Data => args.arg(&*data),
+                            Buffer::Scratch => {
+                                args.arg(scratch.as_ref().expect("the plan needs scratch"))
+                            }
+                        };
+                    }
+                    for v in &l.ints {
+                        args.arg(v);
+                    }
+                    let grid = Grid {
+                        grid_dim: (l.groups[0] as u32, l.groups[1] as u32, 1),
+                        block_dim: (l.block[0] as u32, l.block[1] as u32, 1),
+                        shared_mem_bytes: 0,
+                    };
+                    if l.groups[0] == 0 || l.groups[1] == 0 {
+                        continue;
+                    }
+                    // SAFETY: the arguments match the emitted kernel's parameters in order and
+                    // type (the plan follows `KernelModule`'s documented signatures), and every
+                    // index the kernel computes stays inside the validated shape.
+                    unsafe { args.launch(grid) }.map_err(device_error)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An emitted module's launch plan and the functions it launches.
+struct Prepared {
+    _module: KernelModule,
+    plan: LaunchPlan,
+    functions: HashMap<String, CudaFunction>,
+}
+
+impl Backend for CudaBackend {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn device(&self) -> String {
+        let (major, minor) = self.state.capability;
+        let v = self.state.driver_version;
+        format!(
+            "{} (compute capability {major}.{minor}, CUDA driver {}.{})",
+            self.state.name,
+            v / 1000,
+            (v % 1000) / 10
+        )
+    }
+
+    fn run(&self, request: &Request, data: Samples) -> Result<(), DwtError> {
+        request.validate(&data)?;
+        match data {
+            Samples::I16(d) => self.run_host(request, d),
+            Samples::I32(d) => self.run_host(request, d),
+            Samples::F32(d) => self.run_host(request, d),
+            Samples::F64(d) => self.run_host(request, d),
+        }
+    }
+}

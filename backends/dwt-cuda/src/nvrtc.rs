@@ -1,0 +1,215 @@
+//! NVRTC: CUDA C++ to a CUBIN for one architecture, with the program log (ptxas' resource usage
+//! with `--ptxas-options=-v`), and the log's spill lines parsed per function.
+
+use std::ffi::{c_char, CStr, CString};
+
+use cudarc::nvrtc::{result, sys};
+use dwt_runtime::DwtError;
+
+use crate::{unavailable, NAME};
+
+/// What NVRTC made of a source: the CUBIN and the program log.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    pub cubin: Vec<u8>,
+    pub log: String,
+}
+
+/// The options every module is compiled with for `arch` (e.g. `sm_90`): no fused multiply-add (the
+/// CPU reference rounds the product and the sum separately), ptxas' resource report in the log.
+pub fn options(arch: &str) -> Vec<String> {
+    vec![
+        format!("--gpu-architecture={arch}"),
+        "--fmad=false".to_string(),
+        "--ptxas-options=-v".to_string(),
+    ]
+}
+
+/// Whether NVRTC can be loaded; [`DwtError::Unavailable`] with what to install if not. Every
+/// NVRTC call checks this first: cudarc panics on a missing library.
+pub fn check_nvrtc() -> Result<(), DwtError> {
+    // SAFETY: only tries to open the library.
+    if unsafe { sys::is_culib_present() } {
+        Ok(())
+    } else {
+        Err(unavailable(crate::NVRTC_MISSING))
+    }
+}
+
+/// The NVRTC version, `(major, minor)`.
+pub fn version() -> Result<(i32, i32), DwtError> {
+    check_nvrtc()?;
+    let (mut major, mut minor) = (0, 0);
+    // SAFETY: NVRTC is loaded; both pointers are valid.
+    unsafe { sys::nvrtcVersion(&mut major, &mut minor) }
+        .result()
+        .map_err(|e| build_error(format!("nvrtcVersion: {e:?}")))?;
+    Ok((major, minor))
+}
+
+fn build_error(log: String) -> DwtError {
+    DwtError::Build {
+        backend: NAME.into(),
+        log,
+    }
+}
+
+/// The program's name in NVRTC's diagnostics (`dwt.cu(LINE): error: ...`).
+pub const PROGRAM_NAME: &str = "dwt.cu";
+
+/// Compiles `source` for `arch` to a CUBIN. A compiler error is [`DwtError::Build`] with NVRTC's
+/// log and the source lines it points at.
+pub fn compile(source: &str, arch: &str) -> Result<Compiled, DwtError> {
+    check_nvrtc()?;
+    let src = CString::new(source)
+        .map_err(|e| build_error(format!("the source holds a NUL byte: {e}")))?;
+    let name = CString::new(PROGRAM_NAME).expect("no NUL");
+    let prog = result::create_program(&src, Some(&name))
+        .map_err(|e| build_error(format!("nvrtcCreateProgram: {e:?}")))?;
+    let opts = options(arch);
+    // SAFETY: `prog` is a live program, destroyed once below.
+    let compiled = unsafe { result::compile_program(prog, &opts) };
+    let log = unsafe { result::get_program_log(prog) }
+        .map(|raw| c_string(&raw))
+        .unwrap_or_default();
+    let out = match compiled {
+        Err(e) => Err(build_error(annotate_log(
+            &format!("{e:?} ({})\n{}", opts.join(" "), log.trim_end()),
+            source,
+        ))),
+        Ok(()) => unsafe { cubin(prog) }.map(|cubin| Compiled { cubin, log }),
+    };
+    // SAFETY: created above, not destroyed before.
+    let _ = unsafe { result::destroy_program(prog) };
+    out
+}
+
+fn c_string(raw: &[c_char]) -> String {
+    if raw.is_empty() {
+        return String::new();
+    }
+    // SAFETY: NVRTC NUL-terminates its log.
+    unsafe { CStr::from_ptr(raw.as_ptr()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// # Safety
+/// `prog` must be a live, successfully compiled program.
+unsafe fn cubin(prog: sys::nvrtcProgram) -> Result<Vec<u8>, DwtError> {
+    let mut size = 0usize;
+    sys::nvrtcGetCUBINSize(prog, &mut size)
+        .result()
+        .map_err(|e| build_error(format!("nvrtcGetCUBINSize: {e:?}")))?;
+    let mut out = vec![0u8; size];
+    sys::nvrtcGetCUBIN(prog, out.as_mut_ptr() as *mut c_char)
+        .result()
+        .map_err(|e| build_error(format!("nvrtcGetCUBIN: {e:?}")))?;
+    Ok(out)
+}
+
+/// ptxas' report of one function: spill bytes and registers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunctionUsage {
+    pub function: String,
+    pub spill_stores: u64,
+    pub spill_loads: u64,
+    pub registers: Option<u64>,
+}
+
+fn number_before(line: &str, what: &str) -> Option<u64> {
+    let head = &line[..line.find(what)?];
+    head.split(|c: char| !c.is_ascii_digit())
+        .rfind(|s| !s.is_empty())?
+        .parse()
+        .ok()
+}
+
+/// Parses `ptxas info : Function properties for NAME` / `N bytes stack frame, N bytes spill
+/// stores, N bytes spill loads` / `Used N registers` from a `--ptxas-options=-v` log.
+pub fn function_usage(log: &str) -> Vec<FunctionUsage> {
+    let mut out: Vec<FunctionUsage> = Vec::new();
+    let mut current: Option<String> = None;
+    for line in log.lines() {
+        if let Some(i) = line.find("Function properties for ") {
+            current = Some(
+                line[i + "Function properties for ".len()..]
+                    .trim()
+                    .to_string(),
+            );
+        } else if line.contains("bytes spill stores") {
+            if let Some(function) = current.clone() {
+                out.push(FunctionUsage {
+                    function,
+                    spill_stores: number_before(line, "bytes spill stores").unwrap_or(u64::MAX),
+                    spill_loads: number_before(line, "bytes spill loads").unwrap_or(u64::MAX),
+                    registers: None,
+                });
+            }
+        } else if line.contains("Used ") && line.contains(" registers") {
+            if let (Some(f), Some(last)) = (&current, out.last_mut()) {
+                if &last.function == f {
+                    last.registers = number_before(line, " registers");
+                }
+            }
+        }
+    }
+    out
+}
+
+/// NVRTC's log followed by the source lines it points at (`dwt.cu(LINE): ...`), quoted with
+/// their numbers.
+pub fn annotate_log(log: &str, source: &str) -> String {
+    let lines: Vec<&str> = source.lines().collect();
+    let mut cited = Vec::new();
+    for l in log.lines() {
+        let Some(i) = l.find('(') else { continue };
+        let rest = &l[i + 1..];
+        let Some(j) = rest.find(')') else { continue };
+        if let Ok(n) = rest[..j].parse::<usize>() {
+            if rest[j..].starts_with("):") && (1..=lines.len()).contains(&n) && !cited.contains(&n)
+            {
+                cited.push(n);
+            }
+        }
+    }
+    let mut out = log.trim_end().to_string();
+    if !cited.is_empty() {
+        out.push_str("\nin the emitted source:");
+        for n in cited.into_iter().take(8) {
+            out.push_str(&format!("\n{n:>5} | {}", lines[n - 1]));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_ptxas_lines() {
+        let log = "ptxas info    : 0 bytes gmem\nptxas info    : Compiling entry function 'k_rows' for 'sm_90'\nptxas info    : Function properties for k_rows\n    0 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\nptxas info    : Used 30 registers, used 1 barriers, 16384 bytes smem\n";
+        assert_eq!(
+            function_usage(log),
+            vec![FunctionUsage {
+                function: "k_rows".into(),
+                spill_stores: 8,
+                spill_loads: 4,
+                registers: Some(30)
+            }]
+        );
+    }
+
+    #[test]
+    fn quotes_the_offending_line() {
+        let out = annotate_log(
+            "dwt.cu(2): error: identifier \"y\" is undefined",
+            "int a;\nint b = y;\n",
+        );
+        assert!(
+            out.ends_with("in the emitted source:\n    2 | int b = y;"),
+            "{out}"
+        );
+    }
+}

@@ -1,0 +1,159 @@
+//! What is particular to the CUDA backend: the Unavailable error without the driver or NVRTC, and
+//! (on a GPU) the device-slice API and a long-row transform.
+
+use dwt_cuda::{check_libraries, CudaBackend, DRIVER_MISSING, NVRTC_MISSING};
+use dwt_ir::{Direction, Layout};
+use dwt_runtime::conformance::matches_reference;
+use dwt_runtime::{cpu, Backend, DwtError, Request, Samples};
+
+#[test]
+fn missing_libraries_are_unavailable_with_what_to_install() {
+    assert!(check_libraries(true, true).is_ok());
+    let e = check_libraries(false, true).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!("backend `cuda` is not available: {DRIVER_MISSING}")
+    );
+    assert!(e.to_string().contains("install an NVIDIA driver"), "{e}");
+    let e = check_libraries(true, false).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("pip install nvidia-cuda-nvrtc==13.0.88"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("LD_LIBRARY_PATH"), "{e}");
+    let e = check_libraries(false, false).unwrap_err();
+    assert!(
+        e.to_string().contains(DRIVER_MISSING) && e.to_string().contains(NVRTC_MISSING),
+        "{e}"
+    );
+}
+
+/// Without libcuda (CI), `new` is that error, never a panic; with a device it works.
+#[test]
+fn new_is_unavailable_without_the_driver() {
+    // SAFETY: only tries to open the library.
+    let driver = unsafe { cudarc::driver::sys::is_culib_present() };
+    match CudaBackend::new() {
+        Ok(b) => {
+            assert!(driver);
+            assert_eq!(b.name(), "cuda");
+            eprintln!("CUDA device: {}", b.device());
+        }
+        Err(e) => {
+            let DwtError::Unavailable { backend, reason } = &e else {
+                panic!("expected Unavailable, got {e:?}");
+            };
+            assert_eq!(backend, "cuda");
+            if !driver {
+                assert!(reason.starts_with(DRIVER_MISSING), "{reason}");
+            }
+        }
+    }
+}
+
+fn legall() -> &'static dwt_ir::Wavelet {
+    dwt_catalogue::by_name("LeGall53").expect("catalogue wavelet")
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn device_slice_round_trip_copies_nothing_to_the_host() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    let shape = vec![67usize, 131];
+    let host: Vec<i16> = (0..shape.iter().product::<usize>())
+        .map(|i| ((i * 7919) % 4001) as i16 - 2000)
+        .collect();
+    let stream = b.stream();
+    let mut data = stream.clone_htod(&host).unwrap();
+    for layout in [Layout::Mallat, Layout::Interleaved] {
+        let mut req = Request {
+            wavelet: legall(),
+            direction: Direction::Forward,
+            shape: shape.clone(),
+            levels: 3,
+            layout,
+        };
+        b.run_on_device(&req, &mut data).unwrap();
+        let forward = stream.clone_dtoh(&data).unwrap();
+        let mut want = host.clone();
+        cpu::transform(legall(), Direction::Forward, &mut want, &shape, 3, layout).unwrap();
+        assert_eq!(forward, want, "{layout:?} forward");
+        req.direction = Direction::Inverse;
+        b.run_on_device(&req, &mut data).unwrap();
+        assert_eq!(
+            stream.clone_dtoh(&data).unwrap(),
+            host,
+            "{layout:?} round trip"
+        );
+    }
+    // A wrong length is refused before anything runs.
+    let req = Request {
+        wavelet: legall(),
+        direction: Direction::Forward,
+        shape: vec![10, 10],
+        levels: 1,
+        layout: Layout::Mallat,
+    };
+    assert!(matches!(
+        b.run_on_device(&req, &mut data),
+        Err(DwtError::BufferLength { .. })
+    ));
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn long_rows_take_the_sliding_kernel_and_match_the_reference() {
+    let b = CudaBackend::with_config(dwt_cuda::LaunchConfig {
+        max_row_len: 64,
+        ..Default::default()
+    })
+    .expect("a CUDA device");
+    for w in [
+        legall(),
+        dwt_catalogue::by_name("Cdf97").expect("catalogue"),
+    ] {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let req = Request {
+                wavelet: w,
+                direction,
+                shape: vec![9, 301],
+                levels: 2,
+                layout: Layout::Mallat,
+            };
+            let n: i32 = 9 * 301;
+            let ok = if w.kind == dwt_ir::ElementKind::Integer {
+                let input: Vec<i32> = (0..n).map(|i| (i * 7919) % 10007 - 5000).collect();
+                matches_reference(&b, &req, &input)
+            } else {
+                let input: Vec<f32> = (0..n)
+                    .map(|i| ((i * 7919) % 10007) as f32 / 100.0)
+                    .collect();
+                matches_reference(&b, &req, &input)
+            };
+            assert_eq!(ok, Ok(true), "{} {direction:?}", w.name);
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn host_run_of_a_macro_wavelet() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    let w = dwt_catalogue::by_name("DeslauriersDubuc137").expect("catalogue");
+    let mut image: Vec<i16> = (0..1080 * 1920)
+        .map(|i| ((i * 31) % 511) as i16 - 255)
+        .collect();
+    let original = image.clone();
+    let mut req = Request {
+        wavelet: w,
+        direction: Direction::Forward,
+        shape: vec![1080, 1920],
+        levels: 4,
+        layout: Layout::Mallat,
+    };
+    b.run(&req, Samples::I16(&mut image)).unwrap();
+    req.direction = Direction::Inverse;
+    b.run(&req, Samples::I16(&mut image)).unwrap();
+    assert_eq!(image, original);
+}

@@ -1,0 +1,283 @@
+//! The launches of one whole transform, computed once for every executor: per level the pre-shift,
+//! the rows (or the sliding-window kernel along long rows), the columns and the depth pass, with
+//! their grids, blocks, scalar arguments and the Mallat band copies, in order. An executor (OpenCL,
+//! CUDA) allocates the data and, when [`LaunchPlan::needs_scratch`], a scratch buffer of the same
+//! size, then interprets the steps in order on one queue or stream.
+//!
+//! Level semantics are the CPU reference's: forward per level rows, columns, depth; inverse depth,
+//! columns, rows; levels recurse on the low band, addressed in place with the full image's pitches
+//! (interleaved: sample spacing `2^level`; Mallat: the band sits contiguous from the origin).
+
+use dwt_ir::{Direction, Layout};
+
+use crate::emit::KernelModule;
+
+/// Which device buffer a kernel argument is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Buffer {
+    /// The data being transformed (in place).
+    Data,
+    /// A scratch buffer of the data's size: the source of Mallat sliding-window passes.
+    Scratch,
+}
+
+/// One kernel launch: `groups` blocks (work-groups) of `block` threads (work-items) along x and
+/// y, the kernel's buffer arguments then its `int` arguments, in the kernel's parameter order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub kernel: String,
+    pub groups: [usize; 2],
+    pub block: [usize; 2],
+    pub buffers: Vec<Buffer>,
+    pub ints: Vec<i32>,
+}
+
+impl Launch {
+    /// The global work size (OpenCL's `groups * block`).
+    pub fn global(&self) -> [usize; 2] {
+        [
+            self.groups[0] * self.block[0],
+            self.groups[1] * self.block[1],
+        ]
+    }
+}
+
+/// Copies a Mallat band from the data into the same place of the scratch buffer: `extents` =
+/// `[depth, height, width]` samples, rows `row_pitch` and planes `plane_pitch` elements apart,
+/// starting at element 0 of both buffers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BandCopy {
+    pub extents: [usize; 3],
+    pub row_pitch: usize,
+    pub plane_pitch: usize,
+}
+
+impl BandCopy {
+    /// The elements from the band's first to one past its last: a contiguous span covering the
+    /// band (and what lies between its rows), for executors without a strided copy.
+    pub fn span(&self) -> usize {
+        let [d, h, w] = self.extents;
+        (d - 1) * self.plane_pitch + (h - 1) * self.row_pitch + w
+    }
+}
+
+/// One step of a transform.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    Launch(Launch),
+    Copy(BandCopy),
+}
+
+/// The steps of one transform on one module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaunchPlan {
+    pub steps: Vec<Step>,
+    /// Whether any step reads or writes [`Buffer::Scratch`].
+    pub needs_scratch: bool,
+}
+
+/// `[depth, height, width]` extents and element steps of one level's band (a 1-D or 2-D shape
+/// has depth 1, and 1-D height 1).
+struct Band {
+    n: [usize; 3],
+    step: [usize; 3],
+}
+
+fn band_shape(n: usize, level: u32) -> usize {
+    (0..level).fold(n, |n, _| n.div_ceil(2))
+}
+
+fn int(v: usize) -> Result<i32, String> {
+    i32::try_from(v).map_err(|_| format!("{v} does not fit the kernels' int indices"))
+}
+
+/// The launches of a transform of `shape` (1 to 3 axes, validated by the caller) over `levels`
+/// levels with `module`. Refuses, before anything runs, what the module cannot do: a vertical or
+/// depth pass (or a row longer than `max_row_len`) without vertical kernels, and sizes past the
+/// kernels' 32-bit indices.
+pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<LaunchPlan, String> {
+    let dims = shape.len();
+    if !(1..=3).contains(&dims) {
+        return Err(format!("{dims} axes: the kernels take 1 to 3"));
+    }
+    let len: usize = shape.iter().product();
+    if i32::try_from(len).is_err() {
+        return Err(format!(
+            "{len} samples: the kernels index with 32-bit ints (at most {} samples)",
+            i32::MAX
+        ));
+    }
+    let vertical_needed =
+        (0..levels).any(|level| shape[..dims - 1].iter().any(|&n| band_shape(n, level) >= 2));
+    if vertical_needed {
+        if let Err(e) = &module.vertical {
+            return Err(format!("the vertical (column or depth) pass: {e}"));
+        }
+    }
+    let width = shape[dims - 1];
+    let cfg = &module.config;
+    if width > cfg.max_row_len {
+        if let Err(e) = &module.vertical {
+            return Err(format!(
+                "rows of {width} samples are longer than the row limit {} (LaunchConfig::max_row_len) and the sliding-window pass that runs longer rows cannot: {e}",
+                cfg.max_row_len
+            ));
+        }
+    }
+    let mut full = [1usize; 3];
+    full[3 - dims..].copy_from_slice(shape);
+    let mut p = Planner {
+        module,
+        steps: Vec::new(),
+        needs_scratch: false,
+    };
+    let band = |level: u32| {
+        let spacing = match module.layout {
+            Layout::Interleaved => 1usize << level,
+            Layout::Mallat => 1,
+        };
+        Band {
+            n: full.map(|n| band_shape(n, level)),
+            step: [full[1] * full[2] * spacing, full[2] * spacing, spacing],
+        }
+    };
+    match module.direction {
+        Direction::Forward => {
+            for level in 0..levels {
+                let b = band(level);
+                p.rows(&b)?;
+                p.columns(&b)?;
+                p.depth(&b)?;
+            }
+        }
+        Direction::Inverse => {
+            for level in (0..levels).rev() {
+                let b = band(level);
+                p.depth(&b)?;
+                p.columns(&b)?;
+                p.rows(&b)?;
+            }
+        }
+    }
+    Ok(LaunchPlan {
+        steps: p.steps,
+        needs_scratch: p.needs_scratch,
+    })
+}
+
+struct Planner<'a> {
+    module: &'a KernelModule,
+    steps: Vec<Step>,
+    needs_scratch: bool,
+}
+
+impl Planner<'_> {
+    /// The row pass (run even for rows of one sample: it applies the pre-shift). Rows of at most
+    /// `max_row_len` samples take the rows kernel; longer rows the sliding-window kernel along
+    /// the row, with the shift kernel before it (forward) or after it (inverse).
+    fn rows(&mut self, b: &Band) -> Result<(), String> {
+        let m = self.module;
+        if b.n[2] <= m.config.max_row_len {
+            return self.row_kernel(&m.rows_kernel, b);
+        }
+        let shift = m.shift_kernel.as_deref();
+        if let (Some(k), Direction::Forward) = (shift, m.direction) {
+            self.row_kernel(k, b)?;
+        }
+        self.sliding(
+            [b.n[2], b.step[2]],
+            [b.n[1], b.step[1]],
+            [b.n[0], b.step[0]],
+            b,
+        )?;
+        if let (Some(k), Direction::Inverse) = (shift, m.direction) {
+            self.row_kernel(k, b)?;
+        }
+        Ok(())
+    }
+
+    /// A kernel with the rows kernel's parameters and launch: one group per row and plane.
+    fn row_kernel(&mut self, name: &str, b: &Band) -> Result<(), String> {
+        let wg = self.module.config.row_group_size;
+        self.steps.push(Step::Launch(Launch {
+            kernel: name.to_string(),
+            groups: [b.n[1], b.n[0]],
+            block: [wg, 1],
+            buffers: vec![Buffer::Data],
+            ints: vec![
+                0,
+                int(b.step[2])?,
+                int(b.step[1])?,
+                int(b.step[0])?,
+                int(b.n[2])?,
+                int(b.n[1])?,
+            ],
+        }));
+        Ok(())
+    }
+
+    /// The column pass: along y, columns along x, planes along z.
+    fn columns(&mut self, b: &Band) -> Result<(), String> {
+        self.sliding(
+            [b.n[1], b.step[1]],
+            [b.n[2], b.step[2]],
+            [b.n[0], b.step[0]],
+            b,
+        )
+    }
+
+    /// The depth pass (section IV-G): along z, slabs in the x-z plane, planes along y.
+    fn depth(&mut self, b: &Band) -> Result<(), String> {
+        self.sliding(
+            [b.n[0], b.step[0]],
+            [b.n[2], b.step[2]],
+            [b.n[1], b.step[1]],
+            b,
+        )
+    }
+
+    /// The sliding-window kernel over lines of `along = [samples, step]`, `lines = [count, step]`
+    /// per plane, `planes = [count, step]` (nothing for lines of fewer than 2 samples). Mallat
+    /// first copies band `b` into the scratch buffer, which the kernel reads.
+    fn sliding(
+        &mut self,
+        along: [usize; 2],
+        lines: [usize; 2],
+        planes: [usize; 2],
+        b: &Band,
+    ) -> Result<(), String> {
+        if along[0] < 2 {
+            return Ok(());
+        }
+        let m = self.module;
+        let v = m.vertical.as_ref().map_err(|e| e.to_string())?;
+        let cfg = &m.config;
+        let src = match m.layout {
+            Layout::Mallat => {
+                self.needs_scratch = true;
+                self.steps.push(Step::Copy(BandCopy {
+                    extents: b.n,
+                    row_pitch: b.step[1],
+                    plane_pitch: b.step[0],
+                }));
+                Buffer::Scratch
+            }
+            Layout::Interleaved => Buffer::Data,
+        };
+        self.steps.push(Step::Launch(Launch {
+            kernel: v.columns_kernel.clone(),
+            groups: [lines[0].div_ceil(cfg.slab_width), planes[0]],
+            block: [cfg.slab_width, cfg.slab_rows],
+            buffers: vec![src, Buffer::Data],
+            ints: vec![
+                0,
+                int(lines[1])?,
+                int(along[1])?,
+                int(planes[1])?,
+                int(along[0])?,
+                int(lines[0])?,
+            ],
+        }));
+        Ok(())
+    }
+}
