@@ -55,4 +55,17 @@ pub enum DwtError {
     ScaleBetweenSteps,
     #[error("the sliding window cannot model a periodic boundary: its last window would need rows the first window already overwrote")]
     PeriodicWindow,
+    #[error("unknown backend `{name}`{from}; available: {available}")]
+    UnknownBackend {
+        name: String,
+        /// Where the name came from, e.g. ` (from DWT_BACKEND)`, or empty.
+        from: String,
+        available: String,
+    },
+    #[error("no backend is available ({tried})")]
+    NoBackend { tried: String },
+    /// The worst-case bit growth of an integer transform does not fit the element type (see
+    /// [`crate::growth`]).
+    #[error("{message}")]
+    BitGrowth { message: String },
 }

@@ -1,6 +1,7 @@
 //! Runs lifting programs: the [`Backend`] interface every device implements, the exact CPU
 //! reference backend ([`cpu`]), the element types, and the [`conformance`] suite every backend must
-//! pass. Plans, the registry and selection come with issue 5.
+//! pass, the backend [`registry`] and selection, and the worst-case [`growth`] of integer
+//! transforms.
 
 mod backend;
 #[cfg(feature = "conformance")]
@@ -8,8 +9,12 @@ pub mod conformance;
 pub mod cpu;
 mod element;
 mod error;
+pub mod growth;
+pub mod registry;
 
 pub use backend::{Backend, CpuBackend, Request, Samples};
 pub use dwt_ir::{ElementType, Layout};
 pub use element::{Element, Work};
 pub use error::DwtError;
+pub use growth::{bit_growth, check_bit_growth, Growth, InputRange, Interval};
+pub use registry::{BackendInfo, Registry, Selection, AUTO_ORDER, BACKEND_ENV};

@@ -1,0 +1,312 @@
+//! Sample arrays in the four element types, and the .npy format (versions 1 to 3, little-endian,
+//! C order) for reading and writing them.
+
+use std::io::Write;
+use std::path::Path;
+
+use lifting::runtime::{ElementType, Samples};
+
+/// An array of samples of one element type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Data {
+    I16(Vec<i16>),
+    I32(Vec<i32>),
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+}
+
+impl Data {
+    pub fn element_type(&self) -> ElementType {
+        match self {
+            Data::I16(_) => ElementType::I16,
+            Data::I32(_) => ElementType::I32,
+            Data::F32(_) => ElementType::F32,
+            Data::F64(_) => ElementType::F64,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Data::I16(v) => v.len(),
+            Data::I32(v) => v.len(),
+            Data::F32(v) => v.len(),
+            Data::F64(v) => v.len(),
+        }
+    }
+
+    pub fn samples(&mut self) -> Samples<'_> {
+        match self {
+            Data::I16(v) => Samples::I16(v),
+            Data::I32(v) => Samples::I32(v),
+            Data::F32(v) => Samples::F32(v),
+            Data::F64(v) => Samples::F64(v),
+        }
+    }
+
+    pub fn to_f64(&self) -> Vec<f64> {
+        match self {
+            Data::I16(v) => v.iter().map(|&x| x as f64).collect(),
+            Data::I32(v) => v.iter().map(|&x| x as f64).collect(),
+            Data::F32(v) => v.iter().map(|&x| x as f64).collect(),
+            Data::F64(v) => v.clone(),
+        }
+    }
+
+    /// The integer values, when the data is integer.
+    pub fn to_i64(&self) -> Option<Vec<i64>> {
+        match self {
+            Data::I16(v) => Some(v.iter().map(|&x| x as i64).collect()),
+            Data::I32(v) => Some(v.iter().map(|&x| x as i64).collect()),
+            _ => None,
+        }
+    }
+
+    /// Converts to `t`; integer targets take integer data only, and refuse values that do not fit.
+    pub fn convert(self, t: ElementType) -> Result<Data, String> {
+        if t == self.element_type() {
+            return Ok(self);
+        }
+        match t {
+            ElementType::F32 => Ok(Data::F32(self.to_f64().iter().map(|&x| x as f32).collect())),
+            ElementType::F64 => Ok(Data::F64(self.to_f64())),
+            ElementType::I16 | ElementType::I32 => {
+                let from = self.element_type().name();
+                let v = self.to_i64().ok_or_else(|| {
+                    format!("the data is {from}; an integer element type needs integer data")
+                })?;
+                let (lo, hi) = if t == ElementType::I16 {
+                    (i16::MIN as i64, i16::MAX as i64)
+                } else {
+                    (i32::MIN as i64, i32::MAX as i64)
+                };
+                if let Some(x) = v.iter().find(|&&x| x < lo || x > hi) {
+                    return Err(format!("value {x} does not fit {}", t.name()));
+                }
+                Ok(if t == ElementType::I16 {
+                    Data::I16(v.iter().map(|&x| x as i16).collect())
+                } else {
+                    Data::I32(v.iter().map(|&x| x as i32).collect())
+                })
+            }
+        }
+    }
+
+    fn descr(&self) -> &'static str {
+        match self {
+            Data::I16(_) => "<i2",
+            Data::I32(_) => "<i4",
+            Data::F32(_) => "<f4",
+            Data::F64(_) => "<f8",
+        }
+    }
+
+    pub fn to_le_bytes(&self) -> Vec<u8> {
+        match self {
+            Data::I16(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            Data::I32(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            Data::F32(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            Data::F64(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        }
+    }
+
+    /// Little-endian bytes of element type `t`.
+    pub fn from_le_bytes(t: ElementType, bytes: &[u8]) -> Result<Data, String> {
+        if bytes.len() % t.size() != 0 {
+            return Err(format!(
+                "{} bytes is not a whole number of {} elements",
+                bytes.len(),
+                t.name()
+            ));
+        }
+        Ok(match t {
+            ElementType::I16 => Data::I16(
+                bytes
+                    .chunks_exact(2)
+                    .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                    .collect(),
+            ),
+            ElementType::I32 => Data::I32(
+                bytes
+                    .chunks_exact(4)
+                    .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect(),
+            ),
+            ElementType::F32 => Data::F32(
+                bytes
+                    .chunks_exact(4)
+                    .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect(),
+            ),
+            ElementType::F64 => Data::F64(
+                bytes
+                    .chunks_exact(8)
+                    .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
+                    .collect(),
+            ),
+        })
+    }
+}
+
+pub fn parse_dtype(s: &str) -> Result<ElementType, String> {
+    ElementType::ALL
+        .into_iter()
+        .find(|t| t.name() == s)
+        .ok_or_else(|| format!("unknown dtype `{s}`; use i16, i32, f32 or f64"))
+}
+
+/// Writes `data` of `shape` as a version 1.0 .npy file.
+pub fn write_npy(path: &Path, data: &Data, shape: &[usize]) -> std::io::Result<()> {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    let shape_text = if dims.len() == 1 {
+        format!("({},)", dims[0])
+    } else {
+        format!("({})", dims.join(", "))
+    };
+    let mut header = format!(
+        "{{'descr': '{}', 'fortran_order': False, 'shape': {shape_text}, }}",
+        data.descr()
+    );
+    // Magic (6) + version (2) + length (2) + header, padded with spaces to a multiple of 64, ending
+    // in a newline.
+    let total = 10 + header.len() + 1;
+    header.push_str(&" ".repeat((64 - total % 64) % 64));
+    header.push('\n');
+    let mut out = Vec::with_capacity(10 + header.len() + data.len() * 8);
+    out.extend_from_slice(b"\x93NUMPY\x01\x00");
+    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
+    out.extend_from_slice(&data.to_le_bytes());
+    let mut f = std::fs::File::create(path)?;
+    f.write_all(&out)
+}
+
+/// Reads a .npy file: its data (bool, u8, i8, u16 and i16 become i16; u32 and i32 become i32) and
+/// shape.
+pub fn read_npy(bytes: &[u8]) -> Result<(Data, Vec<usize>), String> {
+    if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
+        return Err("not a .npy file (no \\x93NUMPY magic)".into());
+    }
+    let (header_len, start) = match bytes[6] {
+        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
+        2 | 3 if bytes.len() >= 12 => (
+            u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
+            12,
+        ),
+        v => return Err(format!("unsupported .npy version {v}")),
+    };
+    let header = bytes
+        .get(start..start + header_len)
+        .ok_or("truncated .npy header")?;
+    let header = std::str::from_utf8(header).map_err(|_| "the .npy header is not text")?;
+    let field = |key: &str| -> Result<&str, String> {
+        let at = header
+            .find(&format!("'{key}'"))
+            .ok_or_else(|| format!("the .npy header has no '{key}'"))?;
+        let rest = header[at + key.len() + 2..].trim_start();
+        Ok(rest.strip_prefix(':').unwrap_or(rest).trim_start())
+    };
+    let descr = field("descr")?;
+    let descr = descr
+        .strip_prefix('\'')
+        .and_then(|d| d.split('\'').next())
+        .ok_or("malformed 'descr' in the .npy header")?;
+    if field("fortran_order")?.starts_with("True") {
+        return Err("Fortran-order .npy arrays are not supported; save with C order".into());
+    }
+    let shape_text = field("shape")?;
+    let shape_text = shape_text
+        .strip_prefix('(')
+        .and_then(|s| s.split(')').next())
+        .ok_or("malformed 'shape' in the .npy header")?;
+    let shape = shape_text
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<usize>()
+                .map_err(|_| format!("bad dimension `{s}` in the .npy shape"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let body = &bytes[start + header_len..];
+    let n: usize = shape.iter().product();
+    let size = match descr.get(1..) {
+        Some("b1" | "u1" | "i1") => 1,
+        Some("u2" | "i2") => 2,
+        Some("u4" | "i4" | "f4") => 4,
+        Some("f8") => 8,
+        _ => {
+            return Err(format!(
+                "unsupported .npy dtype `{descr}`; use (u)int8/16/32, float32 or float64"
+            ))
+        }
+    };
+    if size > 1 && descr.starts_with('>') {
+        return Err(format!("big-endian .npy dtype `{descr}` is not supported"));
+    }
+    if body.len() != n * size {
+        return Err(format!(
+            "the .npy shape {shape:?} needs {} bytes of data but the file has {}",
+            n * size,
+            body.len()
+        ));
+    }
+    let data = match &descr[1..] {
+        "b1" | "u1" => Data::I16(body.iter().map(|&b| b as i16).collect()),
+        "i1" => Data::I16(body.iter().map(|&b| b as i8 as i16).collect()),
+        "u2" => Data::I32(
+            body.chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]) as i32)
+                .collect(),
+        ),
+        "u4" => {
+            let v: Vec<u32> = body
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            if v.iter().any(|&x| x > i32::MAX as u32) {
+                return Err("uint32 values above 2^31 - 1 do not fit i32".into());
+            }
+            Data::I32(v.into_iter().map(|x| x as i32).collect())
+        }
+        "i2" => Data::from_le_bytes(ElementType::I16, body)?,
+        "i4" => Data::from_le_bytes(ElementType::I32, body)?,
+        "f4" => Data::from_le_bytes(ElementType::F32, body)?,
+        _ => Data::from_le_bytes(ElementType::F64, body)?,
+    };
+    Ok((data, shape))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn npy_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        for (data, shape) in [
+            (Data::I16(vec![1, -2, 3, 4, 5, 6]), vec![2, 3]),
+            (Data::I32(vec![1 << 20, -7]), vec![2]),
+            (Data::F32(vec![0.5; 8]), vec![2, 2, 2]),
+            (Data::F64(vec![-1.25, 3.0]), vec![1, 2]),
+        ] {
+            let p = dir.path().join("a.npy");
+            write_npy(&p, &data, &shape).unwrap();
+            let bytes = std::fs::read(&p).unwrap();
+            let header_end = 10 + u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+            assert_eq!(header_end % 64, 0);
+            assert_eq!(bytes[header_end - 1], b'\n');
+            assert_eq!(read_npy(&bytes).unwrap(), (data, shape));
+        }
+    }
+
+    #[test]
+    fn npy_errors() {
+        assert!(read_npy(b"hello world").unwrap_err().contains("not a .npy"));
+        let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+        let h = "{'descr': '<i2', 'fortran_order': False, 'shape': (3, 3), }\n";
+        bytes.extend_from_slice(&(h.len() as u16).to_le_bytes());
+        bytes.extend_from_slice(h.as_bytes());
+        bytes.extend_from_slice(&[0; 4]);
+        assert!(read_npy(&bytes).unwrap_err().contains("needs 18 bytes"));
+    }
+}

@@ -1,0 +1,653 @@
+//! `dwt`: the lifting command line. Transforms images and volumes with any catalogue wavelet or a
+//! wavelet file, emits the generated kernels, and shows what the compiler derives for a wavelet.
+//!
+//! Every failure ends with one line `dwt: ...` on stderr and exit code 1 (2 for bad usage).
+
+mod data;
+mod files;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use lifting::ir::{Direction, ElementKind, ElementType, Layout, Wavelet};
+use lifting::runtime::growth::{check_bit_growth, GrowthAnalysis, InputRange};
+use lifting::runtime::{cpu, Registry, Request, BACKEND_ENV};
+
+use data::parse_dtype;
+use files::Sidecar;
+
+#[derive(Parser)]
+#[command(
+    name = "dwt",
+    version,
+    about = "Wavelet lifting transforms, kernels and facts"
+)]
+struct Cli {
+    /// No progress bar and no notices on stderr.
+    #[arg(long, short, global = true)]
+    quiet: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Transform an image (PNG, PGM, TIFF), a .npy array or a raw volume; or, with --inverse,
+    /// reconstruct from coefficients.
+    Transform(TransformArgs),
+    /// Print the generated kernel module of a wavelet.
+    Emit(EmitArgs),
+    /// What the compiler derives for a wavelet: inverse, supports, filters, op counts, sliding
+    /// windows and worst-case bit growth.
+    Info(InfoArgs),
+    /// The catalogue's wavelets and the backends with their devices.
+    List,
+    /// Write a synthetic grayscale test scene (gradients, a disc, stripes, a little noise), as the
+    /// README's main job uses.
+    Sample(SampleArgs),
+}
+
+#[derive(Args)]
+struct SampleArgs {
+    /// .png, .pgm or .tif.
+    output: PathBuf,
+    #[arg(long, default_value_t = 1920)]
+    width: usize,
+    #[arg(long, default_value_t = 1080)]
+    height: usize,
+    /// 8 or 16.
+    #[arg(long, default_value_t = 8)]
+    bits: u32,
+}
+
+#[derive(Args)]
+struct TransformArgs {
+    /// Input: an image (.png, .pgm, .tif), a .npy array, or raw samples (needs --shape and
+    /// --dtype); with --inverse, coefficients (.npy, or raw with its .json sidecar).
+    input: PathBuf,
+    /// Output: coefficients as .npy, or raw with a .json sidecar; with --inverse, the
+    /// reconstruction as .png, .pgm, .tif or .npy.
+    output: PathBuf,
+    /// A catalogue wavelet (see `dwt list`) or a wavelet file in the `lifting!` language.
+    #[arg(long, short)]
+    wavelet: Option<String>,
+    /// Decomposition levels.
+    #[arg(long, short)]
+    levels: Option<u32>,
+    /// Reconstruct from coefficients instead.
+    #[arg(long)]
+    inverse: bool,
+    /// cpu, opencl, auto, or any registered backend (default: $DWT_BACKEND, else auto).
+    #[arg(long, short)]
+    backend: Option<String>,
+    #[arg(long, value_enum)]
+    layout: Option<LayoutArg>,
+    /// Shape of raw input: N, H,W or D,H,W.
+    #[arg(long)]
+    shape: Option<String>,
+    /// Element type: i16, i32, f32 or f64 (default: i16 or i32 for integer wavelets, whichever the
+    /// worst-case bit growth fits; f32 for float ones).
+    #[arg(long)]
+    dtype: Option<String>,
+    /// Also write an 8-bit PNG picture of the subband pyramid (2-D, Mallat layout).
+    #[arg(long)]
+    preview: Option<PathBuf>,
+    /// Transform even when the worst case of the wavelet does not fit the element type.
+    #[arg(long)]
+    allow_overflow: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LayoutArg {
+    Mallat,
+    Interleaved,
+}
+
+impl From<LayoutArg> for Layout {
+    fn from(l: LayoutArg) -> Layout {
+        match l {
+            LayoutArg::Mallat => Layout::Mallat,
+            LayoutArg::Interleaved => Layout::Interleaved,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Target {
+    Opencl,
+    Cuda,
+}
+
+#[derive(Args)]
+struct EmitArgs {
+    #[arg(long, short)]
+    wavelet: String,
+    #[arg(long, value_enum, default_value = "opencl")]
+    target: Target,
+    #[arg(long)]
+    inverse: bool,
+    /// i16, i32, f32 or f64 (default: i16 for integer wavelets, f32 for float ones).
+    #[arg(long)]
+    dtype: Option<String>,
+    #[arg(long, value_enum, default_value = "mallat")]
+    layout: LayoutArg,
+}
+
+#[derive(Args)]
+struct InfoArgs {
+    #[arg(long, short)]
+    wavelet: String,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let quiet = cli.quiet;
+    let result = match cli.command {
+        Command::Transform(a) => transform(a, quiet),
+        Command::Emit(a) => emit(a),
+        Command::Info(a) => info(a),
+        Command::List => list(),
+        Command::Sample(a) => sample(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("dwt: {}", e.replace('\n', " "));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+type Result<T> = std::result::Result<T, String>;
+
+/// The registry of this build: the CPU reference, OpenCL with the `opencl` feature and CUDA with
+/// the `cuda` feature.
+fn registry() -> Registry {
+    #[allow(unused_mut)]
+    let mut r = Registry::with_builtins();
+    #[cfg(feature = "opencl")]
+    r.register_with("opencl", || {
+        lifting::opencl::OpenClBackend::new()
+            .map(|b| Box::new(b) as Box<dyn lifting::runtime::Backend>)
+    });
+    #[cfg(feature = "cuda")]
+    r.register_with("cuda", || {
+        lifting::cuda::CudaBackend::new().map(|b| Box::new(b) as Box<dyn lifting::runtime::Backend>)
+    });
+    r
+}
+
+/// A catalogue wavelet by name, or the first wavelet of a file in the `lifting!` language.
+fn load_wavelet(spec: &str) -> Result<Wavelet> {
+    if let Some(w) = lifting::catalogue::by_name(spec) {
+        return Ok(w.clone());
+    }
+    let path = Path::new(spec);
+    if !path.exists() {
+        let names: Vec<&str> = lifting::catalogue::all()
+            .iter()
+            .map(|w| w.name.as_str())
+            .collect();
+        return Err(format!(
+            "unknown wavelet `{spec}`: neither a catalogue wavelet ({}) nor a file",
+            names.join(", ")
+        ));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read wavelet file {}: {e}", path.display()))?;
+    let wavelets = lifting::ir::parse_str(&text)
+        .map_err(|e| format!("{}:{}:{}: {}", path.display(), e.line, e.column, e.message))?;
+    wavelets
+        .into_iter()
+        .next()
+        .ok_or_else(|| format!("{}: the file declares no wavelet", path.display()))
+}
+
+fn parse_shape(s: &str) -> Result<Vec<usize>> {
+    let shape = s
+        .split(',')
+        .map(|d| {
+            d.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("bad --shape `{s}`: use N, H,W or D,H,W"))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if shape.is_empty() || shape.len() > 3 || shape.contains(&0) {
+        return Err(format!(
+            "bad --shape `{s}`: use N, H,W or D,H,W with positive sizes"
+        ));
+    }
+    Ok(shape)
+}
+
+/// The smallest input range holding every value of integer data.
+fn input_range(values: &[i64]) -> InputRange {
+    let lo = values.iter().copied().min().unwrap_or(0);
+    let hi = values.iter().copied().max().unwrap_or(0);
+    let fits = |bits: u32, signed: bool| {
+        let r = if signed {
+            InputRange::signed(bits)
+        } else {
+            InputRange::unsigned(bits)
+        }
+        .interval();
+        r.contains(lo as i128) && r.contains(hi as i128)
+    };
+    let signed = lo < 0;
+    let bits = (1..=63).find(|&b| fits(b, signed)).unwrap_or(64);
+    InputRange { bits, signed }
+}
+
+fn transform(a: TransformArgs, quiet: bool) -> Result<()> {
+    if a.input == a.output
+        || (a.output.exists()
+            && std::fs::canonicalize(&a.input).ok() == std::fs::canonicalize(&a.output).ok())
+    {
+        return Err(format!(
+            "the output {} is the input file; choose another output",
+            a.output.display()
+        ));
+    }
+    if !a.input.exists() {
+        return Err(format!("{}: no such file", a.input.display()));
+    }
+    let progress = files::Progress::new(quiet);
+    if a.inverse {
+        inverse(a, quiet, &progress)
+    } else {
+        forward(a, quiet, &progress)
+    }
+}
+
+fn select_backend(
+    choice: Option<&str>,
+    quiet: bool,
+) -> Result<std::sync::Arc<dyn lifting::runtime::Backend>> {
+    let env = std::env::var(BACKEND_ENV).ok();
+    let s = registry()
+        .choose(choice, env.as_deref())
+        .map_err(|e| e.to_string())?;
+    if !quiet {
+        eprintln!("{}", s.notice);
+    }
+    Ok(s.backend)
+}
+
+fn check_levels(shape: &[usize], levels: u32) -> Result<()> {
+    let max = cpu::max_levels(shape);
+    if levels > max {
+        return Err(format!(
+            "{levels} levels is too many for shape {shape:?}: it supports at most {max}"
+        ));
+    }
+    Ok(())
+}
+
+fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<()> {
+    let wavelet = load_wavelet(
+        a.wavelet
+            .as_deref()
+            .ok_or("--wavelet is required for a forward transform")?,
+    )?;
+    let levels = a
+        .levels
+        .ok_or("--levels is required for a forward transform")?;
+    let layout: Layout = a.layout.map_or(Layout::Mallat, Into::into);
+    let dtype = a.dtype.as_deref().map(parse_dtype).transpose()?;
+    let shape_arg = a.shape.as_deref().map(parse_shape).transpose()?;
+
+    progress.stage("reading");
+    let input = files::read_input(&a.input, shape_arg.as_deref(), dtype)?;
+    let shape = input.shape.clone();
+    check_levels(&shape, levels)?;
+    if a.preview.is_some() && (shape.len() != 2 || layout != Layout::Mallat) {
+        return Err("--preview needs 2-D data in the Mallat layout".into());
+    }
+    progress.volume(&shape);
+
+    // The element type: as asked, or the narrowest integer type the worst case fits.
+    let element = match (wavelet.kind, dtype) {
+        (_, Some(t)) => t,
+        (ElementKind::Float, None) => ElementType::F32,
+        (ElementKind::Integer, None) => match input.data.to_i64() {
+            None => {
+                return Err(format!(
+                    "{} holds {} samples but wavelet `{}` is integer; pass integer data",
+                    a.input.display(),
+                    input.data.element_type().name(),
+                    wavelet.name
+                ))
+            }
+            Some(v) => {
+                let range = input.range.unwrap_or_else(|| input_range(&v));
+                let fits16 =
+                    check_bit_growth(&wavelet, levels, &shape, range, ElementType::I16, false)
+                        .is_ok()
+                        && range.interval().bits() <= 16;
+                if fits16 {
+                    ElementType::I16
+                } else {
+                    ElementType::I32
+                }
+            }
+        },
+    };
+    if wavelet.kind != element.kind() {
+        return Err(format!(
+            "wavelet `{}` is {} but --dtype {} is {}; use {} data",
+            wavelet.name,
+            wavelet.kind.name(),
+            element.name(),
+            element.kind().name(),
+            if wavelet.kind == ElementKind::Integer {
+                "i16 or i32"
+            } else {
+                "f32 or f64"
+            }
+        ));
+    }
+    if wavelet.kind == ElementKind::Integer {
+        let v = input.data.to_i64().ok_or_else(|| {
+            format!(
+                "{} holds {} samples but wavelet `{}` is integer; pass integer data",
+                a.input.display(),
+                input.data.element_type().name(),
+                wavelet.name
+            )
+        })?;
+        let range = input.range.unwrap_or_else(|| input_range(&v));
+        let verdict = check_bit_growth(&wavelet, levels, &shape, range, element, a.allow_overflow)
+            .map_err(|e| e.to_string())?;
+        if !quiet {
+            eprintln!("{verdict}");
+        }
+    }
+    let input_dtype = input.data.element_type();
+    let mut data = input.data.convert(element)?;
+    let backend = select_backend(a.backend.as_deref(), quiet)?;
+
+    progress.stage("transforming");
+    let request = Request {
+        wavelet: &wavelet,
+        direction: Direction::Forward,
+        shape: shape.clone(),
+        levels,
+        layout,
+    };
+    backend
+        .run(&request, data.samples())
+        .map_err(|e| e.to_string())?;
+
+    progress.stage("writing");
+    let sidecar = Sidecar {
+        shape: shape.clone(),
+        dtype: element.name().into(),
+        wavelet: wavelet.name.clone(),
+        wavelet_source: wavelet.to_string(),
+        levels,
+        layout: layout.name().into(),
+        direction: "forward".into(),
+        input_bits: input.image_bits,
+        input_dtype: Some(input_dtype.name().into()),
+    };
+    files::write_coefficients(&a.output, &data, &sidecar)?;
+    if let Some(p) = &a.preview {
+        files::write_preview(p, &data.to_f64(), &shape, levels)?;
+    }
+    progress.finish();
+    if !quiet {
+        eprintln!(
+            "wrote {} ({} {:?}, {} levels of {}, {} layout, backend {})",
+            a.output.display(),
+            element.name(),
+            shape,
+            levels,
+            wavelet.name,
+            layout.name(),
+            backend.name()
+        );
+    }
+    Ok(())
+}
+
+fn inverse(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<()> {
+    progress.stage("reading");
+    let (mut data, sidecar) =
+        files::read_coefficients(&a.input, a.shape.as_deref(), a.dtype.as_deref())?;
+    let shape = sidecar
+        .as_ref()
+        .map(|s| s.shape.clone())
+        .or(data.1.clone())
+        .ok_or("the shape of the coefficients is unknown")?;
+    let wavelet = match (&a.wavelet, &sidecar) {
+        (Some(w), _) => load_wavelet(w)?,
+        (None, Some(s)) => lifting::ir::parse_str(&s.wavelet_source)
+            .ok()
+            .and_then(|v| v.into_iter().next())
+            .ok_or("the sidecar's wavelet does not parse; pass --wavelet")?,
+        (None, None) => return Err("--wavelet is required (no sidecar says which)".into()),
+    };
+    let levels = a
+        .levels
+        .or(sidecar.as_ref().map(|s| s.levels))
+        .ok_or("--levels is required (no sidecar says how many)")?;
+    let layout: Layout = match (a.layout, &sidecar) {
+        (Some(l), _) => l.into(),
+        (None, Some(s)) if s.layout == "interleaved" => Layout::Interleaved,
+        _ => Layout::Mallat,
+    };
+    check_levels(&shape, levels)?;
+    progress.volume(&shape);
+    let backend = select_backend(a.backend.as_deref(), quiet)?;
+    progress.stage("transforming");
+    let request = Request {
+        wavelet: &wavelet,
+        direction: Direction::Inverse,
+        shape: shape.clone(),
+        levels,
+        layout,
+    };
+    backend
+        .run(&request, data.0.samples())
+        .map_err(|e| e.to_string())?;
+    progress.stage("writing");
+    let bits = sidecar.as_ref().and_then(|s| s.input_bits);
+    // Back in the element type the input had, when the values allow it (they do after a forward
+    // and inverse of the same data).
+    let mut out = data.0;
+    if let Some(t) = sidecar.as_ref().and_then(|s| s.input_dtype.as_deref()) {
+        if let Ok(t) = parse_dtype(t) {
+            if a.dtype.is_none() && t.kind() == out.element_type().kind() {
+                out = match out.clone().convert(t) {
+                    Ok(d) => d,
+                    Err(_) => out,
+                };
+            }
+        }
+    }
+    files::write_output(&a.output, &out, &shape, bits)?;
+    progress.finish();
+    if !quiet {
+        eprintln!(
+            "wrote {} ({:?}, inverse of {} levels of {}, backend {})",
+            a.output.display(),
+            shape,
+            levels,
+            wavelet.name,
+            backend.name()
+        );
+    }
+    Ok(())
+}
+
+fn default_dtype(w: &Wavelet, dtype: Option<&str>) -> Result<ElementType> {
+    match dtype {
+        Some(d) => parse_dtype(d),
+        None if w.kind == ElementKind::Integer => Ok(ElementType::I16),
+        None => Ok(ElementType::F32),
+    }
+}
+
+fn emit(a: EmitArgs) -> Result<()> {
+    let wavelet = load_wavelet(&a.wavelet)?;
+    let element = default_dtype(&wavelet, a.dtype.as_deref())?;
+    let dialect: &dyn dwt_emit_c::Dialect = match a.target {
+        Target::Cuda => &dwt_emit_c::Cuda,
+        Target::Opencl => &dwt_emit_c::OpenCl,
+    };
+    let direction = if a.inverse {
+        Direction::Inverse
+    } else {
+        Direction::Forward
+    };
+    let module = dwt_emit_c::emit_module(
+        dialect,
+        &wavelet,
+        direction,
+        element,
+        a.layout.into(),
+        &dwt_emit_c::LaunchConfig::default(),
+    )
+    .map_err(|e| e.to_string())?;
+    print!("{}", module.source);
+    if let Err(e) = &module.vertical {
+        eprintln!("note: no vertical kernels: {e}");
+    }
+    Ok(())
+}
+
+fn info(a: InfoArgs) -> Result<()> {
+    let w = load_wavelet(&a.wavelet)?;
+    println!("{w}\n");
+    let inverse = w.inverse();
+    println!("inverse (synthesis) program:");
+    for line in inverse.to_string().lines() {
+        println!("    {line}");
+    }
+    println!();
+    let supports: Vec<String> = w
+        .program
+        .step_supports()
+        .iter()
+        .map(|(a, b)| format!("[{a}, {b}]"))
+        .collect();
+    println!(
+        "step supports (samples read relative to the target): {}",
+        supports.join(", ")
+    );
+    let [low, high] = w.program.equivalent_filters();
+    println!(
+        "equivalent filters: low-pass {} taps {:?}, high-pass {} taps {:?} (named ({}, {}))",
+        low.len(),
+        low.support(),
+        high.len(),
+        high.support(),
+        low.len(),
+        high.len()
+    );
+    println!("total support: {:?}", w.program.total_support());
+    println!(
+        "op counts, forward: {}; inverse: {}",
+        w.program.op_counts(),
+        inverse.op_counts()
+    );
+    if w.boundary == lifting::ir::Boundary::Periodic {
+        println!("sliding window: not available for a periodic boundary");
+    } else {
+        println!(
+            "sliding window, forward: {}",
+            w.sliding_window(Direction::Forward).geometry()
+        );
+        println!(
+            "sliding window, inverse: {}",
+            w.sliding_window(Direction::Inverse).geometry()
+        );
+    }
+    match GrowthAnalysis::new(&w, 4) {
+        None => println!("bit growth: none to bound (float wavelet)"),
+        Some(g) => {
+            println!("\nworst-case bits per stored coefficient (any shape; unsigned input):");
+            println!("    input  dims  1 level  2 levels  3 levels  4 levels");
+            for bits in [8, 10, 12, 16] {
+                for dims in 1..=3 {
+                    let cells: Vec<String> = (1..=4)
+                        .map(|l| {
+                            let r = g.growth(l, dims, InputRange::unsigned(bits));
+                            let mark = if r.working_bits() > 32 { "!" } else { "" };
+                            format!("{:>8}", format!("{}{mark}", r.bits()))
+                        })
+                        .collect();
+                    println!("    {bits:>2}-bit  {dims}-D {}", cells.join("  "));
+                }
+            }
+            println!("    (! = intermediate sums exceed the 32-bit arithmetic)");
+        }
+    }
+    Ok(())
+}
+
+fn list() -> Result<()> {
+    println!("wavelets:");
+    for w in lifting::catalogue::all() {
+        println!(
+            "    {:<22} {:<8} {}",
+            w.name,
+            w.kind.name(),
+            w.doc.first().map(String::as_str).unwrap_or("")
+        );
+    }
+    println!("backends (select with --backend or {BACKEND_ENV}; auto tries cuda, opencl, cpu):");
+    for b in registry().list() {
+        println!("    {b}");
+    }
+    Ok(())
+}
+
+/// The scene of examples/transform_image.rs at any size: smooth gradients, a disc with a hard
+/// edge, fine stripes and deterministic noise, so every band has something in it.
+fn sample(a: SampleArgs) -> Result<()> {
+    if a.width == 0 || a.height == 0 || a.width > 1 << 15 || a.height > 1 << 15 {
+        return Err("--width and --height must be 1 to 32768".into());
+    }
+    if a.bits != 8 && a.bits != 16 {
+        return Err("--bits must be 8 or 16".into());
+    }
+    let (w, h) = (a.width as f64, a.height as f64);
+    let mut noise = 0x2545_f491_4f6c_dd1du64;
+    let values: Vec<i64> = (0..a.width * a.height)
+        .map(|i| {
+            let (y, x) = ((i / a.width) as f64, (i % a.width) as f64);
+            let gradient = 60.0 + 80.0 * (x / w) + 40.0 * (y / h);
+            let (dy, dx) = (y - 0.5 * h, x - 0.365 * w);
+            let r = 0.28 * h;
+            let disc = if dx * dx + dy * dy < r * r { 70.0 } else { 0.0 };
+            let stripes = if x > 0.68 * w && y > 0.185 * h && y < 0.74 * h {
+                30.0 * ((x / 3.0).sin() > 0.0) as i32 as f64
+            } else {
+                0.0
+            };
+            noise ^= noise << 13;
+            noise ^= noise >> 7;
+            noise ^= noise << 17;
+            let v = (gradient + disc + stripes + (noise % 5) as f64).clamp(0.0, 255.0);
+            if a.bits == 16 {
+                (v * 257.0) as i64
+            } else {
+                v as i64
+            }
+        })
+        .collect();
+    let data = if a.bits == 16 {
+        data::Data::I32(values.iter().map(|&v| v as i32).collect())
+    } else {
+        data::Data::I16(values.iter().map(|&v| v as i16).collect())
+    };
+    if files::kind(&a.output) != files::Kind::Image {
+        return Err(format!(
+            "{}: write the sample as .png, .pgm or .tif",
+            a.output.display()
+        ));
+    }
+    files::write_output(&a.output, &data, &[a.height, a.width], Some(a.bits))
+}

@@ -1,0 +1,738 @@
+//! End-to-end tests of `dwt`: every input is generated here in a temporary directory.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use image::{ImageBuffer, Luma, Rgb};
+use predicates::prelude::*;
+use tempfile::TempDir;
+
+fn dwt() -> Command {
+    let mut c = Command::cargo_bin("dwt").unwrap();
+    c.env_remove("DWT_BACKEND");
+    c
+}
+
+/// A 8-bit grayscale scene with gradients, an edge and noise.
+fn scene8(w: u32, h: u32) -> ImageBuffer<Luma<u8>, Vec<u8>> {
+    let mut s = 0x9e37_79b9u32;
+    ImageBuffer::from_fn(w, h, |x, y| {
+        s ^= s << 13;
+        s ^= s >> 17;
+        s ^= s << 5;
+        let v = (x * 255 / w + y * 60 / h) as i32 + if (x / 7 + y / 5) % 3 == 0 { 40 } else { 0 };
+        Luma([(v + (s % 7) as i32).clamp(0, 255) as u8])
+    })
+}
+
+fn scene16(w: u32, h: u32) -> ImageBuffer<Luma<u16>, Vec<u16>> {
+    let s = scene8(w, h);
+    ImageBuffer::from_fn(w, h, |x, y| {
+        Luma([(s.get_pixel(x, y).0[0] as u16 * 257).saturating_add((x % 3) as u16)])
+    })
+}
+
+struct Dir(TempDir);
+
+impl Dir {
+    fn new() -> Self {
+        Dir(tempfile::tempdir().unwrap())
+    }
+    fn p(&self, name: &str) -> PathBuf {
+        self.0.path().join(name)
+    }
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Runs `dwt args` and checks it fails with one `dwt: ...` line containing `needle`, without
+/// touching `input`.
+fn fails(args: &[&str], input: Option<&Path>, needle: &str) {
+    let before = input.map(|p| std::fs::read(p).unwrap());
+    let out = dwt()
+        .args(args)
+        .assert()
+        .failure()
+        .code(1)
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    let last = err.lines().last().unwrap_or("");
+    assert!(
+        last.starts_with("dwt: ") && last.contains(needle),
+        "{args:?}: expected `dwt: ...{needle}...`, got:\n{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    if let (Some(p), Some(b)) = (input, before) {
+        assert_eq!(std::fs::read(p).unwrap(), b, "the input was modified");
+    }
+}
+
+fn read_npy_i64(path: &Path) -> (Vec<i64>, Vec<usize>, String) {
+    let b = std::fs::read(path).unwrap();
+    let hl = u16::from_le_bytes([b[8], b[9]]) as usize;
+    let header = std::str::from_utf8(&b[10..10 + hl]).unwrap().to_string();
+    let body = &b[10 + hl..];
+    let shape_txt = header
+        .split("'shape': (")
+        .nth(1)
+        .unwrap()
+        .split(')')
+        .next()
+        .unwrap();
+    let shape: Vec<usize> = shape_txt
+        .split(',')
+        .map(str::trim)
+        .filter(|x| !x.is_empty())
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let descr = header.split("'descr': '").nth(1).unwrap()[..3].to_string();
+    let v = match descr.as_str() {
+        "<i2" => body
+            .chunks(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]) as i64)
+            .collect(),
+        "<i4" => body
+            .chunks(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as i64)
+            .collect(),
+        d => panic!("{d}"),
+    };
+    (v, shape, descr)
+}
+
+fn write_npy_i16(path: &Path, shape: &[usize], v: &[i16]) {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    let mut h = format!(
+        "{{'descr': '<i2', 'fortran_order': False, 'shape': ({},), }}",
+        dims.join(", ")
+    );
+    while (10 + h.len() + 1) % 64 != 0 {
+        h.push(' ');
+    }
+    h.push('\n');
+    let mut b = b"\x93NUMPY\x01\x00".to_vec();
+    b.extend((h.len() as u16).to_le_bytes());
+    b.extend(h.as_bytes());
+    for x in v {
+        b.extend(x.to_le_bytes());
+    }
+    std::fs::write(path, b).unwrap();
+}
+
+#[test]
+fn png_round_trip_is_bit_exact_with_preview() {
+    let d = Dir::new();
+    let (input, coeffs, back, preview) =
+        (d.p("in.png"), d.p("c.npy"), d.p("back.png"), d.p("pyr.png"));
+    scene8(97, 64).save(&input).unwrap();
+    let before = std::fs::read(&input).unwrap();
+    dwt()
+        .args([
+            "transform",
+            s(&input),
+            s(&coeffs),
+            "--wavelet",
+            "LeGall53",
+            "--levels",
+            "4",
+        ])
+        .args(["--backend", "cpu", "--preview", s(&preview)])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "LeGall53, 4 levels, 2-D, 8-bit input needs up to",
+        ))
+        .stderr(predicate::str::contains("i16 holds 16: ok"))
+        .stderr(predicate::str::contains("chose cpu"));
+    let (c, shape, descr) = read_npy_i64(&coeffs);
+    assert_eq!((shape, descr.as_str()), (vec![64, 97], "<i2"));
+    assert!(c.iter().any(|&x| x < 0), "detail coefficients are signed");
+    let side: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.p("c.json")).unwrap()).unwrap();
+    assert_eq!(side["wavelet"], "LeGall53");
+    assert_eq!(side["levels"], 4);
+    assert_eq!(side["layout"], "mallat");
+    assert_eq!(side["dtype"], "i16");
+    let pv = image::open(&preview).unwrap().to_luma8();
+    assert_eq!(pv.dimensions(), (97, 64));
+
+    // The sidecar supplies wavelet, levels and layout.
+    dwt()
+        .args(["transform", s(&coeffs), s(&back), "--inverse", "--quiet"])
+        .assert()
+        .success()
+        .stderr("");
+    assert_eq!(image::open(&back).unwrap().to_luma8(), scene8(97, 64));
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+}
+
+#[test]
+fn every_integer_wavelet_round_trips_pgm_and_16_bit_tiff() {
+    let d = Dir::new();
+    let pgm = d.p("in.pgm");
+    scene8(40, 33).save(&pgm).unwrap();
+    let tif = d.p("in16.tif");
+    scene16(40, 33).save(&tif).unwrap();
+    for w in [
+        "DeslauriersDubuc97",
+        "LeGall53",
+        "DeslauriersDubuc137",
+        "HaarNoShift",
+        "HaarWithShift",
+        "Fidelity",
+        "Daubechies97Integer",
+    ] {
+        for (input, ext) in [(&pgm, "pgm"), (&tif, "tif")] {
+            let c = d.p(&format!("{w}-{ext}.npy"));
+            let back = d.p(&format!("{w}-back.{ext}"));
+            if (w, ext) == ("Daubechies97Integer", "tif") {
+                // Its 6497 * x sums of 16-bit input overflow the 32-bit arithmetic by 3 levels.
+                fails(
+                    &["transform", s(input), s(&c), "-w", w, "-l", "3"],
+                    Some(input),
+                    "intermediate sums but lifting computes in 32 bits",
+                );
+                continue;
+            }
+            dwt()
+                .args(["-q", "transform", s(input), s(&c), "-w", w, "-l", "3"])
+                .assert()
+                .success();
+            dwt()
+                .args(["-q", "transform", s(&c), s(&back), "--inverse"])
+                .assert()
+                .success();
+            let (a, b) = (image::open(input).unwrap(), image::open(&back).unwrap());
+            assert_eq!(a.as_bytes(), b.as_bytes(), "{w} {ext}");
+            assert_eq!(a.color(), b.color(), "{w} {ext}");
+        }
+    }
+}
+
+#[test]
+fn float_wavelet_and_interleaved_layout_and_raw_output() {
+    let d = Dir::new();
+    let input = d.p("in.png");
+    scene8(64, 48).save(&input).unwrap();
+    let (raw, back) = (d.p("c.raw"), d.p("back.png"));
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(&input),
+            s(&raw),
+            "-w",
+            "Cdf97",
+            "-l",
+            "3",
+        ])
+        .args(["--layout", "interleaved"])
+        .assert()
+        .success();
+    let side: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.p("c.json")).unwrap()).unwrap();
+    assert_eq!(side["dtype"], "f32");
+    assert_eq!(side["layout"], "interleaved");
+    assert_eq!(std::fs::metadata(&raw).unwrap().len(), 64 * 48 * 4);
+    dwt()
+        .args(["-q", "transform", s(&raw), s(&back), "--inverse"])
+        .assert()
+        .success();
+    assert_eq!(image::open(&back).unwrap().to_luma8(), scene8(64, 48));
+}
+
+#[test]
+fn volumes_npy_and_raw_with_shape() {
+    let d = Dir::new();
+    let shape = [9usize, 10, 12];
+    let v: Vec<i16> = (0..9 * 10 * 12)
+        .map(|i| ((i * 37) % 1000) as i16 - 500)
+        .collect();
+    let npy = d.p("vol.npy");
+    write_npy_i16(&npy, &shape, &v);
+    let (c, back) = (d.p("c.npy"), d.p("back.npy"));
+    dwt()
+        .args([
+            "transform",
+            s(&npy),
+            s(&c),
+            "-w",
+            "LeGall53",
+            "-l",
+            "2",
+            "--dtype",
+            "i32",
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("10-bit signed input"));
+    dwt()
+        .args(["-q", "transform", s(&c), s(&back), "--inverse"])
+        .assert()
+        .success();
+    let (b, bshape, descr) = read_npy_i64(&back);
+    assert_eq!(
+        (bshape, descr.as_str()),
+        (shape.to_vec(), "<i2"),
+        "back in the input's dtype"
+    );
+    assert_eq!(b, v.iter().map(|&x| x as i64).collect::<Vec<_>>());
+
+    // Raw input with --shape and --dtype; raw output with a sidecar; inverse from the sidecar.
+    let raw = d.p("vol.raw");
+    std::fs::write(
+        &raw,
+        v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let (craw, back2) = (d.p("c2.bin"), d.p("back2.npy"));
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(&raw),
+            s(&craw),
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+        ])
+        .args(["--shape", "9,10,12", "--dtype", "i16"])
+        .assert()
+        .success();
+    dwt()
+        .args(["-q", "transform", s(&craw), s(&back2), "--inverse"])
+        .assert()
+        .success();
+    assert_eq!(read_npy_i64(&back2).0, b);
+}
+
+#[test]
+fn wavelet_files_and_their_errors() {
+    let d = Dir::new();
+    let input = d.p("in.png");
+    scene8(32, 32).save(&input).unwrap();
+    let good = d.p("mine.wav");
+    std::fs::write(
+        &good,
+        "/// A user's LeGall.\nwavelet Mine {\n    shift = 1;\n    odd  -= (even[0] + even[1] + 1) >> 1;\n    even += (odd[-1] + odd[0] + 2) >> 2;\n}\n",
+    )
+    .unwrap();
+    let (c, back) = (d.p("c.npy"), d.p("back.png"));
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(&input),
+            s(&c),
+            "-w",
+            s(&good),
+            "-l",
+            "2",
+        ])
+        .assert()
+        .success();
+    // The sidecar carries the wavelet's text: no file needed to invert.
+    std::fs::remove_file(&good).unwrap();
+    dwt()
+        .args(["-q", "transform", s(&c), s(&back), "--inverse"])
+        .assert()
+        .success();
+    assert_eq!(image::open(&back).unwrap().to_luma8(), scene8(32, 32));
+
+    let bad = d.p("bad.wav");
+    std::fs::write(
+        &bad,
+        "wavelet Bad {\n    odd -= (even[0] + frob[1]) >> 1;\n}\n",
+    )
+    .unwrap();
+    let out = d.p("x.npy");
+    fails(
+        &["transform", s(&input), s(&out), "-w", s(&bad), "-l", "1"],
+        Some(&input),
+        &format!("{}:2:", bad.display()),
+    );
+    fails(&["info", "-w", s(&bad)], None, "bad.wav:2:");
+}
+
+#[test]
+fn error_paths_say_one_line_and_leave_the_input_alone() {
+    let d = Dir::new();
+    let input = d.p("in.png");
+    scene8(32, 16).save(&input).unwrap();
+    let out = d.p("out.npy");
+    let (i, o) = (s(&input), s(&out));
+    let missing = d.p("missing.png");
+    fails(
+        &["transform", s(&missing), o, "-w", "LeGall53", "-l", "1"],
+        None,
+        "no such file",
+    );
+    let garbage = d.p("garbage.png");
+    std::fs::write(&garbage, b"this is not a png").unwrap();
+    fails(
+        &["transform", s(&garbage), o, "-w", "LeGall53", "-l", "1"],
+        Some(&garbage),
+        "cannot read image",
+    );
+    let rgb = d.p("rgb.png");
+    ImageBuffer::from_pixel(8, 8, Rgb([1u8, 2, 3]))
+        .save(&rgb)
+        .unwrap();
+    fails(
+        &["transform", s(&rgb), o, "-w", "LeGall53", "-l", "1"],
+        Some(&rgb),
+        "grayscale",
+    );
+    fails(
+        &["transform", i, o, "-w", "NoSuchWavelet", "-l", "1"],
+        Some(&input),
+        "unknown wavelet `NoSuchWavelet`",
+    );
+    fails(
+        &["transform", i, o, "-w", "LeGall53", "-l", "9"],
+        Some(&input),
+        "9 levels is too many for shape [16, 32]: it supports at most 5",
+    );
+    fails(
+        &[
+            "transform",
+            i,
+            o,
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+            "--backend",
+            "vulkan",
+        ],
+        Some(&input),
+        "unknown backend `vulkan`; available: cpu",
+    );
+    #[cfg(not(feature = "opencl"))]
+    fails(
+        &[
+            "transform",
+            i,
+            o,
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+            "--backend",
+            "opencl",
+        ],
+        Some(&input),
+        "unknown backend `opencl`",
+    );
+    fails(
+        &[
+            "transform",
+            i,
+            o,
+            "-w",
+            "Fidelity",
+            "-l",
+            "4",
+            "--dtype",
+            "i16",
+        ],
+        Some(&input),
+        "needs 18 bits but i16 holds 16: use i32, at most 3 levels, or --allow-overflow",
+    );
+    fails(
+        &[
+            "transform",
+            i,
+            o,
+            "-w",
+            "Cdf97",
+            "-l",
+            "1",
+            "--dtype",
+            "i16",
+        ],
+        Some(&input),
+        "is float but --dtype i16 is integer",
+    );
+    fails(
+        &["transform", i, i, "-w", "LeGall53", "-l", "1"],
+        Some(&input),
+        "is the input file",
+    );
+    fails(
+        &[
+            "transform",
+            i,
+            s(&d.p("c.png")),
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+        ],
+        Some(&input),
+        "use --preview",
+    );
+    fails(
+        &["transform", i, o, "-l", "1"],
+        Some(&input),
+        "--wavelet is required",
+    );
+
+    // DWT_BACKEND is read, and a bad value is named as coming from it.
+    let err = dwt()
+        .env("DWT_BACKEND", "nonsense")
+        .args(["transform", i, o, "-w", "LeGall53", "-l", "1"])
+        .assert()
+        .failure()
+        .get_output()
+        .stderr
+        .clone();
+    assert!(String::from_utf8(err)
+        .unwrap()
+        .contains("dwt: unknown backend `nonsense` (from DWT_BACKEND)"));
+    dwt()
+        .env("DWT_BACKEND", "cpu")
+        .args(["transform", i, o, "-w", "LeGall53", "-l", "1"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("DWT_BACKEND=cpu: chose cpu"));
+
+    // --allow-overflow lets it through, saying so.
+    dwt()
+        .args([
+            "transform",
+            i,
+            o,
+            "-w",
+            "Fidelity",
+            "-l",
+            "4",
+            "--dtype",
+            "i16",
+            "--allow-overflow",
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("overflow allowed"));
+
+    // Raw input: shape required, shape must match the bytes.
+    let raw = d.p("in.raw");
+    std::fs::write(&raw, vec![0u8; 100]).unwrap();
+    fails(
+        &["transform", s(&raw), o, "-w", "LeGall53", "-l", "1"],
+        Some(&raw),
+        "pass --shape and --dtype",
+    );
+    fails(
+        &[
+            "transform",
+            s(&raw),
+            o,
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+            "--shape",
+            "7,7",
+            "--dtype",
+            "i16",
+        ],
+        Some(&raw),
+        "has 100 bytes but shape [7, 7] of i16 needs 98",
+    );
+    fails(
+        &[
+            "transform",
+            s(&raw),
+            o,
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+            "--shape",
+            "7,x",
+            "--dtype",
+            "i16",
+        ],
+        Some(&raw),
+        "bad --shape",
+    );
+    let bad_npy = d.p("bad.npy");
+    std::fs::write(&bad_npy, b"\x93NUMPY\x01\x00garbage").unwrap();
+    fails(
+        &["transform", s(&bad_npy), o, "-w", "LeGall53", "-l", "1"],
+        Some(&bad_npy),
+        "bad.npy",
+    );
+
+    // Inverse errors: a raw file without sidecar, an image given as coefficients, a
+    // reconstruction that is no image.
+    fails(
+        &[
+            "transform",
+            s(&raw),
+            s(&d.p("b.png")),
+            "--inverse",
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+        ],
+        Some(&raw),
+        "no sidecar",
+    );
+    fails(
+        &[
+            "transform",
+            i,
+            s(&d.p("b.png")),
+            "--inverse",
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+        ],
+        Some(&input),
+        "--inverse reads coefficients",
+    );
+    let vol = d.p("vol.npy");
+    write_npy_i16(&vol, &[4, 4, 4], &[3; 64]);
+    let cv = d.p("cv.npy");
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(&vol),
+            s(&cv),
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+        ])
+        .assert()
+        .success();
+    fails(
+        &["transform", s(&cv), s(&d.p("b.png")), "--inverse"],
+        Some(&cv),
+        "an image needs 2-D data",
+    );
+    fails(
+        &[
+            "transform",
+            s(&vol),
+            o,
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+            "--preview",
+            s(&d.p("p.png")),
+        ],
+        Some(&vol),
+        "--preview needs 2-D data",
+    );
+}
+
+#[test]
+fn readme_main_job_sample_transform_preview_inverse() {
+    let d = Dir::new();
+    let (scene, c, pyr, back) = (
+        d.p("scene.png"),
+        d.p("c.npy"),
+        d.p("pyr.png"),
+        d.p("back.png"),
+    );
+    dwt()
+        .args(["sample", s(&scene), "--width", "480", "--height", "270"])
+        .assert()
+        .success();
+    let original = image::open(&scene).unwrap().to_luma8();
+    assert_eq!(original.dimensions(), (480, 270));
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(&scene),
+            s(&c),
+            "-w",
+            "DeslauriersDubuc137",
+            "-l",
+            "4",
+        ])
+        .args(["--preview", s(&pyr)])
+        .assert()
+        .success();
+    dwt()
+        .args(["-q", "transform", s(&c), s(&back), "--inverse"])
+        .assert()
+        .success();
+    assert_eq!(image::open(&back).unwrap().to_luma8(), original);
+    fails(&["sample", s(&d.p("x.npy"))], None, "write the sample as");
+}
+
+#[test]
+fn emit_info_list() {
+    dwt()
+        .args(["emit", "--wavelet", "LeGall53", "--target", "opencl"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("__kernel"))
+        .stdout(predicate::str::contains("short"));
+    dwt()
+        .args([
+            "emit",
+            "-w",
+            "Cdf97",
+            "--inverse",
+            "--dtype",
+            "f64",
+            "--layout",
+            "interleaved",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("double"));
+    dwt()
+        .args(["emit", "-w", "LeGall53", "--target", "cuda", "--dtype", "i32"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("extern \"C\" __global__"))
+        .stdout(predicate::str::contains("legall53_forward_i32_columns"));
+    fails(
+        &["emit", "-w", "LeGall53", "--dtype", "f32"],
+        None,
+        "LeGall53",
+    );
+
+    dwt()
+        .args(["info", "--wavelet", "DeslauriersDubuc137"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("wavelet DeslauriersDubuc137"))
+        .stdout(predicate::str::contains("inverse (synthesis) program"))
+        .stdout(predicate::str::contains(
+            "equivalent filters: low-pass 13 taps",
+        ))
+        .stdout(predicate::str::contains(
+            "sliding window, forward: top 3, overlap 2, bottom 3",
+        ))
+        .stdout(predicate::str::contains("16-bit  3-D"));
+    dwt()
+        .args(["info", "-w", "Cdf97"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("float wavelet"));
+
+    dwt()
+        .arg("list")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Daubechies97Integer"))
+        .stdout(predicate::str::contains(
+            "cpu: host CPU (reference interpreter)",
+        ));
+}
