@@ -697,7 +697,9 @@ fn emit_info_list() {
         .success()
         .stdout(predicate::str::contains("double"));
     dwt()
-        .args(["emit", "-w", "LeGall53", "--target", "cuda", "--dtype", "i32"])
+        .args([
+            "emit", "-w", "LeGall53", "--target", "cuda", "--dtype", "i32",
+        ])
         .assert()
         .success()
         .stdout(predicate::str::contains("extern \"C\" __global__"))
