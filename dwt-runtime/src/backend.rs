@@ -3,6 +3,7 @@
 
 use dwt_ir::{Direction, ElementType, Layout, Wavelet};
 
+use crate::plan::Prepared;
 use crate::{cpu, DwtError};
 
 /// Host data handed to a backend, by element type.
@@ -72,6 +73,15 @@ pub trait Backend: Send + Sync {
     /// Transforms host data in place. Must give the CPU reference's result: bit for bit for
     /// integer wavelets, to the element type's precision for float ones.
     fn run(&self, request: &Request, data: Samples) -> Result<(), DwtError>;
+    /// Generates and compiles (or loads from a cache) everything `request` on `element` data
+    /// needs, so that running it later does neither; what [`crate::Plan`] calls once at
+    /// construction. The request is validated except for the data's length. A backend may return
+    /// a [`crate::PreparedTransform`] that runs the request without looking anything up; without
+    /// one the plan calls [`Backend::run`]. The default prepares nothing.
+    fn prepare(&self, request: &Request, element: ElementType) -> Result<Prepared, DwtError> {
+        let _ = (request, element);
+        Ok(Prepared::default())
+    }
 }
 
 /// The exact CPU reference as a backend.

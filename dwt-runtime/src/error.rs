@@ -68,4 +68,16 @@ pub enum DwtError {
     /// [`crate::growth`]).
     #[error("{message}")]
     BitGrowth { message: String },
+    /// Data handed to a [`crate::Plan`] that does not have the plan's shape.
+    #[error("the data has shape {data:?} but the plan was built for shape {plan:?}; build a plan for this shape")]
+    ShapeMismatch { plan: Vec<usize>, data: Vec<usize> },
+    /// Data handed to a [`crate::Plan`] of another element type.
+    #[error("the data is {data} but the plan was built for {plan}; build a plan for {data} or convert the data")]
+    ElementMismatch {
+        plan: &'static str,
+        data: &'static str,
+    },
+    /// An ndarray view whose elements are not contiguous in row-major order.
+    #[error("the array of shape {shape:?} is not in standard (contiguous row-major) layout; transform a contiguous copy (e.g. `.as_standard_layout().into_owned()`)")]
+    NotStandardLayout { shape: Vec<usize> },
 }

@@ -1,7 +1,7 @@
 //! Runs lifting programs: the [`Backend`] interface every device implements, the exact CPU
 //! reference backend ([`cpu`]), the element types, and the [`conformance`] suite every backend must
 //! pass, the backend [`registry`] and selection, and the worst-case [`growth`] of integer
-//! transforms.
+//! transforms, and [`Plan`]s: a transform validated and compiled once, executed on many buffers.
 
 mod backend;
 #[cfg(feature = "conformance")]
@@ -10,11 +10,16 @@ pub mod cpu;
 mod element;
 mod error;
 pub mod growth;
+pub mod plan;
 pub mod registry;
 
 pub use backend::{Backend, CpuBackend, Request, Samples};
-pub use dwt_ir::{ElementType, Layout};
+pub use dwt_ir::{Direction, ElementType, Layout};
 pub use element::{Element, Work};
 pub use error::DwtError;
 pub use growth::{bit_growth, check_bit_growth, Growth, InputRange, Interval};
+pub use plan::{
+    BackendRef, KernelOrigin, ModuleReport, Plan, PlanBuilder, PlanData, PrepareReport, Prepared,
+    PreparedTransform,
+};
 pub use registry::{BackendInfo, Registry, Selection, AUTO_ORDER, BACKEND_ENV};

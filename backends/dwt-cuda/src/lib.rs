@@ -7,7 +7,12 @@
 //!   there before anything touches them (cudarc panics otherwise) and says what to install.
 //! - Modules are compiled to CUBIN (`--gpu-architecture=sm_XY` from the device's compute
 //!   capability, `--fmad=false`), cached per device and source hash, shared by every backend
-//!   value and thread; each is compiled once.
+//!   value and thread; each is compiled once. CUBINs are also cached on disk ([`disk_cache`]:
+//!   `$DWT_CACHE_DIR`, else `$XDG_CACHE_HOME/lifting`, else `~/.cache/lifting`), keyed by the
+//!   SHA-256 of the source, the device, the driver and NVRTC versions and the options; a corrupt
+//!   entry is compiled again.
+//! - [`Backend::prepare`] emits, plans, builds and loads a request's functions once and returns a
+//!   prepared transform that only moves the data and launches ([`dwt_runtime::Plan`] uses it).
 //! - The data goes to the device once and comes back once per transform ([`Backend::run`]);
 //!   [`CudaBackend::run_on_device`] takes a [`CudaSlice`] already on the device and copies nothing
 //!   to or from the host.
@@ -17,12 +22,14 @@
 //! - What the kernels cannot do (a periodic boundary or a scale between steps on a vertical pass,
 //!   more than 2^31 samples) is [`DwtError::Unsupported`], found before the data is touched.
 
+pub mod disk_cache;
 mod nvrtc;
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DeviceRepr, LaunchConfig as Grid,
@@ -30,7 +37,10 @@ use cudarc::driver::{
 };
 use dwt_emit_c::{emit_module, Buffer, Cuda, KernelModule, LaunchPlan, Step};
 use dwt_ir::ElementType;
-use dwt_runtime::{cpu, Backend, DwtError, Element, Request, Samples};
+use dwt_runtime::{
+    cpu, Backend, DwtError, Element, KernelOrigin, ModuleReport, PrepareReport, PreparedTransform,
+    Request, Samples,
+};
 
 pub use dwt_emit_c::LaunchConfig;
 pub use nvrtc::{
@@ -169,6 +179,29 @@ impl CudaBackend {
     /// it: the path every emitted module takes. A compiler error is [`DwtError::Build`] with
     /// NVRTC's log and the source lines it points at.
     pub fn build(&self, source: &str) -> Result<Arc<CudaModule>, DwtError> {
+        self.build_reporting(source).map(|(module, _, _)| module)
+    }
+
+    /// What keys this device's CUBINs in the disk cache; `None` when NVRTC's version is unknown.
+    pub fn cache_identity(&self) -> Option<disk_cache::CacheIdentity> {
+        let arch = self.arch();
+        Some(disk_cache::CacheIdentity {
+            device_name: self.state.name.clone(),
+            options: options(&arch),
+            arch,
+            driver_version: self.state.driver_version,
+            nvrtc_version: nvrtc_version().ok()?,
+        })
+    }
+
+    /// [`CudaBackend::build`], saying where the module came from (this process's cache, the disk
+    /// cache, NVRTC) and how long getting it took.
+    pub fn build_reporting(
+        &self,
+        source: &str,
+    ) -> Result<(Arc<CudaModule>, KernelOrigin, Duration), DwtError> {
+        let start = Instant::now();
+        let mut origin = KernelOrigin::Memory;
         let mut hasher = DefaultHasher::new();
         source.hash(&mut hasher);
         let key = (self.state.ctx.ordinal(), hasher.finish());
@@ -181,14 +214,30 @@ impl CudaBackend {
             .or_default()
             .clone();
         // Compiled outside the map's lock: other modules compile in parallel, this one once.
-        cell.get_or_init(|| {
-            let compiled = compile(source, &self.arch())?;
-            self.state
-                .ctx
-                .load_module(cudarc::nvrtc::Ptx::from_binary(compiled.cubin))
-                .map_err(device_error)
-        })
-        .clone()
+        let module = cell
+            .get_or_init(|| {
+                let entry = self
+                    .cache_identity()
+                    .and_then(|id| disk_cache::entry(&id, source));
+                if let Some(cubin) = entry.as_deref().and_then(dwt_emit_c::disk_cache::load) {
+                    let ptx = cudarc::nvrtc::Ptx::from_binary(cubin);
+                    if let Ok(module) = self.state.ctx.load_module(ptx) {
+                        origin = KernelOrigin::DiskCache;
+                        return Ok(module);
+                    }
+                }
+                let compiled = compile(source, &self.arch())?;
+                if let Some(entry) = &entry {
+                    let _ = dwt_emit_c::disk_cache::store(entry, &compiled.cubin);
+                }
+                origin = KernelOrigin::Compiled;
+                self.state
+                    .ctx
+                    .load_module(cudarc::nvrtc::Ptx::from_binary(compiled.cubin))
+                    .map_err(device_error)
+            })
+            .clone()?;
+        Ok((module, origin, start.elapsed()))
     }
 
     /// Transforms a slice already on the device (of this backend's [`context`](Self::context))
@@ -207,7 +256,7 @@ impl CudaBackend {
             &request.shape,
             request.levels,
         )?;
-        let prepared = self.prepare(request, T::TYPE)?;
+        let prepared = self.prepare_launches(request, T::TYPE)?;
         let stream = data.stream().clone();
         self.execute(&prepared, &stream, data)
     }
@@ -218,7 +267,7 @@ impl CudaBackend {
         data: &mut [T],
     ) -> Result<(), DwtError> {
         // Everything that can refuse the transform happens before the data moves.
-        let prepared = self.prepare(request, T::TYPE)?;
+        let prepared = self.prepare_launches(request, T::TYPE)?;
         let stream = self.stream();
         let mut buffer = stream.clone_htod(&*data).map_err(device_error)?;
         self.execute(&prepared, &stream, &mut buffer)?;
@@ -227,7 +276,7 @@ impl CudaBackend {
     }
 
     /// Emits, plans and builds a (validated) request, refusing what it cannot run.
-    fn prepare(&self, request: &Request, elem: ElementType) -> Result<Prepared, DwtError> {
+    fn prepare_launches(&self, request: &Request, elem: ElementType) -> Result<Prepared, DwtError> {
         let module = emit_module(
             &Cuda,
             request.wavelet,
@@ -249,7 +298,7 @@ impl CudaBackend {
                 }
             }
         }
-        let cu = self.build(&module.source)?;
+        let (cu, origin, build_time) = self.build_reporting(&module.source)?;
         let mut functions = HashMap::new();
         for step in &plan.steps {
             if let Step::Launch(l) = step {
@@ -263,6 +312,8 @@ impl CudaBackend {
             _module: module,
             plan,
             functions,
+            origin,
+            build_time,
         })
     }
 
@@ -325,6 +376,46 @@ struct Prepared {
     _module: KernelModule,
     plan: LaunchPlan,
     functions: HashMap<String, CudaFunction>,
+    origin: KernelOrigin,
+    build_time: Duration,
+}
+
+/// A request [`Backend::prepare`]d on the device: its functions loaded and its launches planned.
+struct PreparedRequest {
+    backend: CudaBackend,
+    prepared: Prepared,
+    element: ElementType,
+    len: usize,
+}
+
+impl PreparedRequest {
+    fn run_host<T: DeviceElement>(&self, data: &mut [T]) -> Result<(), DwtError> {
+        let stream = self.backend.stream();
+        let mut buffer = stream.clone_htod(&*data).map_err(device_error)?;
+        self.backend.execute(&self.prepared, &stream, &mut buffer)?;
+        stream.memcpy_dtoh(&buffer, data).map_err(device_error)?;
+        stream.synchronize().map_err(device_error)
+    }
+}
+
+impl PreparedTransform for PreparedRequest {
+    fn run(&self, data: Samples) -> Result<(), DwtError> {
+        if data.element_type() != self.element || data.len() != self.len {
+            return Err(unsupported(format!(
+                "the prepared transform takes {} {} samples, not {} {}",
+                self.len,
+                self.element.name(),
+                data.len(),
+                data.element_type().name()
+            )));
+        }
+        match data {
+            Samples::I16(d) => self.run_host(d),
+            Samples::I32(d) => self.run_host(d),
+            Samples::F32(d) => self.run_host(d),
+            Samples::F64(d) => self.run_host(d),
+        }
+    }
 }
 
 impl Backend for CudaBackend {
@@ -351,5 +442,49 @@ impl Backend for CudaBackend {
             Samples::F32(d) => self.run_host(request, d),
             Samples::F64(d) => self.run_host(request, d),
         }
+    }
+
+    fn prepare(
+        &self,
+        request: &Request,
+        element: ElementType,
+    ) -> Result<dwt_runtime::Prepared, DwtError> {
+        let len = request.shape.iter().product();
+        cpu::validate(
+            request.wavelet,
+            element.name(),
+            element.kind(),
+            len,
+            &request.shape,
+            request.levels,
+        )?;
+        let prepared = self.prepare_launches(request, element)?;
+        let mut kernels: Vec<String> = Vec::new();
+        for step in &prepared.plan.steps {
+            if let Step::Launch(l) = step {
+                if !kernels.contains(&l.kernel) {
+                    kernels.push(l.kernel.clone());
+                }
+            }
+        }
+        let report = PrepareReport {
+            modules: vec![ModuleReport {
+                kernels,
+                origin: prepared.origin,
+                time: prepared.build_time,
+            }],
+        };
+        Ok(dwt_runtime::Prepared {
+            report,
+            transform: Some(Box::new(PreparedRequest {
+                backend: CudaBackend {
+                    state: self.state,
+                    config: self.config,
+                },
+                prepared,
+                element,
+                len,
+            })),
+        })
     }
 }

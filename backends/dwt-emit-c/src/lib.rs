@@ -17,6 +17,7 @@
 //! says why there is no vertical one. The `dwt-opencl` crate builds and runs the kernels.
 
 mod dialect;
+pub mod disk_cache;
 mod emit;
 pub mod plan;
 mod writer;

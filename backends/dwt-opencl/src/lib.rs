@@ -8,6 +8,12 @@
 //!   no platform is [`DwtError::Unavailable`] with what to install, never a panic.
 //! - Built programs are cached per device and source hash, shared by every backend value and
 //!   thread; a program is built once even when several threads ask for it at the same time.
+//! - Built program binaries are also cached on disk ([`disk_cache`]: `$DWT_CACHE_DIR`, else
+//!   `$XDG_CACHE_HOME/lifting`, else `~/.cache/lifting`), keyed by the SHA-256 of the source, the
+//!   platform, the device and its driver version, so a new process skips the compiler; a corrupt
+//!   entry is rebuilt.
+//! - [`Backend::prepare`] emits, plans and builds a request once and returns a prepared transform
+//!   that only moves the data and launches ([`dwt_runtime::Plan`] uses it).
 //! - The data goes to the device once and comes back once per transform; every pass of every
 //!   level runs on device buffers. [`OpenClBackend::run_on_device`] takes a buffer already on the
 //!   device and copies nothing.
@@ -35,16 +41,22 @@ use std::collections::HashMap;
 use std::ffi::CString;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use dwt_emit_c::{
     emit_module, BandCopy, Buffer as PlanBuffer, KernelModule, LaunchPlan, OpenCl, Step,
 };
 use dwt_ir::ElementType;
-use dwt_runtime::{cpu, Backend, DwtError, Element, Request, Samples};
+use dwt_runtime::{
+    cpu, Backend, DwtError, Element, KernelOrigin, ModuleReport, PrepareReport, Prepared,
+    PreparedTransform, Request, Samples,
+};
 use ocl::enums::{DeviceInfo, PlatformInfo, ProgramBuildInfo, ProgramBuildInfoResult};
 use ocl::{Buffer, Context, Device, Kernel, OclPrm, Platform, Program, Queue};
 
 pub use dwt_emit_c::LaunchConfig;
+
+pub mod disk_cache;
 
 /// The name the backend is selected by.
 pub const NAME: &str = "opencl";
@@ -70,6 +82,8 @@ struct DeviceState {
     fp64: bool,
     /// Keyed by (device, hash of the source).
     programs: Mutex<HashMap<(usize, u64), Cell>>,
+    /// What besides the source keys the disk cache ([`disk_cache::identity`]).
+    cache_identity: String,
 }
 
 static DEVICE: OnceLock<Result<DeviceState, DwtError>> = OnceLock::new();
@@ -119,7 +133,7 @@ fn discover() -> Result<DeviceState, DwtError> {
             .info(DeviceInfo::Extensions)
             .map(|e| e.to_string().contains("cl_khr_fp64"))
             .unwrap_or(false);
-        return Ok(DeviceState {
+        let mut state = DeviceState {
             platform_name: platform
                 .info(PlatformInfo::Name)
                 .map(|n| n.to_string())
@@ -129,7 +143,10 @@ fn discover() -> Result<DeviceState, DwtError> {
             context,
             fp64,
             programs: Mutex::new(HashMap::new()),
-        });
+            cache_identity: String::new(),
+        };
+        state.cache_identity = disk_cache::identity(&state);
+        return Ok(state);
     }
     Err(unavailable(
         "OpenCL platforms were found but none has a device",
@@ -186,6 +203,17 @@ impl OpenClBackend {
     /// emitted module takes. A compiler error is [`DwtError::Build`] with the compiler's log and
     /// the source lines it points at.
     pub fn build(&self, source: &str) -> Result<Program, DwtError> {
+        self.build_reporting(source).map(|(program, _, _)| program)
+    }
+
+    /// [`OpenClBackend::build`], saying where the program came from (this process's cache, the
+    /// disk cache, the compiler) and how long getting it took.
+    pub fn build_reporting(
+        &self,
+        source: &str,
+    ) -> Result<(Program, KernelOrigin, Duration), DwtError> {
+        let start = Instant::now();
+        let mut origin = KernelOrigin::Memory;
         let mut hasher = DefaultHasher::new();
         source.hash(&mut hasher);
         let key = (
@@ -201,7 +229,15 @@ impl OpenClBackend {
             .or_default()
             .clone();
         // Built outside the map's lock: other programs build in parallel, this one once.
-        cell.get_or_init(|| self.compile(source)).clone()
+        let program = cell
+            .get_or_init(|| {
+                disk_cache::build(self, source).map(|(program, o)| {
+                    origin = o;
+                    program
+                })
+            })
+            .clone()?;
+        Ok((program, origin, start.elapsed()))
     }
 
     fn compile(&self, source: &str) -> Result<Program, DwtError> {
@@ -291,11 +327,13 @@ impl OpenClBackend {
         .map_err(|e| unsupported(e.to_string()))?;
         let launches =
             dwt_emit_c::plan(&module, &request.shape, request.levels).map_err(unsupported)?;
-        let program = self.build(&module.source)?;
+        let (program, origin, build_time) = self.build_reporting(&module.source)?;
         Ok(Plan {
             _module: module,
             program,
             launches,
+            origin,
+            build_time,
         })
     }
 
@@ -364,6 +402,45 @@ impl Backend for OpenClBackend {
             Samples::F64(d) => self.run_host(request, d),
         }
     }
+
+    fn prepare(&self, request: &Request, element: ElementType) -> Result<Prepared, DwtError> {
+        cpu::validate(
+            request.wavelet,
+            element.name(),
+            element.kind(),
+            request.shape.iter().product(),
+            &request.shape,
+            request.levels,
+        )?;
+        let plan = self.plan(request, element)?;
+        let mut kernels: Vec<String> = Vec::new();
+        for step in &plan.launches.steps {
+            if let Step::Launch(l) = step {
+                if !kernels.contains(&l.kernel) {
+                    kernels.push(l.kernel.clone());
+                }
+            }
+        }
+        let report = PrepareReport {
+            modules: vec![ModuleReport {
+                kernels,
+                origin: plan.origin,
+                time: plan.build_time,
+            }],
+        };
+        Ok(Prepared {
+            report,
+            transform: Some(Box::new(PreparedRequest {
+                backend: OpenClBackend {
+                    state: self.state,
+                    config: self.config,
+                },
+                plan,
+                element,
+                len: request.shape.iter().product(),
+            })),
+        })
+    }
 }
 
 /// A built module and the launches of the request it runs (computed by
@@ -372,6 +449,51 @@ struct Plan {
     _module: KernelModule,
     program: Program,
     launches: LaunchPlan,
+    origin: KernelOrigin,
+    build_time: Duration,
+}
+
+/// A request [`Backend::prepare`]d on the device: its module built and its launches planned.
+struct PreparedRequest {
+    backend: OpenClBackend,
+    plan: Plan,
+    element: ElementType,
+    len: usize,
+}
+
+impl PreparedRequest {
+    fn run_host<T: DeviceElement>(&self, data: &mut [T]) -> Result<(), DwtError> {
+        let queue = self.backend.queue()?;
+        let buffer = Buffer::<T>::builder()
+            .queue(queue.clone())
+            .len(data.len())
+            .copy_host_slice(data)
+            .build()
+            .map_err(device_error)?;
+        self.backend.execute::<T>(&self.plan, &queue, &buffer)?;
+        buffer.read(&mut *data).enq().map_err(device_error)?;
+        queue.finish().map_err(device_error)
+    }
+}
+
+impl PreparedTransform for PreparedRequest {
+    fn run(&self, data: Samples) -> Result<(), DwtError> {
+        if data.element_type() != self.element || data.len() != self.len {
+            return Err(unsupported(format!(
+                "the prepared transform takes {} {} samples, not {} {}",
+                self.len,
+                self.element.name(),
+                data.len(),
+                data.element_type().name()
+            )));
+        }
+        match data {
+            Samples::I16(d) => self.run_host(d),
+            Samples::I32(d) => self.run_host(d),
+            Samples::F32(d) => self.run_host(d),
+            Samples::F64(d) => self.run_host(d),
+        }
+    }
 }
 
 /// Copies the (Mallat, so contiguous from the origin with the full image's pitches) band of the

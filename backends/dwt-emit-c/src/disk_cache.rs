@@ -1,0 +1,178 @@
+//! The on-disk cache of compiled kernels the executors share (OpenCL program binaries, CUDA
+//! cubins), so a new process skips the compiler.
+//!
+//! - An entry is keyed by a stable hash (SHA-256) of the generated source, the device's name, the
+//!   driver's version and anything else that changes the binary (the compiler options), each part
+//!   length-prefixed so no two different part lists collide: [`key`].
+//! - Entries live in `$DWT_CACHE_DIR`, else `$XDG_CACHE_HOME/lifting`, else `~/.cache/lifting`
+//!   ([`cache_dir`]), one folder per backend, one file per key.
+//! - A file holds a magic line, the SHA-256 of the payload and the payload: a truncated, corrupt
+//!   or unreadable entry reads as a miss ([`load`] returns `None`), and the caller rebuilds and
+//!   overwrites it. Nothing here is ever an error: a cache that cannot be written is skipped.
+//! - Writes are atomic: a temporary file in the same folder, then a rename over the entry.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+/// The environment variable naming the cache folder.
+pub const CACHE_DIR_ENV: &str = "DWT_CACHE_DIR";
+
+const MAGIC: &[u8; 16] = b"lifting-kernel1\n";
+
+/// The cache folder given the environment (`get` reads a variable): `$DWT_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/lifting`, else `$HOME/.cache/lifting`; `None` when none is set. Empty values
+/// count as unset.
+pub fn cache_dir_from(get: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let var = |name: &str| get(name).filter(|v| !v.is_empty());
+    if let Some(d) = var(CACHE_DIR_ENV) {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(d) = var("XDG_CACHE_HOME") {
+        return Some(Path::new(&d).join("lifting"));
+    }
+    var("HOME").map(|h| Path::new(&h).join(".cache").join("lifting"))
+}
+
+/// The cache folder of this process's environment (see [`cache_dir_from`]).
+pub fn cache_dir() -> Option<PathBuf> {
+    cache_dir_from(|name| std::env::var(name).ok())
+}
+
+/// The hex SHA-256 of `parts` (e.g. the source, the device name, the driver version, the
+/// compiler options), each length-prefixed.
+pub fn key(parts: &[&[u8]]) -> String {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update((p.len() as u64).to_le_bytes());
+        h.update(p);
+    }
+    hex(&h.finalize())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The file of `key` for `backend` under `dir`: `dir/backend/key.ext`.
+pub fn entry_path(dir: &Path, backend: &str, key: &str, ext: &str) -> PathBuf {
+    dir.join(backend).join(format!("{key}.{ext}"))
+}
+
+/// The payload of the entry at `path`, or `None` when it is missing, unreadable or corrupt.
+pub fn load(path: &Path) -> Option<Vec<u8>> {
+    let bytes = fs::read(path).ok()?;
+    decode(&bytes)
+}
+
+fn decode(bytes: &[u8]) -> Option<Vec<u8>> {
+    let rest = bytes.strip_prefix(MAGIC.as_slice())?;
+    if rest.len() < 32 {
+        return None;
+    }
+    let (sum, payload) = rest.split_at(32);
+    (Sha256::digest(payload).as_slice() == sum && !payload.is_empty()).then(|| payload.to_vec())
+}
+
+fn encode(payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(MAGIC.len() + 32 + payload.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&Sha256::digest(payload));
+    out.extend_from_slice(payload);
+    out
+}
+
+/// Writes `payload` as the entry at `path` atomically (a temporary file, then a rename), creating
+/// the folder. Failures are returned for the caller to ignore or log; the cache is best effort.
+pub fn store(path: &Path, payload: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir)?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("entry");
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let tmp = dir.join(format!(".{name}.{}.{nanos}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(&encode(payload))?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn dir_precedence() {
+        let all = [
+            ("DWT_CACHE_DIR", "/d"),
+            ("XDG_CACHE_HOME", "/x"),
+            ("HOME", "/h"),
+        ];
+        assert_eq!(cache_dir_from(env(&all)), Some(PathBuf::from("/d")));
+        assert_eq!(
+            cache_dir_from(env(&all[1..])),
+            Some(PathBuf::from("/x/lifting"))
+        );
+        assert_eq!(
+            cache_dir_from(env(&[("DWT_CACHE_DIR", ""), ("HOME", "/h")])),
+            Some(PathBuf::from("/h/.cache/lifting"))
+        );
+        assert_eq!(cache_dir_from(env(&[])), None);
+    }
+
+    #[test]
+    fn key_is_stable_and_separates_parts() {
+        // A fixed value: the key must not change between builds, processes or Rust versions.
+        assert_eq!(
+            key(&[b"src", b"dev"]),
+            key(&[b"src".as_slice(), b"dev".as_slice()])
+        );
+        assert_eq!(key(&[]), hex(&Sha256::digest([])));
+        assert_ne!(key(&[b"ab", b"c"]), key(&[b"a", b"bc"]));
+        assert_eq!(key(&[b"x"]).len(), 64);
+        assert_eq!(
+            entry_path(Path::new("/c"), "cuda", "ab", "cubin"),
+            PathBuf::from("/c/cuda/ab.cubin")
+        );
+    }
+
+    #[test]
+    fn round_trip_and_corruption() {
+        let dir = std::env::temp_dir().join(format!("dwt-disk-cache-{}", std::process::id()));
+        let path = entry_path(&dir, "test", "k", "bin");
+        assert_eq!(load(&path), None);
+        store(&path, b"binary").unwrap();
+        assert_eq!(load(&path).as_deref(), Some(b"binary".as_slice()));
+        // Truncated, flipped, or foreign files are misses.
+        let good = fs::read(&path).unwrap();
+        fs::write(&path, &good[..good.len() - 1]).unwrap();
+        assert_eq!(load(&path), None);
+        let mut bad = good.clone();
+        *bad.last_mut().unwrap() ^= 1;
+        fs::write(&path, &bad).unwrap();
+        assert_eq!(load(&path), None);
+        fs::write(&path, b"garbage").unwrap();
+        assert_eq!(load(&path), None);
+        // Overwriting repairs it.
+        store(&path, b"again").unwrap();
+        assert_eq!(load(&path).as_deref(), Some(b"again".as_slice()));
+        let _ = fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,539 @@
+//! `dwt-bench`: times the CUDA backend on one GPU in one run and prints a markdown report.
+//!
+//! 1. The roofline: a device-to-device copy of a large buffer, counting bytes read plus written.
+//! 2. Every requested 2-D case (catalogue wavelet x size x levels x direction) and a few 3-D ones,
+//!    through [`CudaBackend::run_on_device`] on data already on the device, timed with CUDA events
+//!    after warm-up: the median over `--reps` calls, each call between its own pair of events
+//!    (host submission gaps included), and the mean of the same number of calls issued back to
+//!    back (submission overlapped with the GPU). Calls rotate over enough buffers (at least 3) that
+//!    the buffers together exceed the L2 cache, so small images are not timed out of the cache.
+//! 3. The first transform of each module (emission, NVRTC, module load, run) against a warm one.
+//!
+//! Effective bandwidth is one read and one write of the data over the time, the same for every
+//! case and for the peers (`peers.py`), whatever the kernels really move.
+//!
+//! ```text
+//! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192] [--no-3d]
+//!           [--skip-fidelity-8192]
+//! ```
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use cudarc::driver::sys::CUevent_flags;
+use cudarc::driver::{CudaEvent, CudaSlice, CudaStream};
+use dwt_cuda::{CudaBackend, DeviceElement};
+use dwt_emit_c::Step;
+use dwt_ir::{Direction, ElementKind, Layout, Wavelet};
+use dwt_runtime::{Backend, Request};
+
+type Res<T> = Result<T, String>;
+
+fn drv<E: std::fmt::Debug>(e: E) -> String {
+    format!("CUDA driver: {e:?}")
+}
+
+/// Bytes the rotating buffers of one case must exceed together (H100 and H200 L2: 50-60 MB).
+const ROTATION_BYTES: usize = 256 << 20;
+/// Calls before timing (after the first, compiling, call).
+const WARMUP: usize = 3;
+
+struct Opts {
+    out: Option<PathBuf>,
+    reps: usize,
+    wavelets: Option<Vec<String>>,
+    sizes: Vec<String>,
+    three_d: bool,
+    skip_fidelity_8192: bool,
+}
+
+fn parse_args() -> Res<Opts> {
+    let mut o = Opts {
+        out: None,
+        reps: 25,
+        wavelets: None,
+        sizes: vec!["1080p".into(), "4096".into(), "8192".into()],
+        three_d: true,
+        skip_fidelity_8192: false,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = || args.next().ok_or(format!("{a} needs a value"));
+        match a.as_str() {
+            "--out" => o.out = Some(value()?.into()),
+            "--reps" => {
+                o.reps = value()?.parse().map_err(|e| format!("--reps: {e}"))?;
+                if o.reps < 20 {
+                    return Err("--reps: at least 20".into());
+                }
+            }
+            "--wavelets" => o.wavelets = Some(value()?.split(',').map(String::from).collect()),
+            "--sizes" => o.sizes = value()?.split(',').map(String::from).collect(),
+            "--no-3d" => o.three_d = false,
+            "--skip-fidelity-8192" => o.skip_fidelity_8192 = true,
+            "-h" | "--help" => {
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192] [--no-3d] [--skip-fidelity-8192]");
+                std::process::exit(0);
+            }
+            _ => return Err(format!("unknown argument `{a}` (try --help)")),
+        }
+    }
+    Ok(o)
+}
+
+/// Host test data: never zeros; small enough integers that 3 levels cannot overflow.
+trait Sample: DeviceElement {
+    fn from_random(r: u64) -> Self;
+    fn max_abs_diff(a: &[Self], b: &[Self]) -> f64;
+}
+
+impl Sample for i16 {
+    fn from_random(r: u64) -> Self {
+        (r % 256) as i16
+    }
+    fn max_abs_diff(a: &[Self], b: &[Self]) -> f64 {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| (i32::from(*x) - i32::from(*y)).abs())
+            .max()
+            .unwrap_or(0) as f64
+    }
+}
+
+impl Sample for i32 {
+    fn from_random(r: u64) -> Self {
+        (r % 4096) as i32
+    }
+    fn max_abs_diff(a: &[Self], b: &[Self]) -> f64 {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| (i64::from(*x) - i64::from(*y)).abs())
+            .max()
+            .unwrap_or(0) as f64
+    }
+}
+
+impl Sample for f32 {
+    fn from_random(r: u64) -> Self {
+        (r >> 40) as f32 / (1u64 << 24) as f32 + 0.25
+    }
+    fn max_abs_diff(a: &[Self], b: &[Self]) -> f64 {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| f64::from((x - y).abs()))
+            .fold(0.0, f64::max)
+    }
+}
+
+fn random_vec<T: Sample>(n: usize, seed: u64) -> Vec<T> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            // xorshift64*
+            s ^= s >> 12;
+            s ^= s << 25;
+            s ^= s >> 27;
+            T::from_random(s.wrapping_mul(0x2545_F491_4F6C_DD1D))
+        })
+        .collect()
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        0.5 * (v[n / 2 - 1] + v[n / 2])
+    }
+}
+
+struct Events {
+    start: CudaEvent,
+    end: CudaEvent,
+}
+
+impl Events {
+    fn new(b: &CudaBackend) -> Res<Self> {
+        let flags = Some(CUevent_flags::CU_EVENT_DEFAULT);
+        Ok(Events {
+            start: b.context().new_event(flags).map_err(drv)?,
+            end: b.context().new_event(flags).map_err(drv)?,
+        })
+    }
+}
+
+/// Median device-to-device copy bandwidth (bytes read + written per second) of `bytes`.
+fn copy_bandwidth(b: &CudaBackend, stream: &Arc<CudaStream>, bytes: usize) -> Res<(f64, f64)> {
+    let host: Vec<u8> = random_vec::<i16>(bytes / 2, 7)
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let src = stream.clone_htod(&host).map_err(drv)?;
+    let mut dst = stream.alloc_zeros::<u8>(bytes).map_err(drv)?;
+    let ev = Events::new(b)?;
+    for _ in 0..WARMUP {
+        stream.memcpy_dtod(&src, &mut dst).map_err(drv)?;
+    }
+    let mut times = Vec::new();
+    for _ in 0..25 {
+        ev.start.record(stream).map_err(drv)?;
+        stream.memcpy_dtod(&src, &mut dst).map_err(drv)?;
+        ev.end.record(stream).map_err(drv)?;
+        times.push(f64::from(ev.start.elapsed_ms(&ev.end).map_err(drv)?));
+    }
+    let ms = median(&mut times);
+    Ok((ms, 2.0 * bytes as f64 / (ms * 1e-3)))
+}
+
+struct Timing {
+    median_ms: f64,
+    min_ms: f64,
+    max_ms: f64,
+    pipelined_ms: f64,
+    submit_us: f64,
+}
+
+struct Row {
+    case: String,
+    elem: &'static str,
+    steps: String,
+    timing: Timing,
+    bytes: usize,
+}
+
+struct Compile {
+    module: String,
+    first_ms: f64,
+    warm_ms: f64,
+}
+
+struct Bench<'a> {
+    b: &'a CudaBackend,
+    stream: Arc<CudaStream>,
+    reps: usize,
+    rows: Vec<Row>,
+    compiles: Vec<Compile>,
+    seen: HashSet<String>,
+    checks: Vec<String>,
+}
+
+impl Bench<'_> {
+    /// Launches and band copies of the request's plan, as `dwt-cuda` runs it.
+    fn steps<T: DeviceElement>(&self, r: &Request) -> Res<String> {
+        let module = dwt_emit_c::emit_module(
+            &dwt_emit_c::Cuda,
+            r.wavelet,
+            r.direction,
+            T::TYPE,
+            r.layout,
+            self.b.config(),
+        )
+        .map_err(|e| e.to_string())?;
+        let plan = dwt_emit_c::plan(&module, &r.shape, r.levels)?;
+        let launches = plan
+            .steps
+            .iter()
+            .filter(|s| matches!(s, Step::Launch(_)))
+            .count();
+        let copies = plan.steps.len() - launches;
+        Ok(format!("{launches}+{copies}"))
+    }
+
+    /// Times `wavelet` on `shape` for every level count and both directions.
+    fn case<T: Sample>(
+        &mut self,
+        wavelet: &Wavelet,
+        shape: &[usize],
+        levels: &[u32],
+        label: &str,
+    ) -> Res<()> {
+        let n: usize = shape.iter().product();
+        let bytes = n * std::mem::size_of::<T>();
+        let host: Vec<T> = random_vec(n, n as u64 ^ 0xD1B5);
+        let count = ROTATION_BYTES.div_ceil(bytes).max(3);
+        let mut bufs: Vec<CudaSlice<T>> = (0..count)
+            .map(|_| self.stream.clone_htod(&host).map_err(drv))
+            .collect::<Res<_>>()?;
+        for &l in levels {
+            for direction in [Direction::Forward, Direction::Inverse] {
+                let r = Request {
+                    wavelet,
+                    direction,
+                    shape: shape.to_vec(),
+                    levels: l,
+                    layout: Layout::Mallat,
+                };
+                let dir = match direction {
+                    Direction::Forward => "fwd",
+                    Direction::Inverse => "inv",
+                };
+                let case = format!("{} {label} L{l} {dir}", wavelet.name);
+                eprintln!("  {case} ({}, {count} buffers)", T::NAME);
+                // Fresh data for every case: earlier in-place calls changed it.
+                for buf in bufs.iter_mut() {
+                    self.stream.memcpy_htod(&host, buf).map_err(drv)?;
+                }
+                self.stream.synchronize().map_err(drv)?;
+                let module = format!("{} {dir} {}", wavelet.name, T::NAME);
+                if self.seen.insert(module.clone()) {
+                    let mut wall = [0.0; 2];
+                    for (i, w) in wall.iter_mut().enumerate() {
+                        let t = Instant::now();
+                        self.b
+                            .run_on_device(&r, &mut bufs[i])
+                            .map_err(|e| e.to_string())?;
+                        self.stream.synchronize().map_err(drv)?;
+                        *w = t.elapsed().as_secs_f64() * 1e3;
+                    }
+                    self.compiles.push(Compile {
+                        module,
+                        first_ms: wall[0],
+                        warm_ms: wall[1],
+                    });
+                }
+                let timing = self.time(&r, &mut bufs)?;
+                self.rows.push(Row {
+                    case,
+                    elem: T::NAME,
+                    steps: self.steps::<T>(&r).unwrap_or_else(|e| format!("? ({e})")),
+                    timing,
+                    bytes,
+                });
+            }
+            // Forward then inverse gives the input back (exactly for integers).
+            let mut buf = self.stream.clone_htod(&host).map_err(drv)?;
+            for direction in [Direction::Forward, Direction::Inverse] {
+                let r = Request {
+                    wavelet,
+                    direction,
+                    shape: shape.to_vec(),
+                    levels: l,
+                    layout: Layout::Mallat,
+                };
+                self.b
+                    .run_on_device(&r, &mut buf)
+                    .map_err(|e| e.to_string())?;
+            }
+            let back = self.stream.clone_dtoh(&buf).map_err(drv)?;
+            let err = T::max_abs_diff(&back, &host);
+            let exact = wavelet.kind == ElementKind::Integer;
+            let ok = if exact { err == 0.0 } else { err < 1e-3 };
+            self.checks.push(format!(
+                "{} {label} L{l} {}: max |inverse(forward(x)) - x| = {err:.3e} {}",
+                wavelet.name,
+                T::NAME,
+                if ok { "ok" } else { "MISMATCH" }
+            ));
+            if !ok {
+                eprintln!("round trip failed: {}", self.checks.last().unwrap());
+            }
+        }
+        Ok(())
+    }
+
+    fn time<T: DeviceElement>(&self, r: &Request, bufs: &mut [CudaSlice<T>]) -> Res<Timing> {
+        let ev = Events::new(self.b)?;
+        let k = bufs.len();
+        let run = |buf: &mut CudaSlice<T>| self.b.run_on_device(r, buf).map_err(|e| e.to_string());
+        for i in 0..WARMUP {
+            run(&mut bufs[i % k])?;
+        }
+        self.stream.synchronize().map_err(drv)?;
+        let (mut times, mut submits) = (Vec::new(), Vec::new());
+        for i in 0..self.reps {
+            let buf = &mut bufs[(WARMUP + i) % k];
+            ev.start.record(&self.stream).map_err(drv)?;
+            let t = Instant::now();
+            run(buf)?;
+            submits.push(t.elapsed().as_secs_f64() * 1e6);
+            ev.end.record(&self.stream).map_err(drv)?;
+            times.push(f64::from(ev.start.elapsed_ms(&ev.end).map_err(drv)?));
+        }
+        ev.start.record(&self.stream).map_err(drv)?;
+        for i in 0..self.reps {
+            run(&mut bufs[(WARMUP + self.reps + i) % k])?;
+        }
+        ev.end.record(&self.stream).map_err(drv)?;
+        let pipelined_ms = f64::from(ev.start.elapsed_ms(&ev.end).map_err(drv)?) / self.reps as f64;
+        let (min_ms, max_ms) = times
+            .iter()
+            .fold((f64::MAX, 0.0f64), |(a, b), &t| (a.min(t), b.max(t)));
+        Ok(Timing {
+            median_ms: median(&mut times),
+            min_ms,
+            max_ms,
+            pipelined_ms,
+            submit_us: median(&mut submits),
+        })
+    }
+}
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("dwt-bench: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Res<()> {
+    let o = parse_args()?;
+    let b = CudaBackend::new().map_err(|e| e.to_string())?;
+    let stream = b.stream();
+    let mut md = String::new();
+    let _ = writeln!(md, "# dwt-bench\n");
+    let _ = writeln!(md, "- Device: {} ({})", b.device(), b.arch());
+    let _ = writeln!(
+        md,
+        "- NVRTC: {:?}",
+        dwt_cuda::nvrtc_version().map_err(|e| e.to_string())?
+    );
+    let _ = writeln!(
+        md,
+        "- Timing: CUDA events, {WARMUP} warm-up calls, median of {} calls (each between its own events: host submission included); `pipelined` = mean of {} calls back to back; buffers rotated (at least 3, together over {} MiB)",
+        o.reps,
+        o.reps,
+        ROTATION_BYTES >> 20
+    );
+    let _ = writeln!(
+        md,
+        "- Effective bandwidth = 2 x data bytes (one read + one write) / median time\n"
+    );
+
+    eprintln!("copy bandwidth ...");
+    let mut copies = Vec::new();
+    for mib in [256usize, 1024] {
+        copies.push((mib, copy_bandwidth(&b, &stream, mib << 20)?));
+    }
+    let roof = copies.last().expect("one copy").1 .1;
+    let _ = writeln!(md, "## Device-to-device copy (the roofline)\n");
+    let _ = writeln!(md, "| buffer | median time | bytes read + written / time |");
+    let _ = writeln!(md, "|---|---|---|");
+    for (mib, (ms, bw)) in &copies {
+        let _ = writeln!(md, "| {mib} MiB | {ms:.3} ms | {:.0} GB/s |", bw / 1e9);
+    }
+    let _ = writeln!(md);
+
+    let wavelets: Vec<&Wavelet> = match &o.wavelets {
+        None => dwt_catalogue::all(),
+        Some(names) => names
+            .iter()
+            .map(|n| dwt_catalogue::by_name(n).ok_or(format!("no catalogue wavelet `{n}`")))
+            .collect::<Res<_>>()?,
+    };
+    let mut bench = Bench {
+        b: &b,
+        stream: stream.clone(),
+        reps: o.reps,
+        rows: Vec::new(),
+        compiles: Vec::new(),
+        seen: HashSet::new(),
+        checks: Vec::new(),
+    };
+    let levels = [1u32, 3];
+    let mut failures: Vec<String> = Vec::new();
+    for size in &o.sizes {
+        let (shape, label) = match size.as_str() {
+            "1080p" => (vec![1080, 1920], "1920x1080"),
+            "4096" => (vec![4096, 4096], "4096x4096"),
+            "8192" => (vec![8192, 8192], "8192x8192"),
+            s => return Err(format!("unknown size `{s}` (1080p, 4096, 8192)")),
+        };
+        for &w in &wavelets {
+            if o.skip_fidelity_8192 && size == "8192" && w.name == "Fidelity" {
+                continue;
+            }
+            eprintln!("{} {label}", w.name);
+            let done = match (w.kind, size.as_str()) {
+                (ElementKind::Integer, "1080p") => bench.case::<i16>(w, &shape, &levels, label),
+                (ElementKind::Integer, _) => bench.case::<i32>(w, &shape, &levels, label),
+                (ElementKind::Float, _) => bench.case::<f32>(w, &shape, &levels, label),
+            };
+            if let Err(e) = done {
+                eprintln!("FAILED: {} {label}: {e}", w.name);
+                failures.push(format!("{} {label}: {e}", w.name));
+            }
+        }
+    }
+    if o.three_d {
+        let legall = dwt_catalogue::by_name("LeGall53").expect("catalogue");
+        let cdf97 = dwt_catalogue::by_name("Cdf97").expect("catalogue");
+        let volumes: [(&Wavelet, usize); 3] = [(legall, 256), (legall, 512), (cdf97, 256)];
+        for (w, n) in volumes {
+            let label = format!("{n}^3");
+            eprintln!("3-D {} {label}", w.name);
+            let shape = [n, n, n];
+            let done = match w.kind {
+                ElementKind::Integer => bench.case::<i32>(w, &shape, &[3], &label),
+                ElementKind::Float => bench.case::<f32>(w, &shape, &[3], &label),
+            };
+            if let Err(e) = done {
+                eprintln!("FAILED: {} {label}: {e}", w.name);
+                failures.push(format!("{} {label}: {e}", w.name));
+            }
+        }
+    }
+
+    let _ = writeln!(md, "## Transforms (Mallat layout, data on the device)\n");
+    let _ = writeln!(
+        md,
+        "| case | type | launches+copies | median | min-max | pipelined | host submit | effective BW | of copy BW |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|");
+    for r in &bench.rows {
+        let t = &r.timing;
+        let bw = 2.0 * r.bytes as f64 / (t.median_ms * 1e-3);
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {:.3} ms | {:.3}-{:.3} | {:.3} ms | {:.0} us | {:.0} GB/s | {:.1}% |",
+            r.case,
+            r.elem,
+            r.steps,
+            t.median_ms,
+            t.min_ms,
+            t.max_ms,
+            t.pipelined_ms,
+            t.submit_us,
+            bw / 1e9,
+            100.0 * bw / roof
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\n## First transform of each module vs warm (wall clock, synchronized)\n"
+    );
+    let _ = writeln!(
+        md,
+        "The first includes emission, NVRTC compilation, module load and the run; the size is the first one benchmarked.\n"
+    );
+    let _ = writeln!(md, "| module | first | warm |");
+    let _ = writeln!(md, "|---|---|---|");
+    for c in &bench.compiles {
+        let _ = writeln!(
+            md,
+            "| {} | {:.1} ms | {:.2} ms |",
+            c.module, c.first_ms, c.warm_ms
+        );
+    }
+    let _ = writeln!(md, "\n## Round trips (correctness of what was timed)\n");
+    for c in &bench.checks {
+        let _ = writeln!(md, "- {c}");
+    }
+    print!("{md}");
+    if !failures.is_empty() {
+        let _ = writeln!(md, "\n## Failures\n");
+        for f in &failures {
+            let _ = writeln!(md, "- {f}");
+        }
+    }
+    if let Some(path) = &o.out {
+        std::fs::write(path, &md).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if !failures.is_empty() || bench.checks.iter().any(|c| c.ends_with("MISMATCH")) {
+        return Err("some cases failed or did not round-trip (see the report)".into());
+    }
+    Ok(())
+}

@@ -1,0 +1,550 @@
+//! Plans: a transform configured, validated and compiled once, then executed on many buffers.
+//!
+//! [`Plan::builder`] takes a backend (`&B`, `&dyn Backend` or an `Arc`), a wavelet and the data's
+//! shape; [`PlanBuilder::build`] checks everything that does not depend on the data (the shape, the
+//! level count, the element type against the wavelet's kind, the periodic boundary's even lengths,
+//! the worst-case bit growth of integer transforms for the declared input range) and asks the
+//! backend to [`prepare`](Backend::prepare) its kernels (generate and compile them, or load them
+//! from its caches), so [`Plan::execute`] afterwards only checks the data's shape and runs.
+//!
+//! ```
+//! use dwt_runtime::{CpuBackend, Plan};
+//! use dwt_ir::{Direction, Layout, ElementType};
+//!
+//! let w = dwt_catalogue::by_name("LeGall53").unwrap();
+//! let plan = Plan::builder(&CpuBackend, w, &[4, 8])
+//!     .levels(2)
+//!     .direction(Direction::Forward)
+//!     .layout(Layout::Mallat)
+//!     .element(ElementType::I32)
+//!     .build()
+//!     .unwrap();
+//! let mut data: Vec<i32> = (0..32).collect();
+//! plan.execute(&mut data).unwrap();
+//! // A buffer of another shape, or another element type, is an error, never a wrong transform.
+//! assert!(plan.execute(&mut vec![0i32; 31]).is_err());
+//! assert!(plan.execute(&mut vec![0f32; 32]).is_err());
+//! ```
+//!
+//! [`Plan::execute`] takes slices, `Vec`s and ndarray arrays and views of any dimension in
+//! standard (contiguous row-major) layout whose shape is the plan's.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use dwt_ir::{Direction, ElementType, Layout, Wavelet};
+use ndarray::{ArrayBase, ArrayViewMut, Dimension, OwnedRepr};
+
+use crate::growth::{check_bit_growth, InputRange};
+use crate::{cpu, Backend, DwtError, Element, Request, Samples};
+
+/// Where a prepared module's kernels came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KernelOrigin {
+    /// Already built in this process (the backend's in-memory cache).
+    Memory,
+    /// Loaded from the on-disk cache: no compiler ran.
+    DiskCache,
+    /// Compiled from the generated source.
+    Compiled,
+}
+
+impl fmt::Display for KernelOrigin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            KernelOrigin::Memory => "in-memory cache",
+            KernelOrigin::DiskCache => "disk cache",
+            KernelOrigin::Compiled => "compiled",
+        })
+    }
+}
+
+/// One module (a program of kernels built together) a backend prepared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModuleReport {
+    /// The kernels the transform launches from it.
+    pub kernels: Vec<String>,
+    pub origin: KernelOrigin,
+    /// The time spent getting it (compiling, or loading and linking the cached binary).
+    pub time: Duration,
+}
+
+/// What [`Backend::prepare`] did. Empty for a backend with nothing to compile (the CPU reference).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PrepareReport {
+    pub modules: Vec<ModuleReport>,
+}
+
+impl PrepareReport {
+    /// The kernels of every module.
+    pub fn kernels(&self) -> usize {
+        self.modules.iter().map(|m| m.kernels.len()).sum()
+    }
+
+    /// Whether any module was compiled from source.
+    pub fn compiled(&self) -> bool {
+        self.modules
+            .iter()
+            .any(|m| m.origin == KernelOrigin::Compiled)
+    }
+
+    /// The origin of the first module (transforms build one), `None` when nothing was built.
+    pub fn origin(&self) -> Option<KernelOrigin> {
+        self.modules.first().map(|m| m.origin)
+    }
+
+    /// The time spent compiling and loading.
+    pub fn time(&self) -> Duration {
+        self.modules.iter().map(|m| m.time).sum()
+    }
+}
+
+impl fmt::Display for PrepareReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.modules.is_empty() {
+            return f.write_str("nothing to build");
+        }
+        for (i, m) in self.modules.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(
+                f,
+                "{} kernel{} ({}) from {} in {:.1} ms",
+                m.kernels.len(),
+                if m.kernels.len() == 1 { "" } else { "s" },
+                m.kernels.join(", "),
+                m.origin,
+                m.time.as_secs_f64() * 1e3
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// A request a backend prepared: runs it on data of the request's shape (checked by the caller)
+/// without generating, compiling or looking anything up.
+pub trait PreparedTransform: Send + Sync {
+    fn run(&self, data: Samples) -> Result<(), DwtError>;
+}
+
+/// The result of [`Backend::prepare`].
+#[derive(Default)]
+pub struct Prepared {
+    pub report: PrepareReport,
+    /// The prepared transform, if the backend has one; else plans call [`Backend::run`].
+    pub transform: Option<Box<dyn PreparedTransform>>,
+}
+
+impl fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Prepared")
+            .field("report", &self.report)
+            .field("transform", &self.transform.is_some())
+            .finish()
+    }
+}
+
+/// The backend a plan runs on: borrowed or shared.
+#[derive(Clone)]
+pub enum BackendRef<'b> {
+    Borrowed(&'b dyn Backend),
+    Shared(Arc<dyn Backend>),
+}
+
+impl BackendRef<'_> {
+    pub fn get(&self) -> &dyn Backend {
+        match self {
+            BackendRef::Borrowed(b) => *b,
+            BackendRef::Shared(b) => &**b,
+        }
+    }
+}
+
+impl<'b> From<&'b dyn Backend> for BackendRef<'b> {
+    fn from(b: &'b dyn Backend) -> Self {
+        BackendRef::Borrowed(b)
+    }
+}
+
+impl<'b, B: Backend> From<&'b B> for BackendRef<'b> {
+    fn from(b: &'b B) -> Self {
+        BackendRef::Borrowed(b)
+    }
+}
+
+impl From<Arc<dyn Backend>> for BackendRef<'_> {
+    fn from(b: Arc<dyn Backend>) -> Self {
+        BackendRef::Shared(b)
+    }
+}
+
+impl<B: Backend + 'static> From<Arc<B>> for BackendRef<'_> {
+    fn from(b: Arc<B>) -> Self {
+        BackendRef::Shared(b)
+    }
+}
+
+/// Configures a [`Plan`]; see [`Plan::builder`] for the defaults.
+#[derive(Clone)]
+pub struct PlanBuilder<'b> {
+    backend: BackendRef<'b>,
+    wavelet: Wavelet,
+    shape: Vec<usize>,
+    levels: u32,
+    direction: Direction,
+    layout: Layout,
+    element: Option<ElementType>,
+    rows: bool,
+    input: InputRange,
+    allow_overflow: bool,
+}
+
+impl<'b> PlanBuilder<'b> {
+    /// Levels (default 1).
+    pub fn levels(mut self, levels: u32) -> Self {
+        self.levels = levels;
+        self
+    }
+
+    /// Direction (default forward).
+    pub fn direction(mut self, direction: Direction) -> Self {
+        self.direction = direction;
+        self
+    }
+
+    /// Layout of the coefficients (default Mallat).
+    pub fn layout(mut self, layout: Layout) -> Self {
+        self.layout = layout;
+        self
+    }
+
+    /// Element type of the data (default i32 for integer wavelets, f32 for float ones).
+    pub fn element(mut self, element: ElementType) -> Self {
+        self.element = Some(element);
+        self
+    }
+
+    /// A batch of independent 1-D rows: the shape is `[rows, n]` and each row gets its own 1-D
+    /// transform of `n` samples (levels count against `n`). Rows run one after the other through
+    /// the backend's 1-D transform (one transfer per row on a GPU).
+    pub fn rows(mut self) -> Self {
+        self.rows = true;
+        self
+    }
+
+    /// The values integer input takes, for the bit-growth check (default
+    /// [`InputRange::unsigned(8)`], 8-bit pixels).
+    pub fn input_range(mut self, input: InputRange) -> Self {
+        self.input = input;
+        self
+    }
+
+    /// Skips refusing an integer transform whose worst case overflows the element type (results
+    /// may wrap); the plan's [`Plan::growth`] still says so.
+    pub fn allow_overflow(mut self, allow: bool) -> Self {
+        self.allow_overflow = allow;
+        self
+    }
+
+    /// Validates the configuration and prepares the backend's kernels.
+    pub fn build(self) -> Result<Plan<'b>, DwtError> {
+        let element = self.element.unwrap_or(match self.wavelet.kind {
+            dwt_ir::ElementKind::Integer => ElementType::I32,
+            dwt_ir::ElementKind::Float => ElementType::F32,
+        });
+        let transform_shape = if self.rows {
+            match self.shape[..] {
+                [_, n] => vec![n],
+                _ => {
+                    return Err(DwtError::Dimensions {
+                        shape: self.shape.clone(),
+                        dims: self.shape.len(),
+                    })
+                }
+            }
+        } else {
+            self.shape.clone()
+        };
+        if self.shape.contains(&0) {
+            return Err(DwtError::EmptyAxis {
+                shape: self.shape.clone(),
+            });
+        }
+        cpu::validate(
+            &self.wavelet,
+            element.name(),
+            element.kind(),
+            transform_shape.iter().product(),
+            &transform_shape,
+            self.levels,
+        )?;
+        let growth = check_bit_growth(
+            &self.wavelet,
+            self.levels,
+            &transform_shape,
+            self.input,
+            element,
+            self.allow_overflow,
+        )?;
+        let request = Request {
+            wavelet: &self.wavelet,
+            direction: self.direction,
+            shape: transform_shape.clone(),
+            levels: self.levels,
+            layout: self.layout,
+        };
+        let prepared = self.backend.get().prepare(&request, element)?;
+        Ok(Plan {
+            backend: self.backend,
+            wavelet: self.wavelet,
+            shape: self.shape,
+            transform_shape,
+            levels: self.levels,
+            direction: self.direction,
+            layout: self.layout,
+            element,
+            rows: self.rows,
+            growth,
+            report: prepared.report,
+            transform: prepared.transform,
+        })
+    }
+}
+
+/// A transform validated and prepared once; see the [module docs](self).
+pub struct Plan<'b> {
+    backend: BackendRef<'b>,
+    wavelet: Wavelet,
+    shape: Vec<usize>,
+    transform_shape: Vec<usize>,
+    levels: u32,
+    direction: Direction,
+    layout: Layout,
+    element: ElementType,
+    rows: bool,
+    growth: String,
+    report: PrepareReport,
+    transform: Option<Box<dyn PreparedTransform>>,
+}
+
+impl fmt::Debug for Plan<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Plan")
+            .field("backend", &self.backend.get().name())
+            .field("wavelet", &self.wavelet.name)
+            .field("shape", &self.shape)
+            .field("rows", &self.rows)
+            .field("levels", &self.levels)
+            .field("direction", &self.direction)
+            .field("layout", &self.layout)
+            .field("element", &self.element)
+            .field("report", &self.report)
+            .finish()
+    }
+}
+
+impl<'b> Plan<'b> {
+    /// A plan of `wavelet` on data of `shape` (`[n]`, `[height, width]`, `[depth, height,
+    /// width]`, or `[rows, n]` with [`PlanBuilder::rows`]) on `backend`. Defaults: 1 level,
+    /// forward, Mallat, i32 (integer wavelets) or f32 (float ones), 8-bit unsigned input for the
+    /// bit-growth check.
+    pub fn builder(
+        backend: impl Into<BackendRef<'b>>,
+        wavelet: &Wavelet,
+        shape: &[usize],
+    ) -> PlanBuilder<'b> {
+        PlanBuilder {
+            backend: backend.into(),
+            wavelet: wavelet.clone(),
+            shape: shape.to_vec(),
+            levels: 1,
+            direction: Direction::Forward,
+            layout: Layout::Mallat,
+            element: None,
+            rows: false,
+            input: InputRange::unsigned(8),
+            allow_overflow: false,
+        }
+    }
+
+    /// Every parameter at once, with the default bit-growth check (8-bit unsigned input).
+    pub fn new(
+        backend: impl Into<BackendRef<'b>>,
+        wavelet: &Wavelet,
+        shape: &[usize],
+        levels: u32,
+        direction: Direction,
+        layout: Layout,
+        element: ElementType,
+    ) -> Result<Self, DwtError> {
+        Self::builder(backend, wavelet, shape)
+            .levels(levels)
+            .direction(direction)
+            .layout(layout)
+            .element(element)
+            .build()
+    }
+
+    pub fn backend(&self) -> &dyn Backend {
+        self.backend.get()
+    }
+
+    pub fn wavelet(&self) -> &Wavelet {
+        &self.wavelet
+    }
+
+    /// The shape of the data the plan takes.
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// Elements of the data the plan takes.
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// Always false: shapes have no empty axis.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn levels(&self) -> u32 {
+        self.levels
+    }
+
+    pub fn direction(&self) -> Direction {
+        self.direction
+    }
+
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    pub fn element(&self) -> ElementType {
+        self.element
+    }
+
+    /// Whether the plan transforms each row of `[rows, n]` data on its own.
+    pub fn is_rows(&self) -> bool {
+        self.rows
+    }
+
+    /// The bit-growth verdict (a one-line summary).
+    pub fn growth(&self) -> &str {
+        &self.growth
+    }
+
+    /// What preparing the backend's kernels did.
+    pub fn report(&self) -> &PrepareReport {
+        &self.report
+    }
+
+    /// The request the backend runs (per row for a batch of rows).
+    pub fn request(&self) -> Request<'_> {
+        Request {
+            wavelet: &self.wavelet,
+            direction: self.direction,
+            shape: self.transform_shape.clone(),
+            levels: self.levels,
+            layout: self.layout,
+        }
+    }
+
+    /// Transforms `data` in place: a slice or `Vec` of exactly [`Plan::len`] elements, or an
+    /// ndarray array or view of the plan's shape in standard layout, of the plan's element type.
+    pub fn execute<'d, E: Element>(&self, data: impl PlanData<'d, E>) -> Result<(), DwtError> {
+        if E::TYPE != self.element {
+            return Err(DwtError::ElementMismatch {
+                plan: self.element.name(),
+                data: E::NAME,
+            });
+        }
+        let (slice, shape) = data.into_parts()?;
+        match shape {
+            Some(shape) if shape != self.shape => {
+                return Err(DwtError::ShapeMismatch {
+                    plan: self.shape.clone(),
+                    data: shape,
+                })
+            }
+            _ => {}
+        }
+        if slice.len() != self.len() {
+            return Err(DwtError::BufferLength {
+                shape: self.shape.clone(),
+                len: slice.len(),
+                needed: self.len(),
+            });
+        }
+        if self.rows {
+            let n = self.transform_shape[0];
+            for row in slice.chunks_exact_mut(n) {
+                self.run(row)?;
+            }
+            Ok(())
+        } else {
+            self.run(slice)
+        }
+    }
+
+    fn run<E: Element>(&self, data: &mut [E]) -> Result<(), DwtError> {
+        match &self.transform {
+            Some(t) => t.run(E::samples(data)),
+            None => self.backend.get().run(&self.request(), E::samples(data)),
+        }
+    }
+}
+
+/// Data a [`Plan`] executes on: slices and `Vec`s (by length), ndarray arrays and views (by shape,
+/// in standard layout).
+pub trait PlanData<'d, E> {
+    /// The elements, and the shape when the data has one.
+    fn into_parts(self) -> Result<(&'d mut [E], Option<Vec<usize>>), DwtError>;
+}
+
+impl<'d, E> PlanData<'d, E> for &'d mut [E] {
+    fn into_parts(self) -> Result<(&'d mut [E], Option<Vec<usize>>), DwtError> {
+        Ok((self, None))
+    }
+}
+
+impl<'d, E> PlanData<'d, E> for &'d mut Vec<E> {
+    fn into_parts(self) -> Result<(&'d mut [E], Option<Vec<usize>>), DwtError> {
+        Ok((self.as_mut_slice(), None))
+    }
+}
+
+impl<'d, E, const N: usize> PlanData<'d, E> for &'d mut [E; N] {
+    fn into_parts(self) -> Result<(&'d mut [E], Option<Vec<usize>>), DwtError> {
+        Ok((self.as_mut_slice(), None))
+    }
+}
+
+impl<'d, E, D: Dimension> PlanData<'d, E> for ArrayViewMut<'d, E, D> {
+    fn into_parts(self) -> Result<(&'d mut [E], Option<Vec<usize>>), DwtError> {
+        let shape = self.shape().to_vec();
+        if !self.is_standard_layout() {
+            return Err(DwtError::NotStandardLayout { shape });
+        }
+        let slice = self
+            .into_slice()
+            .ok_or_else(|| DwtError::NotStandardLayout {
+                shape: shape.clone(),
+            })?;
+        Ok((slice, Some(shape)))
+    }
+}
+
+impl<'d, E, D: Dimension> PlanData<'d, E> for &'d mut ArrayViewMut<'_, E, D> {
+    fn into_parts(self) -> Result<(&'d mut [E], Option<Vec<usize>>), DwtError> {
+        self.view_mut().into_parts()
+    }
+}
+
+impl<'d, E, D: Dimension> PlanData<'d, E> for &'d mut ArrayBase<OwnedRepr<E>, D> {
+    fn into_parts(self) -> Result<(&'d mut [E], Option<Vec<usize>>), DwtError> {
+        self.view_mut().into_parts()
+    }
+}

@@ -1,0 +1,329 @@
+//! Plans on the CPU reference and on a backend that counts what it is asked to do.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use dwt_runtime::growth::InputRange;
+use dwt_runtime::{
+    cpu, Backend, CpuBackend, Direction, DwtError, ElementType, KernelOrigin, Layout, ModuleReport,
+    Plan, PrepareReport, Prepared, PreparedTransform, Registry, Request, Samples,
+};
+use ndarray::{Array, ArrayD, IxDyn};
+
+fn legall() -> &'static dwt_ir::Wavelet {
+    dwt_catalogue::by_name("LeGall53").unwrap()
+}
+
+fn ramp(n: usize) -> Vec<i32> {
+    (0..n as i32).map(|i| (i * 37 + 11) % 256).collect()
+}
+
+fn reference(shape: &[usize], levels: u32, layout: Layout, data: &[i32]) -> Vec<i32> {
+    let mut out = data.to_vec();
+    cpu::forward(legall(), &mut out, shape, levels, layout).unwrap();
+    out
+}
+
+#[test]
+fn executed_twice_gives_the_reference_both_times() {
+    for (shape, levels) in [(vec![37usize], 3u32), (vec![12, 17], 2), (vec![5, 6, 7], 2)] {
+        for layout in [Layout::Mallat, Layout::Interleaved] {
+            let plan = Plan::builder(&CpuBackend, legall(), &shape)
+                .levels(levels)
+                .layout(layout)
+                .build()
+                .unwrap();
+            let input = ramp(shape.iter().product());
+            let want = reference(&shape, levels, layout, &input);
+            for _ in 0..2 {
+                let mut data = input.clone();
+                plan.execute(&mut data).unwrap();
+                assert_eq!(data, want, "{shape:?} {levels} {layout:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn inverse_plan_round_trips() {
+    let shape = [9, 14];
+    let fwd = Plan::new(
+        &CpuBackend,
+        legall(),
+        &shape,
+        3,
+        Direction::Forward,
+        Layout::Mallat,
+        ElementType::I16,
+    )
+    .unwrap();
+    let inv = Plan::builder(&CpuBackend, legall(), &shape)
+        .levels(3)
+        .direction(Direction::Inverse)
+        .element(ElementType::I16)
+        .build()
+        .unwrap();
+    let orig: Vec<i16> = ramp(9 * 14).into_iter().map(|v| v as i16).collect();
+    let mut data = orig.clone();
+    fwd.execute(&mut data).unwrap();
+    assert_ne!(data, orig);
+    inv.execute(&mut data[..]).unwrap();
+    assert_eq!(data, orig);
+}
+
+#[test]
+fn ndarray_views_equal_slices() {
+    let shape = [6usize, 10];
+    let plan = Plan::builder(&CpuBackend, legall(), &shape)
+        .levels(2)
+        .build()
+        .unwrap();
+    let input = ramp(60);
+    let mut slice = input.clone();
+    plan.execute(&mut slice).unwrap();
+
+    let mut owned = Array::from_shape_vec((6, 10), input.clone()).unwrap();
+    plan.execute(&mut owned).unwrap();
+    assert_eq!(owned.as_slice().unwrap(), &slice[..]);
+
+    let mut dynamic = ArrayD::from_shape_vec(IxDyn(&shape), input.clone()).unwrap();
+    plan.execute(dynamic.view_mut()).unwrap();
+    assert_eq!(dynamic.as_slice().unwrap(), &slice[..]);
+
+    // 3-D, through a mutable view of a sub-array that is contiguous.
+    let plan3 = Plan::builder(&CpuBackend, legall(), &[2, 3, 10])
+        .levels(1)
+        .build()
+        .unwrap();
+    let mut big = Array::from_shape_vec((4, 3, 10), ramp(120)).unwrap();
+    let mut want = ramp(120)[..60].to_vec();
+    plan3.execute(&mut want).unwrap();
+    plan3
+        .execute(big.slice_mut(ndarray::s![..2, .., ..]))
+        .unwrap();
+    assert_eq!(&big.as_slice().unwrap()[..60], &want[..]);
+    assert_eq!(
+        &big.as_slice().unwrap()[60..],
+        &ramp(120)[60..],
+        "untouched"
+    );
+}
+
+#[test]
+fn wrong_data_is_an_error() {
+    let plan = Plan::builder(&CpuBackend, legall(), &[6, 10])
+        .build()
+        .unwrap();
+    // The right length in the wrong shape.
+    let mut a = Array::from_shape_vec((10, 6), ramp(60)).unwrap();
+    let e = plan.execute(&mut a).unwrap_err();
+    assert!(matches!(e, DwtError::ShapeMismatch { .. }), "{e}");
+    assert!(e.to_string().contains("[10, 6]"), "{e}");
+    // Not in standard layout.
+    let mut t = Array::from_shape_vec((10, 6), ramp(60)).unwrap();
+    let e = plan.execute(t.view_mut().reversed_axes()).unwrap_err();
+    assert!(matches!(e, DwtError::NotStandardLayout { .. }), "{e}");
+    // Wrong length, wrong element type.
+    assert!(matches!(
+        plan.execute(&mut vec![0i32; 59]),
+        Err(DwtError::BufferLength { .. })
+    ));
+    assert!(matches!(
+        plan.execute(&mut vec![0f32; 60]),
+        Err(DwtError::ElementMismatch { .. })
+    ));
+}
+
+#[test]
+fn bad_configurations_fail_at_construction() {
+    let build = |shape: &[usize], levels: u32| {
+        Plan::builder(&CpuBackend, legall(), shape)
+            .levels(levels)
+            .build()
+            .map(|_| ())
+    };
+    assert!(matches!(
+        build(&[8, 8], 4),
+        Err(DwtError::TooManyLevels { .. })
+    ));
+    assert!(matches!(build(&[8, 0], 1), Err(DwtError::EmptyAxis { .. })));
+    assert!(matches!(
+        build(&[2, 2, 2, 2], 1),
+        Err(DwtError::Dimensions { .. })
+    ));
+    assert!(matches!(build(&[], 1), Err(DwtError::Dimensions { .. })));
+    // The wrong kind of element for the wavelet.
+    assert!(matches!(
+        Plan::builder(&CpuBackend, legall(), &[8])
+            .element(ElementType::F32)
+            .build(),
+        Err(DwtError::KindMismatch { .. })
+    ));
+    // Bit growth: 16-bit input does not fit i16 after a level; allowed on request.
+    let wide = || {
+        Plan::builder(&CpuBackend, legall(), &[64, 64])
+            .levels(3)
+            .element(ElementType::I16)
+            .input_range(InputRange::unsigned(16))
+    };
+    assert!(matches!(wide().build(), Err(DwtError::BitGrowth { .. })));
+    let p = wide().allow_overflow(true).build().unwrap();
+    assert!(p.growth().contains("overflow allowed"), "{}", p.growth());
+    // Rows take a 2-D shape, and levels count against the row length.
+    assert!(matches!(
+        Plan::builder(&CpuBackend, legall(), &[4, 4, 4])
+            .rows()
+            .build(),
+        Err(DwtError::Dimensions { .. })
+    ));
+    assert!(matches!(
+        Plan::builder(&CpuBackend, legall(), &[100, 4])
+            .rows()
+            .levels(3)
+            .build(),
+        Err(DwtError::TooManyLevels { .. })
+    ));
+}
+
+#[test]
+fn rows_are_independent_1d_transforms() {
+    let (rows, n) = (5usize, 21usize);
+    let plan = Plan::builder(&CpuBackend, legall(), &[rows, n])
+        .rows()
+        .levels(3)
+        .build()
+        .unwrap();
+    assert!(plan.is_rows());
+    let input = ramp(rows * n);
+    let mut want = input.clone();
+    for row in want.chunks_mut(n) {
+        cpu::forward(legall(), row, &[n], 3, Layout::Mallat).unwrap();
+    }
+    let mut data = Array::from_shape_vec((rows, n), input).unwrap();
+    plan.execute(&mut data).unwrap();
+    assert_eq!(data.as_slice().unwrap(), &want[..]);
+}
+
+/// Counts prepares and runs; its prepared transform runs the reference.
+#[derive(Default)]
+struct Counting {
+    prepares: AtomicUsize,
+    runs: AtomicUsize,
+    prepared_runs: Arc<AtomicUsize>,
+}
+
+struct CountingPrepared {
+    request: (dwt_ir::Wavelet, Direction, Vec<usize>, u32, Layout),
+    runs: Arc<AtomicUsize>,
+}
+
+impl PreparedTransform for CountingPrepared {
+    fn run(&self, data: Samples) -> Result<(), DwtError> {
+        self.runs.fetch_add(1, Ordering::SeqCst);
+        let (w, direction, shape, levels, layout) = &self.request;
+        let r = Request {
+            wavelet: w,
+            direction: *direction,
+            shape: shape.clone(),
+            levels: *levels,
+            layout: *layout,
+        };
+        CpuBackend.run(&r, data)
+    }
+}
+
+impl Backend for Counting {
+    fn name(&self) -> &str {
+        "counting"
+    }
+    fn device(&self) -> String {
+        "a counter".into()
+    }
+    fn run(&self, r: &Request, data: Samples) -> Result<(), DwtError> {
+        self.runs.fetch_add(1, Ordering::SeqCst);
+        CpuBackend.run(r, data)
+    }
+    fn prepare(&self, r: &Request, element: ElementType) -> Result<Prepared, DwtError> {
+        self.prepares.fetch_add(1, Ordering::SeqCst);
+        assert_eq!(element, ElementType::I32);
+        Ok(Prepared {
+            report: PrepareReport {
+                modules: vec![ModuleReport {
+                    kernels: vec!["k".into()],
+                    origin: KernelOrigin::Compiled,
+                    time: std::time::Duration::from_millis(3),
+                }],
+            },
+            transform: Some(Box::new(CountingPrepared {
+                request: (
+                    r.wavelet.clone(),
+                    r.direction,
+                    r.shape.clone(),
+                    r.levels,
+                    r.layout,
+                ),
+                runs: self.prepared_runs.clone(),
+            })),
+        })
+    }
+}
+
+#[test]
+fn prepares_once_and_runs_the_prepared_transform() {
+    let backend = Counting::default();
+    let plan = Plan::builder(&backend, legall(), &[8, 8])
+        .levels(2)
+        .build()
+        .unwrap();
+    assert_eq!(plan.report().origin(), Some(KernelOrigin::Compiled));
+    assert!(plan.report().compiled());
+    assert_eq!(plan.report().kernels(), 1);
+    assert!(
+        plan.report()
+            .to_string()
+            .starts_with("1 kernel (k) from compiled"),
+        "{}",
+        plan.report()
+    );
+    let input = ramp(64);
+    for _ in 0..3 {
+        let mut d = input.clone();
+        plan.execute(&mut d).unwrap();
+        assert_eq!(d, reference(&[8, 8], 2, Layout::Mallat, &input));
+    }
+    assert_eq!(backend.prepares.load(Ordering::SeqCst), 1);
+    assert_eq!(backend.runs.load(Ordering::SeqCst), 0);
+    assert_eq!(backend.prepared_runs.load(Ordering::SeqCst), 3);
+    // A bad configuration never reaches the backend.
+    assert!(Plan::builder(&backend, legall(), &[8, 8])
+        .levels(9)
+        .build()
+        .is_err());
+    assert_eq!(backend.prepares.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn shared_backends_from_the_registry() {
+    let registry = Registry::with_builtins();
+    let backend: Arc<dyn Backend> = registry.select("cpu").unwrap().backend;
+    let plan: Plan<'static> = Plan::builder(backend, legall(), &[16])
+        .levels(4)
+        .build()
+        .unwrap();
+    assert_eq!(plan.backend().name(), "cpu");
+    assert_eq!(plan.report(), &PrepareReport::default());
+    assert_eq!(plan.report().to_string(), "nothing to build");
+    let mut d = ramp(16);
+    plan.execute(&mut d).unwrap();
+    assert_eq!(d, reference(&[16], 4, Layout::Mallat, &ramp(16)));
+    // Plans move across threads.
+    std::thread::spawn(move || {
+        let mut d = ramp(16);
+        plan.execute(&mut d).unwrap();
+    })
+    .join()
+    .unwrap();
+    // A borrowed trait object works too.
+    let dynamic: &dyn Backend = &CpuBackend;
+    assert!(Plan::builder(dynamic, legall(), &[16]).build().is_ok());
+}
