@@ -160,27 +160,15 @@ pub fn function_usage(log: &str) -> Vec<FunctionUsage> {
 /// NVRTC's log followed by the source lines it points at (`dwt.cu(LINE): ...`), quoted with
 /// their numbers.
 pub fn annotate_log(log: &str, source: &str) -> String {
-    let lines: Vec<&str> = source.lines().collect();
-    let mut cited = Vec::new();
-    for l in log.lines() {
-        let Some(i) = l.find('(') else { continue };
-        let rest = &l[i + 1..];
-        let Some(j) = rest.find(')') else { continue };
-        if let Ok(n) = rest[..j].parse::<usize>() {
-            if rest[j..].starts_with("):") && (1..=lines.len()).contains(&n) && !cited.contains(&n)
-            {
-                cited.push(n);
-            }
+    dwt_emit_c::annotate_build_log(log, source, |l| {
+        let rest = &l[l.find('(')? + 1..];
+        let j = rest.find(')')?;
+        if rest[j..].starts_with("):") {
+            rest[..j].parse().ok()
+        } else {
+            None
         }
-    }
-    let mut out = log.trim_end().to_string();
-    if !cited.is_empty() {
-        out.push_str("\nin the emitted source:");
-        for n in cited.into_iter().take(8) {
-            out.push_str(&format!("\n{n:>5} | {}", lines[n - 1]));
-        }
-    }
-    out
+    })
 }
 
 #[cfg(test)]

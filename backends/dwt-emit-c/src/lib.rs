@@ -82,3 +82,28 @@ pub enum EmitError {
     #[error("launch config is not usable: {0}")]
     Config(&'static str),
 }
+
+/// A compiler's log followed by the emitted source lines it points at, quoted with their numbers.
+/// `line_of` reads the source line number a diagnostic line cites, in the compiler's own format;
+/// numbers outside the source and repeats are dropped, and at most 8 lines are quoted.
+pub fn annotate_build_log(
+    log: &str,
+    source: &str,
+    line_of: impl Fn(&str) -> Option<usize>,
+) -> String {
+    let lines: Vec<&str> = source.lines().collect();
+    let mut cited: Vec<usize> = Vec::new();
+    for n in log.lines().filter_map(line_of) {
+        if (1..=lines.len()).contains(&n) && !cited.contains(&n) {
+            cited.push(n);
+        }
+    }
+    let mut out = log.trim_end().to_string();
+    if !cited.is_empty() {
+        out.push_str("\nin the emitted source:");
+        for n in cited.into_iter().take(8) {
+            out.push_str(&format!("\n{n:>5} | {}", lines[n - 1]));
+        }
+    }
+    out
+}

@@ -525,32 +525,18 @@ fn copy_band<T: DeviceElement>(
 /// The compiler's log followed by the source lines it points at (`...:LINE:COLUMN: ...`), quoted
 /// with their numbers.
 pub fn annotate_log(log: &str, source: &str) -> String {
-    let lines: Vec<&str> = source.lines().collect();
-    let mut cited = Vec::new();
-    for l in log.lines() {
+    dwt_emit_c::annotate_build_log(log, source, |l| {
         // The first `:N:` of a diagnostic line is its source line.
         let mut rest = l;
         while let Some(i) = rest.find(':') {
             rest = &rest[i + 1..];
-            let digits: &str = &rest[..rest
+            let end = rest
                 .find(|c: char| !c.is_ascii_digit())
-                .unwrap_or(rest.len())];
-            if !digits.is_empty() && rest[digits.len()..].starts_with(':') {
-                if let Ok(n) = digits.parse::<usize>() {
-                    if (1..=lines.len()).contains(&n) && !cited.contains(&n) {
-                        cited.push(n);
-                    }
-                }
-                break;
+                .unwrap_or(rest.len());
+            if end > 0 && rest[end..].starts_with(':') {
+                return rest[..end].parse().ok();
             }
         }
-    }
-    let mut out = log.trim_end().to_string();
-    if !cited.is_empty() {
-        out.push_str("\nin the emitted source:");
-        for n in cited.into_iter().take(8) {
-            out.push_str(&format!("\n{n:>5} | {}", lines[n - 1]));
-        }
-    }
-    out
+        None
+    })
 }
