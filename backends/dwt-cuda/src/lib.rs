@@ -268,9 +268,18 @@ impl CudaBackend {
     ) -> Result<(), DwtError> {
         // Everything that can refuse the transform happens before the data moves.
         let prepared = self.prepare_launches(request, T::TYPE)?;
+        self.execute_host(&prepared, data)
+    }
+
+    /// Host data to the device once, every launch of `prepared`, and back once.
+    fn execute_host<T: DeviceElement>(
+        &self,
+        prepared: &Prepared,
+        data: &mut [T],
+    ) -> Result<(), DwtError> {
         let stream = self.stream();
         let mut buffer = stream.clone_htod(&*data).map_err(device_error)?;
-        self.execute(&prepared, &stream, &mut buffer)?;
+        self.execute(prepared, &stream, &mut buffer)?;
         stream.memcpy_dtoh(&buffer, data).map_err(device_error)?;
         stream.synchronize().map_err(device_error)
     }
@@ -390,11 +399,7 @@ struct PreparedRequest {
 
 impl PreparedRequest {
     fn run_host<T: DeviceElement>(&self, data: &mut [T]) -> Result<(), DwtError> {
-        let stream = self.backend.stream();
-        let mut buffer = stream.clone_htod(&*data).map_err(device_error)?;
-        self.backend.execute(&self.prepared, &stream, &mut buffer)?;
-        stream.memcpy_dtoh(&buffer, data).map_err(device_error)?;
-        stream.synchronize().map_err(device_error)
+        self.backend.execute_host(&self.prepared, data)
     }
 }
 

@@ -296,6 +296,11 @@ impl OpenClBackend {
     ) -> Result<(), DwtError> {
         // Everything that can refuse the transform happens before the data moves.
         let plan = self.plan(request, T::TYPE)?;
+        self.execute_host(&plan, data)
+    }
+
+    /// Host data to the device once, every launch of `plan`, and back once.
+    fn execute_host<T: DeviceElement>(&self, plan: &Plan, data: &mut [T]) -> Result<(), DwtError> {
         let queue = self.queue()?;
         let buffer = Buffer::<T>::builder()
             .queue(queue.clone())
@@ -303,7 +308,7 @@ impl OpenClBackend {
             .copy_host_slice(data)
             .build()
             .map_err(device_error)?;
-        self.execute::<T>(&plan, &queue, &buffer)?;
+        self.execute::<T>(plan, &queue, &buffer)?;
         buffer.read(&mut *data).enq().map_err(device_error)?;
         queue.finish().map_err(device_error)
     }
@@ -463,16 +468,7 @@ struct PreparedRequest {
 
 impl PreparedRequest {
     fn run_host<T: DeviceElement>(&self, data: &mut [T]) -> Result<(), DwtError> {
-        let queue = self.backend.queue()?;
-        let buffer = Buffer::<T>::builder()
-            .queue(queue.clone())
-            .len(data.len())
-            .copy_host_slice(data)
-            .build()
-            .map_err(device_error)?;
-        self.backend.execute::<T>(&self.plan, &queue, &buffer)?;
-        buffer.read(&mut *data).enq().map_err(device_error)?;
-        queue.finish().map_err(device_error)
+        self.backend.execute_host(&self.plan, data)
     }
 }
 
