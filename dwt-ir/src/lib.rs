@@ -10,6 +10,7 @@ mod laurent;
 pub mod parse;
 mod program;
 mod spec;
+mod tile;
 mod transform;
 
 pub use analysis::{Filter, OpCounts, PolyphaseMatrix, SlidingWindow, WindowGeometry};
@@ -18,6 +19,7 @@ pub use laurent::Laurent;
 pub use parse::{parse_str, parse_wavelet, ParseError};
 pub use program::{Boundary, Direction, ElementKind, Op, Phase, Program, Sign, Step, Wavelet};
 pub use spec::{KernelSource, WaveletSpec};
+pub use tile::{Halo, TileHalo};
 pub use transform::{ElementType, Layout};
 
 /// Re-exported so generated code can name it through this crate.

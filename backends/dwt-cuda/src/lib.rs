@@ -36,13 +36,13 @@ use cudarc::driver::{
     PushKernelArg, ValidAsZeroBits,
 };
 use dwt_emit_c::{emit_module, Buffer, Cuda, KernelModule, LaunchPlan, Step};
-use dwt_ir::ElementType;
+use dwt_ir::{Direction, ElementType, Layout};
 use dwt_runtime::{
     cpu, Backend, DwtError, Element, KernelOrigin, ModuleReport, PrepareReport, PreparedTransform,
     Request, Samples,
 };
 
-pub use dwt_emit_c::LaunchConfig;
+pub use dwt_emit_c::{LaunchConfig, Strategy};
 pub use nvrtc::{
     annotate_log, check_nvrtc, compile, function_usage, options, version as nvrtc_version,
     Compiled, FunctionUsage, PROGRAM_NAME,
@@ -137,6 +137,7 @@ fn discover() -> Result<DeviceState, DwtError> {
 pub struct CudaBackend {
     state: &'static DeviceState,
     config: LaunchConfig,
+    plans: Arc<Mutex<HashMap<PlanKey, Arc<Prepared>>>>,
 }
 
 impl CudaBackend {
@@ -152,7 +153,11 @@ impl CudaBackend {
             .get_or_init(discover)
             .as_ref()
             .map_err(Clone::clone)?;
-        Ok(CudaBackend { state, config })
+        Ok(CudaBackend {
+            state,
+            config,
+            plans: Arc::default(),
+        })
     }
 
     pub fn config(&self) -> &LaunchConfig {
@@ -242,23 +247,89 @@ impl CudaBackend {
 
     /// Transforms a slice already on the device (of this backend's [`context`](Self::context))
     /// in place, on the slice's stream, without waiting: no host copies. Validated as
-    /// [`Request::validate`] does, with the slice's length.
+    /// [`Request::validate`] does, with the slice's length. The request's emitted module, plan and
+    /// functions are kept for the next call with the same request (the hot path only launches).
+    /// A fused plan (out of place) first copies the data to a temporary source buffer: use
+    /// [`CudaBackend::run_on_device_into`] to skip that copy.
     pub fn run_on_device<T: DeviceElement>(
         &self,
         request: &Request,
         data: &mut CudaSlice<T>,
     ) -> Result<(), DwtError> {
+        self.validate_device::<T>(request, data.len())?;
+        let prepared = self.prepared(request, T::TYPE)?;
+        let stream = data.stream().clone();
+        self.execute(&prepared, &stream, None, data)
+    }
+
+    /// Transforms `src` into `dst` (both on the device, of the same length), on `dst`'s stream,
+    /// without waiting; `src` is only read. With the fused 2-D pass this moves the data through
+    /// memory once per level: one read of `src`, one write of `dst` (plus the smaller low bands
+    /// of later levels).
+    pub fn run_on_device_into<T: DeviceElement>(
+        &self,
+        request: &Request,
+        src: &CudaSlice<T>,
+        dst: &mut CudaSlice<T>,
+    ) -> Result<(), DwtError> {
+        self.validate_device::<T>(request, src.len())?;
+        if dst.len() != src.len() {
+            return Err(DwtError::Unsupported {
+                backend: NAME.into(),
+                what: format!(
+                    "the destination holds {} samples but the source {}: they must be the same length",
+                    dst.len(),
+                    src.len()
+                ),
+            });
+        }
+        let prepared = self.prepared(request, T::TYPE)?;
+        let stream = dst.stream().clone();
+        if prepared.plan.reads_source {
+            self.execute(&prepared, &stream, Some(src), dst)
+        } else {
+            stream.memcpy_dtod(src, dst).map_err(device_error)?;
+            self.execute(&prepared, &stream, None, dst)
+        }
+    }
+
+    /// Whether the request would run the fused 2-D pass (else the two passes per level).
+    pub fn is_fused(&self, request: &Request, element: ElementType) -> Result<bool, DwtError> {
+        Ok(self.prepared(request, element)?.plan.reads_source)
+    }
+
+    fn validate_device<T: DeviceElement>(
+        &self,
+        request: &Request,
+        len: usize,
+    ) -> Result<(), DwtError> {
         cpu::validate(
             request.wavelet,
             T::NAME,
             T::KIND,
-            data.len(),
+            len,
             &request.shape,
             request.levels,
-        )?;
-        let prepared = self.prepare_launches(request, T::TYPE)?;
-        let stream = data.stream().clone();
-        self.execute(&prepared, &stream, data)
+        )
+    }
+
+    /// The request's prepared launches, from this backend's cache or prepared now.
+    fn prepared(&self, request: &Request, elem: ElementType) -> Result<Arc<Prepared>, DwtError> {
+        let key = PlanKey {
+            wavelet: request.wavelet.to_string(),
+            direction: request.direction,
+            elem,
+            layout: request.layout,
+            shape: request.shape.clone(),
+            levels: request.levels,
+        };
+        let cache = || self.plans.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = cache().get(&key) {
+            return Ok(p.clone());
+        }
+        let prepared = Arc::new(self.prepare_launches(request, elem)?);
+        cache().insert(key, prepared.clone());
+        Ok(prepared)
     }
 
     fn run_host<T: DeviceElement>(
@@ -279,7 +350,7 @@ impl CudaBackend {
     ) -> Result<(), DwtError> {
         let stream = self.stream();
         let mut buffer = stream.clone_htod(&*data).map_err(device_error)?;
-        self.execute(prepared, &stream, &mut buffer)?;
+        self.execute(prepared, &stream, None, &mut buffer)?;
         stream.memcpy_dtoh(&buffer, data).map_err(device_error)?;
         stream.synchronize().map_err(device_error)
     }
@@ -326,19 +397,32 @@ impl CudaBackend {
         })
     }
 
-    /// Runs every step of the plan on `data`, on `stream` (not waited for).
+    /// Runs every step of the plan on `data`, on `stream` (not waited for). A plan that reads a
+    /// source reads `source`, or a copy of `data` when there is none.
     fn execute<T: DeviceElement>(
         &self,
         prepared: &Prepared,
         stream: &Arc<CudaStream>,
+        source: Option<&CudaSlice<T>>,
         data: &mut CudaSlice<T>,
     ) -> Result<(), DwtError> {
-        let mut scratch = if prepared.plan.needs_scratch {
-            Some(stream.alloc_zeros::<T>(data.len()).map_err(device_error)?)
-        } else {
-            None
+        let plan = &prepared.plan;
+        let copy;
+        let source = match (plan.reads_source, source) {
+            (false, _) => None,
+            (true, Some(s)) => Some(s),
+            (true, None) => {
+                copy = stream.clone_dtod(&*data).map_err(device_error)?;
+                Some(&copy)
+            }
         };
-        for step in &prepared.plan.steps {
+        // SAFETY: every scratch element a step reads was written by an earlier step (a band
+        // copy, or the level that produced the low band).
+        let mut scratch = match plan.scratch {
+            0 => None,
+            n => Some(unsafe { stream.alloc::<T>(n) }.map_err(device_error)?),
+        };
+        for step in &plan.steps {
             match step {
                 Step::Copy(c) => {
                     let span = c.span();
@@ -348,6 +432,9 @@ impl CudaBackend {
                         .map_err(device_error)?;
                 }
                 Step::Launch(l) => {
+                    if l.groups[0] == 0 || l.groups[1] == 0 {
+                        continue;
+                    }
                     let f = &prepared.functions[&l.kernel];
                     let mut args = stream.launch_builder(f);
                     for b in &l.buffers {
@@ -356,6 +443,7 @@ impl CudaBackend {
                             Buffer::Scratch => {
                                 args.arg(scratch.as_ref().expect("the plan needs scratch"))
                             }
+                            Buffer::Source => args.arg(source.expect("the plan reads a source")),
                         };
                     }
                     for v in &l.ints {
@@ -366,18 +454,28 @@ impl CudaBackend {
                         block_dim: (l.block[0] as u32, l.block[1] as u32, 1),
                         shared_mem_bytes: 0,
                     };
-                    if l.groups[0] == 0 || l.groups[1] == 0 {
-                        continue;
-                    }
                     // SAFETY: the arguments match the emitted kernel's parameters in order and
                     // type (the plan follows `KernelModule`'s documented signatures), and every
-                    // index the kernel computes stays inside the validated shape.
+                    // index the kernel computes stays inside the validated shape and the
+                    // plan's scratch.
                     unsafe { args.launch(grid) }.map_err(device_error)?;
                 }
             }
         }
         Ok(())
     }
+}
+
+/// What a prepared request is cached under.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct PlanKey {
+    /// The wavelet's canonical text: equal texts lift alike.
+    wavelet: String,
+    direction: Direction,
+    elem: ElementType,
+    layout: Layout,
+    shape: Vec<usize>,
+    levels: u32,
 }
 
 /// An emitted module's launch plan and the functions it launches.
@@ -485,6 +583,7 @@ impl Backend for CudaBackend {
                 backend: CudaBackend {
                     state: self.state,
                     config: self.config,
+                    plans: self.plans.clone(),
                 },
                 prepared,
                 element,

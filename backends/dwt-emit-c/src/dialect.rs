@@ -8,6 +8,8 @@ use dwt_ir::ElementType;
 pub enum Param {
     /// A pointer to global memory holding elements of the given type.
     Global(&'static str, ElementType),
+    /// A pointer to global memory the kernel only reads, not aliased by a written parameter.
+    Input(&'static str, ElementType),
     /// A by-value `int`.
     Int(&'static str),
 }
@@ -112,6 +114,9 @@ impl Dialect for OpenCl {
             .iter()
             .map(|p| match p {
                 Param::Global(n, t) => format!("__global {}* {n}", self.storage_type(*t)),
+                Param::Input(n, t) => {
+                    format!("__global const {}* restrict {n}", self.storage_type(*t))
+                }
                 Param::Int(n) => format!("const int {n}"),
             })
             .collect();
@@ -188,6 +193,7 @@ impl Dialect for Cuda {
             .iter()
             .map(|p| match p {
                 Param::Global(n, t) => format!("{}* {n}", self.storage_type(*t)),
+                Param::Input(n, t) => format!("const {}* __restrict__ {n}", self.storage_type(*t)),
                 Param::Int(n) => format!("const int {n}"),
             })
             .collect();

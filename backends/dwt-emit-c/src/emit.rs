@@ -1,9 +1,10 @@
 //! The emitter proper: helpers, the horizontal (row) pass and the sliding-window vertical (column)
 //! pass of one lifting program, for one element type and layout.
 
-use dwt_ir::{Boundary, Coeff, Direction, Op, Sign, Step, Wavelet};
+use dwt_ir::{Boundary, Coeff, Direction, Op, Program, Sign, Step, Wavelet};
 
 use crate::dialect::{Dialect, Param};
+use crate::tile::TilePass;
 use crate::writer::Writer;
 use dwt_ir::{ElementType, Layout};
 
@@ -65,6 +66,12 @@ pub struct KernelModule {
     /// The vertical kernels, or why the sliding window cannot run this program (a periodic
     /// boundary, a scale between steps): the rows kernel is emitted either way.
     pub vertical: Result<VerticalPass, EmitError>,
+    /// The fused 2-D kernel, or why there is none (a periodic boundary, a tile too large for
+    /// local memory): the planner then runs the two passes.
+    pub tile: Result<TilePass, EmitError>,
+    /// The program the kernels lift (the wavelet's, in `direction`) and its boundary rule.
+    pub program: Program,
+    pub boundary: Boundary,
     pub elem: ElementType,
     pub layout: Layout,
     pub direction: Direction,
@@ -89,6 +96,11 @@ pub fn emit_module(
     }
     if config.row_group_size == 0 || config.slab_width == 0 || config.slab_rows == 0 {
         return Err(EmitError::Config("work-group dimensions must be positive"));
+    }
+    if config.tile[0] == 0 || config.tile[1] == 0 || config.tile_threads == 0 {
+        return Err(EmitError::Config(
+            "fused tile and group sizes must be positive",
+        ));
     }
     if config.max_row_len < 2 {
         return Err(EmitError::Config("max_row_len must be at least 2"));
@@ -150,6 +162,17 @@ pub fn emit_module(
         w.blank();
         e.columns(&mut w, &columns_kernel);
     }
+    let tile_kernel = dialect.kernel_name(&prefix, elem, "tile");
+    let tile = e.tile_plan(config.tile).map(|(halo, layout)| {
+        w.blank();
+        e.tile(&mut w, &tile_kernel, &halo, layout);
+        TilePass {
+            kernel: tile_kernel,
+            tile: config.tile,
+            threads: config.tile_threads,
+            halo,
+        }
+    });
     Ok(KernelModule {
         source: w.finish(),
         rows_kernel,
@@ -158,6 +181,9 @@ pub fn emit_module(
             columns_kernel,
             geometry,
         }),
+        tile,
+        program: program.clone(),
+        boundary: wavelet.boundary,
         elem,
         layout,
         direction,
@@ -193,21 +219,21 @@ fn edge_scales(name: &str, ops: &[Op]) -> Result<EdgeScales, EmitError> {
     Ok((product(&ops[..first]), product(&ops[last..])))
 }
 
-struct Emitter<'a> {
-    d: &'a dyn Dialect,
-    wavelet: &'a Wavelet,
-    direction: Direction,
-    elem: ElementType,
-    layout: Layout,
-    cfg: &'a LaunchConfig,
-    ops: &'a [Op],
-    geometry: Option<&'a VerticalGeometry>,
-    on_read: Option<(f64, f64)>,
-    on_write: Option<(f64, f64)>,
+pub(crate) struct Emitter<'a> {
+    pub(crate) d: &'a dyn Dialect,
+    pub(crate) wavelet: &'a Wavelet,
+    pub(crate) direction: Direction,
+    pub(crate) elem: ElementType,
+    pub(crate) layout: Layout,
+    pub(crate) cfg: &'a LaunchConfig,
+    pub(crate) ops: &'a [Op],
+    pub(crate) geometry: Option<&'a VerticalGeometry>,
+    pub(crate) on_read: Option<(f64, f64)>,
+    pub(crate) on_write: Option<(f64, f64)>,
 }
 
 /// `var + k` written plainly.
-fn offset(var: &str, k: i64) -> String {
+pub(crate) fn offset(var: &str, k: i64) -> String {
     match k {
         0 => var.to_string(),
         k if k > 0 => format!("{var} + {k}"),
@@ -216,16 +242,16 @@ fn offset(var: &str, k: i64) -> String {
 }
 
 impl Emitter<'_> {
-    fn work(&self) -> &'static str {
+    pub(crate) fn work(&self) -> &'static str {
         self.d.work_type(self.elem)
     }
 
-    fn int(&self) -> bool {
+    pub(crate) fn int(&self) -> bool {
         is_integer(self.elem)
     }
 
     /// A literal of the working type.
-    fn literal(&self, v: f64) -> String {
+    pub(crate) fn literal(&self, v: f64) -> String {
         match self.elem {
             ElementType::I16 | ElementType::I32 => format!("{}", v as i32),
             ElementType::F32 => format!("{:?}f", v as f32),
@@ -233,14 +259,14 @@ impl Emitter<'_> {
         }
     }
 
-    fn coeff(&self, c: Coeff) -> String {
+    pub(crate) fn coeff(&self, c: Coeff) -> String {
         match c.as_integer() {
             Some(i) if self.int() => format!("{}", i as i32),
             _ => self.literal(c.to_f64()),
         }
     }
 
-    fn add(&self, a: &str, b: &str) -> String {
+    pub(crate) fn add(&self, a: &str, b: &str) -> String {
         if self.int() {
             format!("wrap_add({a}, {b})")
         } else {
@@ -248,7 +274,7 @@ impl Emitter<'_> {
         }
     }
 
-    fn sub(&self, a: &str, b: &str) -> String {
+    pub(crate) fn sub(&self, a: &str, b: &str) -> String {
         if self.int() {
             format!("wrap_sub({a}, {b})")
         } else {
@@ -256,7 +282,7 @@ impl Emitter<'_> {
         }
     }
 
-    fn mul(&self, c: &str, x: &str) -> String {
+    pub(crate) fn mul(&self, c: &str, x: &str) -> String {
         if self.int() {
             format!("wrap_mul({c}, {x})")
         } else {
@@ -438,7 +464,13 @@ impl Emitter<'_> {
 
     /// The body of one lifting step for target index `i`: `read(k)` is the source sample at
     /// polyphase offset `k`, `target` the target's lvalue.
-    fn step_body(&self, w: &mut Writer, step: &Step, target: &str, read: &dyn Fn(i64) -> String) {
+    pub(crate) fn step_body(
+        &self,
+        w: &mut Writer,
+        step: &Step,
+        target: &str,
+        read: &dyn Fn(i64) -> String,
+    ) {
         let init = if self.int() {
             format!("{}", step.rounding as i32)
         } else {
@@ -560,7 +592,7 @@ impl Emitter<'_> {
         });
     }
 
-    fn pre_shifted(&self) -> bool {
+    pub(crate) fn pre_shifted(&self) -> bool {
         self.int() && self.wavelet.shift > 0
     }
 

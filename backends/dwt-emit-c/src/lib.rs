@@ -20,11 +20,13 @@ mod dialect;
 pub mod disk_cache;
 mod emit;
 pub mod plan;
+mod tile;
 mod writer;
 
 pub use dialect::{Cuda, Dialect, OpenCl, Param};
 pub use emit::{emit_module, KernelModule, VerticalGeometry, VerticalPass};
 pub use plan::{plan, BandCopy, Buffer, Launch, LaunchPlan, Step};
+pub use tile::{TilePass, MAX_TILE_BYTES};
 
 use dwt_ir::ElementType;
 pub use writer::Writer;
@@ -50,6 +52,24 @@ pub struct LaunchConfig {
     pub slab_width: usize,
     /// Work-items along y of the vertical pass, sharing the rows of a window.
     pub slab_rows: usize,
+    /// Polyphase indices per phase a fused 2-D tile owns along x and y (twice as many samples).
+    pub tile: [usize; 2],
+    /// Work-items per group of the fused 2-D pass.
+    pub tile_threads: usize,
+    /// Which passes 2-D levels take.
+    pub strategy: Strategy,
+}
+
+/// How the planner runs the levels of a 2-D transform.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Strategy {
+    /// The fused 2-D pass (one read and one write of each level) wherever its tiles are proven
+    /// exact for the band's size, every level of the transform; else [`Strategy::TwoPass`]. The
+    /// default: in every case benchmarked it was the faster (BENCHMARKS.md).
+    #[default]
+    Fused,
+    /// Van der Laan et al.'s passes only: rows, then the sliding-window columns (and depth).
+    TwoPass,
 }
 
 impl Default for LaunchConfig {
@@ -60,6 +80,9 @@ impl Default for LaunchConfig {
             window_height: 16,
             slab_width: 32,
             slab_rows: 8,
+            tile: [32, 32],
+            tile_threads: 256,
+            strategy: Strategy::Fused,
         }
     }
 }
@@ -79,6 +102,8 @@ pub enum EmitError {
     PeriodicVertical(String),
     #[error("the sliding window applies scaling only before the first step or after the last; `{0}` scales between steps")]
     ScaleBetweenSteps(String),
+    #[error("no fused 2-D pass: {0}")]
+    NoTile(String),
     #[error("launch config is not usable: {0}")]
     Config(&'static str),
 }

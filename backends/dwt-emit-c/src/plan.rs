@@ -1,8 +1,14 @@
-//! The launches of one whole transform, computed once for every executor: per level the pre-shift,
-//! the rows (or the sliding-window kernel along long rows), the columns and the depth pass, with
-//! their grids, blocks, scalar arguments and the Mallat band copies, in order. An executor (OpenCL,
-//! CUDA) allocates the data and, when [`LaunchPlan::needs_scratch`], a scratch buffer of the same
-//! size, then interprets the steps in order on one queue or stream.
+//! The launches of one whole transform, computed once for every executor, in one of two shapes:
+//! - two passes per level (van der Laan et al.), in place: per level the pre-shift, the rows (or
+//!   the sliding-window kernel along long rows), the columns and the depth pass, with the Mallat
+//!   band copies;
+//! - fused (2-D only, [`Strategy::Fused`](crate::Strategy)): one tile kernel per level, out of
+//!   place: level 0 reads [`Buffer::Source`], the subbands land in [`Buffer::Data`], and the low
+//!   band each level hands the next lives in [`Buffer::Scratch`] (two regions used in turn).
+//!
+//! An executor allocates [`LaunchPlan::scratch`] elements of scratch, gives a plan that
+//! [`reads_source`](LaunchPlan::reads_source) the input as the source (a copy of it for an
+//! in-place call), and interprets the steps in order on one queue or stream.
 //!
 //! Level semantics are the CPU reference's: forward per level rows, columns, depth; inverse depth,
 //! columns, rows; levels recurse on the low band, addressed in place with the full image's pitches
@@ -11,14 +17,18 @@
 use dwt_ir::{Direction, Layout};
 
 use crate::emit::KernelModule;
+use crate::Strategy;
 
 /// Which device buffer a kernel argument is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Buffer {
-    /// The data being transformed (in place).
+    /// The data being transformed in place (two passes) or the output (fused).
     Data,
-    /// A scratch buffer of the data's size: the source of Mallat sliding-window passes.
+    /// The scratch buffer: the source of Mallat sliding-window passes, or the fused levels'
+    /// low bands.
     Scratch,
+    /// The input of a fused plan, only read.
+    Source,
 }
 
 /// One kernel launch: `groups` blocks (work-groups) of `block` threads (work-items) along x and
@@ -72,8 +82,23 @@ pub enum Step {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LaunchPlan {
     pub steps: Vec<Step>,
+    /// Elements of [`Buffer::Scratch`] the steps use (0: none).
+    pub scratch: usize,
+    /// Whether the steps read the input from [`Buffer::Source`] and write the result to
+    /// [`Buffer::Data`] (fused); else they transform [`Buffer::Data`] in place.
+    pub reads_source: bool,
+}
+
+impl LaunchPlan {
     /// Whether any step reads or writes [`Buffer::Scratch`].
-    pub needs_scratch: bool,
+    pub fn needs_scratch(&self) -> bool {
+        self.scratch > 0
+    }
+
+    /// Whether the fused 2-D kernel runs the levels.
+    pub fn is_fused(&self) -> bool {
+        self.reads_source
+    }
 }
 
 /// `[depth, height, width]` extents and element steps of one level's band (a 1-D or 2-D shape
@@ -124,6 +149,11 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
             ));
         }
     }
+    if module.config.strategy == Strategy::Fused {
+        if let Some(fused) = fused(module, shape, levels)? {
+            return Ok(fused);
+        }
+    }
     let mut full = [1usize; 3];
     full[3 - dims..].copy_from_slice(shape);
     let mut p = Planner {
@@ -159,10 +189,162 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
             }
         }
     }
+    let scratch = if p.needs_scratch { len } else { 0 };
     Ok(LaunchPlan {
         steps: p.steps,
-        needs_scratch: p.needs_scratch,
+        scratch,
+        reads_source: false,
     })
+}
+
+/// Where a subband or band lives: `buffer[base + row * row_step + col * col_step]`.
+#[derive(Clone, Copy)]
+struct Place {
+    buffer: Buffer,
+    base: usize,
+    col_step: usize,
+    row_step: usize,
+}
+
+/// The fused plan of a 2-D transform, or `None` where it does not apply: not 2-D, no tile kernel,
+/// a level with a band of one row or column, or tiles not proven exact at some level's size.
+fn fused(
+    module: &KernelModule,
+    shape: &[usize],
+    levels: u32,
+) -> Result<Option<LaunchPlan>, String> {
+    let (Ok(tile), [height, width]) = (&module.tile, shape) else {
+        return Ok(None);
+    };
+    let (height, width) = (*height, *width);
+    if levels == 0 {
+        return Ok(None);
+    }
+    let (program, boundary) = (&module.program, module.boundary);
+    let [tx, ty] = tile.tile;
+    for level in 0..levels {
+        let (h, w) = (band_shape(height, level), band_shape(width, level));
+        if !program.tiles_exact(boundary, w, tx, &tile.halo)
+            || !program.tiles_exact(boundary, h, ty, &tile.halo)
+        {
+            return Ok(None);
+        }
+    }
+    // Band b >= 1 (the low band of level b - 1) lives compact in scratch region (b - 1) % 2.
+    let region_len = |b: u32| band_shape(height, b) * band_shape(width, b);
+    let region = |b: u32| -> usize {
+        if (b - 1) % 2 == 0 {
+            0
+        } else {
+            region_len(1)
+        }
+    };
+    let scratch = match levels {
+        1 => 0,
+        2 => region_len(1),
+        _ => region_len(1) + region_len(2),
+    };
+    let compact = |b: u32| Place {
+        buffer: Buffer::Scratch,
+        base: region(b),
+        col_step: 1,
+        row_step: band_shape(width, b),
+    };
+    // Subband (py, px) of level `level` in the final layout, in `buffer`.
+    let subband = |buffer: Buffer, level: u32, py: usize, px: usize| {
+        let (h, w) = (band_shape(height, level), band_shape(width, level));
+        match module.layout {
+            Layout::Mallat => Place {
+                buffer,
+                base: py * h.div_ceil(2) * width + px * w.div_ceil(2),
+                col_step: 1,
+                row_step: width,
+            },
+            Layout::Interleaved => {
+                let s = 1usize << level;
+                Place {
+                    buffer,
+                    base: py * s * width + px * s,
+                    col_step: 2 * s,
+                    row_step: 2 * s * width,
+                }
+            }
+        }
+    };
+    let natural = |buffer: Buffer| Place {
+        buffer,
+        base: 0,
+        col_step: 1,
+        row_step: width,
+    };
+    let mut steps = Vec::new();
+    let mut launch = |level: u32, nat: Place, low: Place, high: Buffer| {
+        let (h, w) = (band_shape(height, level), band_shape(width, level));
+        let highs = [(0, 1), (1, 0), (1, 1)].map(|(py, px)| subband(high, level, py, px));
+        let ints = [
+            h,
+            w,
+            nat.base,
+            nat.col_step,
+            nat.row_step,
+            low.base,
+            low.col_step,
+            low.row_step,
+            highs[0].base,
+            highs[1].base,
+            highs[2].base,
+            highs[0].col_step,
+            highs[0].row_step,
+        ]
+        .into_iter()
+        .map(int)
+        .collect::<Result<Vec<_>, _>>()?;
+        steps.push(Step::Launch(Launch {
+            kernel: tile.kernel.clone(),
+            groups: [w.div_ceil(2).div_ceil(tx), h.div_ceil(2).div_ceil(ty)],
+            block: [tile.threads, 1],
+            buffers: vec![nat.buffer, low.buffer, high],
+            ints,
+        }));
+        Ok::<(), String>(())
+    };
+    match module.direction {
+        Direction::Forward => {
+            for level in 0..levels {
+                let nat = if level == 0 {
+                    natural(Buffer::Source)
+                } else {
+                    compact(level)
+                };
+                let low = if level + 1 == levels {
+                    subband(Buffer::Data, level, 0, 0)
+                } else {
+                    compact(level + 1)
+                };
+                launch(level, nat, low, Buffer::Data)?;
+            }
+        }
+        Direction::Inverse => {
+            for level in (0..levels).rev() {
+                let low = if level + 1 == levels {
+                    subband(Buffer::Source, level, 0, 0)
+                } else {
+                    compact(level + 1)
+                };
+                let nat = if level == 0 {
+                    natural(Buffer::Data)
+                } else {
+                    compact(level)
+                };
+                launch(level, nat, low, Buffer::Source)?;
+            }
+        }
+    }
+    Ok(Some(LaunchPlan {
+        steps,
+        scratch,
+        reads_source: true,
+    }))
 }
 
 struct Planner<'a> {

@@ -54,7 +54,7 @@ use dwt_runtime::{
 use ocl::enums::{DeviceInfo, PlatformInfo, ProgramBuildInfo, ProgramBuildInfoResult};
 use ocl::{Buffer, Context, Device, Kernel, OclPrm, Platform, Program, Queue};
 
-pub use dwt_emit_c::LaunchConfig;
+pub use dwt_emit_c::{LaunchConfig, Strategy};
 
 pub mod disk_cache;
 
@@ -342,21 +342,33 @@ impl OpenClBackend {
         })
     }
 
-    /// Runs every step of the plan on `data`, enqueued on `queue` (not waited for).
+    /// Runs every step of the plan on `data`, enqueued on `queue` (not waited for). A plan that
+    /// reads a source (the fused 2-D pass, out of place) reads a copy of `data`.
     fn execute<T: DeviceElement>(
         &self,
         plan: &Plan,
         queue: &Queue,
         data: &Buffer<T>,
     ) -> Result<(), DwtError> {
-        let scratch = if plan.launches.needs_scratch {
-            Some(
-                Buffer::<T>::builder()
-                    .queue(queue.clone())
-                    .len(data.len())
-                    .build()
-                    .map_err(device_error)?,
-            )
+        let buffer = |len: usize| {
+            Buffer::<T>::builder()
+                .queue(queue.clone())
+                .len(len)
+                .build()
+                .map_err(device_error)
+        };
+        let scratch = match plan.launches.scratch {
+            0 => None,
+            n => Some(buffer(n)?),
+        };
+        let source = if plan.launches.reads_source {
+            let copy = buffer(data.len())?;
+            data.cmd()
+                .copy(&copy, None, None)
+                .queue(queue)
+                .enq()
+                .map_err(device_error)?;
+            Some(copy)
         } else {
             None
         };
@@ -375,6 +387,9 @@ impl OpenClBackend {
                         match b {
                             PlanBuffer::Data => k.arg(data),
                             PlanBuffer::Scratch => k.arg(scratch()),
+                            PlanBuffer::Source => {
+                                k.arg(source.as_ref().expect("the plan reads a source"))
+                            }
                         };
                     }
                     for v in &l.ints {

@@ -1,0 +1,539 @@
+//! The fused 2-D pass: one kernel per level that reads a tile of the band with its halo once,
+//! lifts it along x and along y in local memory, and writes the tile's four subbands once (the
+//! forward direction; the inverse reads the four subbands and writes the band). Halos come from
+//! the IR's step supports ([`dwt_ir::TileHalo`]); the planner runs it only where
+//! [`dwt_ir::Program::tiles_exact`] proves the tiles at the ends of both axes exact.
+//!
+//! The kernel is out of place: a tile's halo overlaps its neighbours' samples, which they must
+//! still read unlifted. Where each subband goes (the Mallat quadrants, the interleaved grid, a
+//! compact scratch band for the next level) is the planner's business: every buffer is addressed
+//! as `base + row * row_step + col * col_step`.
+
+use dwt_ir::{Direction, ElementType, Op, TileHalo};
+
+use crate::dialect::Param;
+use crate::emit::{offset, Emitter};
+use crate::writer::Writer;
+use crate::EmitError;
+
+/// The fused kernel of a module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TilePass {
+    /// `(nat, low, high, rows, cols, nat_base, nat_col_step, nat_row_step, low_base,
+    /// low_col_step, low_row_step, high01_base, high10_base, high11_base, high_col_step,
+    /// high_row_step)`, one group of `threads` work-items per tile: group `(gx, gy)` owns
+    /// polyphase indices `[gx * tile[0], (gx + 1) * tile[0])` along x and `[gy * tile[1], ...)`
+    /// along y of both phases. `nat` holds the band in natural order (forward: read, inverse:
+    /// written); subband `(py, px)` (row phase, column phase) sample `(my, mx)` is in `low` for
+    /// `(0, 0)` and in `high` at `high{py}{px}_base` otherwise. The reads never alias the writes.
+    pub kernel: String,
+    /// Polyphase indices per phase a tile owns along x and along y.
+    pub tile: [usize; 2],
+    /// Work-items per group (a 1-D group).
+    pub threads: usize,
+    /// The halos the kernel was emitted with (the same along both axes: one program).
+    pub halo: TileHalo,
+}
+
+/// The most local memory a tile may take: CUDA's static shared-memory limit per block.
+pub const MAX_TILE_BYTES: usize = 48 * 1024;
+
+/// Where one axis's samples sit in the local tile: phase 0 from index 0, phase 1 from `phase1`
+/// (padded so that the two phases of consecutive natural samples fall in different banks).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AxisLayout {
+    t: usize,
+    before: [usize; 2],
+    stored: [usize; 2],
+    phase1: usize,
+    /// Storage indices along the axis (padding included).
+    total: usize,
+}
+
+impl AxisLayout {
+    fn new(halo: &TileHalo, t: usize, pad: bool) -> Self {
+        let stored = halo.stored(t);
+        let before = halo.load.map(|h| h.before as usize);
+        // Natural sample 2m lands at m + before0, 2m+1 at phase1 + m + before1: a half-warp
+        // apart when those differ by 16 (mod 32) words.
+        let mut phase1 = stored[0];
+        if pad {
+            while (phase1 + before[1] + 32 - before[0] % 32) % 32 != 16 {
+                phase1 += 1;
+            }
+        }
+        AxisLayout {
+            t,
+            before,
+            stored,
+            phase1,
+            total: phase1 + stored[1],
+        }
+    }
+
+    /// A line index `l` in `[0, stored0 + stored1)` as a storage index (skipping the padding).
+    fn all_lines(&self, l: &str) -> String {
+        if self.phase1 == self.stored[0] {
+            l.to_string()
+        } else {
+            format!(
+                "({l} < {} ? {l} : {l} + {})",
+                self.stored[0],
+                self.phase1 - self.stored[0]
+            )
+        }
+    }
+
+    /// A line index `l` in `[0, 2t)` (the tile's own indices, phase 0 then phase 1) as a
+    /// storage index.
+    fn own_lines(&self, l: &str) -> String {
+        format!(
+            "({l} < {t} ? {} : {})",
+            offset(l, self.before[0] as i64),
+            offset(
+                l,
+                self.phase1 as i64 + self.before[1] as i64 - self.t as i64
+            ),
+            t = self.t
+        )
+    }
+}
+
+/// The two axes of a tile: which variable names, extents and layouts belong to each.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Axis {
+    X,
+    Y,
+}
+
+impl Axis {
+    fn v(self) -> &'static str {
+        match self {
+            Axis::X => "x",
+            Axis::Y => "y",
+        }
+    }
+
+    /// The band's extent along the axis.
+    fn extent(self) -> &'static str {
+        match self {
+            Axis::X => "cols",
+            Axis::Y => "rows",
+        }
+    }
+}
+
+impl Emitter<'_> {
+    /// Emits the fused kernel, or says why there is none for this program.
+    pub(crate) fn tile_plan(
+        &self,
+        tile: [usize; 2],
+    ) -> Result<(TileHalo, [AxisLayout; 2]), EmitError> {
+        let program = self.wavelet.program_for(self.direction);
+        let longest = tile[0].max(tile[1]);
+        let halo = TileHalo::for_lines(&program, self.wavelet.boundary, longest, 6 * longest + 2, 4)
+            .ok_or_else(|| EmitError::NoTile(format!(
+                "no halo of up to 4 extra indices makes tiles exact at the ends of a line under the {} boundary",
+                self.wavelet.boundary.name()
+            )))?;
+        if halo.steps.is_empty() {
+            return Err(EmitError::NoTile("the program has no lifting step".into()));
+        }
+        let x = AxisLayout::new(&halo, tile[0], true);
+        let y = AxisLayout::new(&halo, tile[1], false);
+        let bytes = x.total * y.total * self.work_bytes();
+        if bytes > MAX_TILE_BYTES {
+            return Err(EmitError::NoTile(format!(
+                "a tile of {}x{} work values takes {bytes} bytes of local memory, more than {MAX_TILE_BYTES}",
+                y.total, x.total
+            )));
+        }
+        Ok((halo, [x, y]))
+    }
+
+    fn work_bytes(&self) -> usize {
+        match self.elem {
+            ElementType::F64 => 8,
+            _ => 4,
+        }
+    }
+
+    pub(crate) fn tile(
+        &self,
+        w: &mut Writer,
+        name: &str,
+        halo: &TileHalo,
+        layout: [AxisLayout; 2],
+    ) {
+        let d = self.d;
+        let [lx, ly] = layout;
+        let threads = self.cfg.tile_threads;
+        let forward = self.direction == Direction::Forward;
+        let (nat, bands) = if forward {
+            (
+                Param::Input("nat", self.elem),
+                [
+                    Param::Global("low", self.elem),
+                    Param::Global("high", self.elem),
+                ],
+            )
+        } else {
+            (
+                Param::Global("nat", self.elem),
+                [
+                    Param::Input("low", self.elem),
+                    Param::Input("high", self.elem),
+                ],
+            )
+        };
+        let [low, high] = bands;
+        let mut params = vec![nat, low, high];
+        for n in [
+            "rows",
+            "cols",
+            "nat_base",
+            "nat_col_step",
+            "nat_row_step",
+            "low_base",
+            "low_col_step",
+            "low_row_step",
+            "high01_base",
+            "high10_base",
+            "high11_base",
+            "high_col_step",
+            "high_row_step",
+        ] {
+            params.push(Param::Int(n));
+        }
+        w.comment(format!(
+            "Fused 2-D pass: one group of {threads} work-items per tile of {}x{} polyphase indices per phase",
+            lx.t, ly.t
+        ));
+        w.comment(format!(
+            "({}x{} samples) read once with its halo, lifted along {} in local memory, written once.",
+            2 * lx.t,
+            2 * ly.t,
+            if forward { "x then y" } else { "y then x" }
+        ));
+        w.comment(format!(
+            "Halo per phase (before, after): even {:?}, odd {:?}; per step {:?}.",
+            (halo.load[0].before, halo.load[0].after),
+            (halo.load[1].before, halo.load[1].after),
+            halo.steps
+                .iter()
+                .map(|h| (h.before, h.after))
+                .collect::<Vec<_>>()
+        ));
+        w.comment(format!(
+            "Local tile: {} rows (even {}, odd {}) x {} columns (even {} from 0, odd {} from {}).",
+            ly.total, ly.stored[0], ly.stored[1], lx.total, lx.stored[0], lx.stored[1], lx.phase1
+        ));
+        w.comment("Reads beyond the band go through resolve() in tiles at its edges only; the planner runs");
+        w.comment("this kernel where Program::tiles_exact proves those tiles exact.");
+        let sig = d.kernel_signature(name, &params, [threads, 1, 1]);
+        w.block(sig, |w| {
+            w.line(d.local_array(self.work(), "tile", &[ly.total, lx.total]));
+            w.line(format!("const int tid = {};", d.local_id(0)));
+            w.line(format!("const int mx0 = {} * {};", d.group_id(0), lx.t));
+            w.line(format!("const int my0 = {} * {};", d.group_id(1), ly.t));
+            w.line("const int nx0 = (cols + 1) / 2, nx1 = cols / 2;");
+            w.line("const int ny0 = (rows + 1) / 2, ny1 = rows / 2;");
+            w.comment("First loaded index per phase, and the offset from a polyphase index to its storage index.");
+            for (a, l) in [(Axis::X, lx), (Axis::Y, ly)] {
+                let v = a.v();
+                w.line(format!(
+                    "const int s{v}0 = m{v}0 - {}, s{v}1 = m{v}0 - {};",
+                    l.before[0], l.before[1]
+                ));
+                w.line(format!(
+                    "const int o{v}0 = -s{v}0, o{v}1 = {} - s{v}1;",
+                    l.phase1
+                ));
+            }
+            w.comment("Tiles whose loaded indices all lie inside the band skip the boundary rule.");
+            for (a, l) in [(Axis::X, lx), (Axis::Y, ly)] {
+                let v = a.v();
+                let before = l.before[0].max(l.before[1]);
+                let after = (0..2)
+                    .map(|q| l.stored[q] - l.before[q] - l.t)
+                    .max()
+                    .unwrap_or(0);
+                w.line(format!(
+                    "const int inner_{v} = m{v}0 >= {before} && m{v}0 + {} <= n{v}1;",
+                    l.t + after
+                ));
+            }
+            w.blank();
+            if forward {
+                self.tile_load_natural(w, lx, ly);
+            } else {
+                self.tile_load_bands(w, lx, ly);
+            }
+            w.line(d.barrier());
+            let (first, second) = if forward {
+                (Axis::X, Axis::Y)
+            } else {
+                (Axis::Y, Axis::X)
+            };
+            // The first axis lifts every loaded line of the other axis (the second axis reads
+            // them); the second axis only the tile's own lines.
+            self.tile_axis(w, halo, first, layout, false);
+            if self.elem == ElementType::I16 {
+                w.comment("i16 storage: the pass's results are stored as short before the other axis reads them.");
+                let n = ly.total * lx.total;
+                w.block(format!("for (int t = tid; t < {n}; t += {threads})"), |w| {
+                    w.line(format!(
+                        "tile[t / {c}][t % {c}] = to_work(to_elem(tile[t / {c}][t % {c}]));",
+                        c = lx.total
+                    ));
+                });
+                w.line(d.barrier());
+            }
+            self.tile_axis(w, halo, second, layout, true);
+            if forward {
+                self.tile_store_bands(w, lx, ly);
+            } else {
+                self.tile_store_natural(w, lx, ly);
+            }
+        });
+    }
+
+    /// Every operation of the program along `axis`, over every loaded line of the other axis or
+    /// (`own`) only the tile's own ones.
+    fn tile_axis(
+        &self,
+        w: &mut Writer,
+        halo: &TileHalo,
+        axis: Axis,
+        layout: [AxisLayout; 2],
+        own: bool,
+    ) {
+        let d = self.d;
+        let threads = self.cfg.tile_threads;
+        let [lx, ly] = layout;
+        let (along, across) = match axis {
+            Axis::X => (lx, ly),
+            Axis::Y => (ly, lx),
+        };
+        let v = axis.v();
+        let (lines, line) = if own {
+            (2 * across.t, across.own_lines("(t / W)"))
+        } else {
+            (
+                across.stored[0] + across.stored[1],
+                across.all_lines("(t / W)"),
+            )
+        };
+        w.comment(format!(
+            "Along {v}: {} lines ({}).",
+            lines,
+            if own {
+                "the tile's own"
+            } else {
+                "every loaded one"
+            }
+        ));
+        let at = |line: &str, pos: &str| match axis {
+            Axis::X => format!("tile[{line}][{pos}]"),
+            Axis::Y => format!("tile[{pos}][{line}]"),
+        };
+        let mut steps = halo.steps.iter();
+        for op in self.ops {
+            match op {
+                Op::Lift(step) => {
+                    let h = steps.next().expect("one halo per step");
+                    let (p, q) = (step.target.parity(), step.source().parity());
+                    let width = h.len(along.t);
+                    w.comment(format!("{step}   (along {v})"));
+                    w.block("", |w| {
+                        w.line(format!("const int W = {width};"));
+                        w.line(format!(
+                            "const int lo = {};",
+                            d.max_int(&offset(&format!("m{v}0"), -(h.before as i64)), "0")
+                        ));
+                        w.line(format!(
+                            "const int hi = {};",
+                            d.min_int(
+                                &offset(&format!("m{v}0"), (along.t + h.after as usize) as i64),
+                                &format!("n{v}{p}")
+                            )
+                        ));
+                        let body = |w: &mut Writer, edge: bool| {
+                            w.block(
+                                format!("for (int t = tid; t < {}; t += {threads})", lines * width),
+                                |w| {
+                                    w.line(format!("const int line = {line};"));
+                                    w.line("const int i = lo + t % W;");
+                                    w.block("if (i < hi)", |w| {
+                                        let target = at("line", &format!("i + o{v}{p}"));
+                                        self.step_body(w, step, &target, &|k| {
+                                            let m = offset("i", k);
+                                            let m = if edge {
+                                                format!("resolve({}, {q}, {m})", axis.extent())
+                                            } else {
+                                                m
+                                            };
+                                            at("line", &format!("{m} + o{v}{q}"))
+                                        });
+                                    });
+                                },
+                            );
+                        };
+                        w.block(format!("if (inner_{v})"), |w| body(w, false));
+                        w.block("else", |w| body(w, true));
+                    });
+                    w.line(d.barrier());
+                }
+                Op::Scale { low, high } => {
+                    w.comment(format!("{op}   (along {v}: even and odd {v} indices)"));
+                    let n = ly.total * lx.total;
+                    let c = lx.total;
+                    w.block(format!("for (int t = tid; t < {n}; t += {threads})"), |w| {
+                        let odd = match axis {
+                            Axis::X => format!("t % {c} >= {}", lx.phase1),
+                            Axis::Y => format!("t / {c} >= {}", ly.phase1),
+                        };
+                        let cell = format!("tile[t / {c}][t % {c}]");
+                        let value = format!(
+                            "({odd}) ? {} : {}",
+                            self.mul(&self.coeff(*high), &cell),
+                            self.mul(&self.coeff(*low), &cell)
+                        );
+                        w.line(format!("{cell} = {value};"));
+                    });
+                    w.line(d.barrier());
+                }
+            }
+        }
+    }
+
+    /// Forward: the band in natural order, coalesced along x, into the two phases of both axes.
+    fn tile_load_natural(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
+        let threads = self.cfg.tile_threads;
+        // Natural columns from the first loaded even or odd one to the last.
+        let first = (-2 * lx.before[0] as i64).min(1 - 2 * lx.before[1] as i64);
+        let last = (2 * (lx.stored[0] - lx.before[0]) as i64 - 2)
+            .max(2 * (lx.stored[1] - lx.before[1]) as i64 - 1);
+        let span = (last - first + 1) as usize;
+        let rows = ly.stored[0] + ly.stored[1];
+        let shift = self.pre_shifted();
+        w.comment(format!(
+            "Load: {rows} rows x {span} natural columns from 2 * mx0 {}{}, each into its phase.",
+            if first < 0 { "- " } else { "+ " },
+            first.abs()
+        ));
+        w.block(format!("for (int t = tid; t < {}; t += {threads})", rows * span), |w| {
+            w.line(format!("const int r = {};", ly.all_lines(&format!("(t / {span})"))));
+            w.line(format!(
+                "const int c = {};",
+                offset(&format!("2 * mx0 + t % {span}"), first)
+            ));
+            w.line(format!("const int py = r >= {};", ly.phase1));
+            w.line("const int my = r - (py ? oy1 : oy0);");
+            w.line("const int px = c & 1, mx = c >> 1;");
+            w.line("const int sx = mx + (px ? ox1 : ox0);");
+            w.line(format!(
+                "const int stored = px ? (sx >= {p1} && sx < {e1}) : (sx >= 0 && sx < {e0});",
+                p1 = lx.phase1,
+                e1 = lx.total,
+                e0 = lx.stored[0]
+            ));
+            w.block(
+                "if (stored && my >= 0 && my < (py ? ny1 : ny0) && mx >= 0 && mx < (px ? nx1 : nx0))",
+                |w| {
+                    let load = "to_work(nat[nat_base + (2 * my + py) * nat_row_step + c * nat_col_step])";
+                    let load = if shift {
+                        format!("pre_shift({load})")
+                    } else {
+                        load.to_string()
+                    };
+                    w.line(format!("tile[r][sx] = {load};"));
+                },
+            );
+        });
+    }
+
+    /// Inverse: the four subbands, coalesced along x within each, into the tile.
+    fn tile_load_bands(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
+        let threads = self.cfg.tile_threads;
+        let rows = ly.stored[0] + ly.stored[1];
+        let cols = lx.stored[0] + lx.stored[1];
+        w.comment(format!(
+            "Load: {rows} x {cols} stored indices from the four subbands."
+        ));
+        w.block(format!("for (int t = tid; t < {}; t += {threads})", rows * cols), |w| {
+            w.line(format!("const int r = {};", ly.all_lines(&format!("(t / {cols})"))));
+            w.line(format!("const int sx = {};", lx.all_lines(&format!("(t % {cols})"))));
+            w.line(format!("const int py = r >= {}, px = sx >= {};", ly.phase1, lx.phase1));
+            w.line("const int my = r - (py ? oy1 : oy0), mx = sx - (px ? ox1 : ox0);");
+            w.block(
+                "if (my >= 0 && my < (py ? ny1 : ny0) && mx >= 0 && mx < (px ? nx1 : nx0))",
+                |w| {
+                    w.line("const int band = 2 * py + px;");
+                    w.line("const int hb = band == 1 ? high01_base : (band == 2 ? high10_base : high11_base);");
+                    w.line(format!(
+                        "tile[r][sx] = to_work(band == 0 ? low[low_base + my * low_row_step + mx * low_col_step] : high[hb + my * high_row_step + mx * high_col_step]);"
+                    ));
+                },
+            );
+        });
+    }
+
+    /// Forward: the tile's own indices of the four subbands, coalesced along x within each.
+    fn tile_store_bands(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
+        let threads = self.cfg.tile_threads;
+        let (tx, ty) = (lx.t, ly.t);
+        w.comment(format!(
+            "Store: the tile's own {}x{} indices of each subband.",
+            ty, tx
+        ));
+        w.block(format!("for (int t = tid; t < {}; t += {threads})", 4 * tx * ty), |w| {
+            w.line(format!("const int l = t / {}, cc = t % {};", 2 * tx, 2 * tx));
+            w.line(format!("const int py = l >= {ty}, px = cc >= {tx};"));
+            w.line(format!("const int my = my0 + l - py * {ty}, mx = mx0 + cc - px * {tx};"));
+            w.block("if (my < (py ? ny1 : ny0) && mx < (px ? nx1 : nx0))", |w| {
+                w.line(format!(
+                    "const {} v = tile[my + (py ? oy1 : oy0)][mx + (px ? ox1 : ox0)];",
+                    self.work()
+                ));
+                w.line("const int band = 2 * py + px;");
+                w.block("if (band == 0)", |w| {
+                    w.line("low[low_base + my * low_row_step + mx * low_col_step] = to_elem(v);");
+                });
+                w.block("else", |w| {
+                    w.line("const int hb = band == 1 ? high01_base : (band == 2 ? high10_base : high11_base);");
+                    w.line("high[hb + my * high_row_step + mx * high_col_step] = to_elem(v);");
+                });
+            });
+        });
+    }
+
+    /// Inverse: the tile's own samples in natural order, coalesced along x.
+    fn tile_store_natural(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
+        let threads = self.cfg.tile_threads;
+        let (tx, ty) = (lx.t, ly.t);
+        let undo = self.pre_shifted();
+        w.comment(format!(
+            "Store: the tile's own {}x{} samples in natural order.",
+            2 * ty,
+            2 * tx
+        ));
+        w.block(format!("for (int t = tid; t < {}; t += {threads})", 4 * tx * ty), |w| {
+            w.line(format!(
+                "const int r = 2 * my0 + t / {}, c = 2 * mx0 + t % {};",
+                2 * tx,
+                2 * tx
+            ));
+            w.block("if (r < rows && c < cols)", |w| {
+                w.line(format!(
+                    "const {} v = tile[(r >> 1) + ((r & 1) ? oy1 : oy0)][(c >> 1) + ((c & 1) ? ox1 : ox0)];",
+                    self.work()
+                ));
+                let v = if undo { "undo_pre_shift(v)" } else { "v" };
+                w.line(format!(
+                    "nat[nat_base + r * nat_row_step + c * nat_col_step] = to_elem({v});"
+                ));
+            });
+        });
+    }
+}

@@ -1,0 +1,112 @@
+//! Which plans take the fused 2-D pass, and how they move data between levels. That the fused
+//! kernels compute the right thing is the execution suites' business (PoCL in CI, CUDA on the GPU
+//! machine); these tests make sure those suites really run the fused kernels.
+
+use dwt_emit_c::{emit_module, plan, Buffer, LaunchConfig, OpenCl, Step, Strategy};
+use dwt_ir::{Direction, ElementType, Layout};
+
+fn module(name: &str, direction: Direction, config: &LaunchConfig) -> dwt_emit_c::KernelModule {
+    let w = dwt_catalogue::by_name(name).unwrap();
+    let elem = match w.kind {
+        dwt_ir::ElementKind::Integer => ElementType::I32,
+        dwt_ir::ElementKind::Float => ElementType::F32,
+    };
+    emit_module(&OpenCl, w, direction, elem, Layout::Mallat, config).unwrap()
+}
+
+#[test]
+fn every_catalogue_wavelet_takes_the_fused_pass_in_2d() {
+    let config = LaunchConfig::default();
+    for w in dwt_catalogue::all() {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let m = module(&w.name, direction, &config);
+            assert!(m.tile.is_ok(), "{} {direction:?}: {:?}", w.name, m.tile);
+            for (shape, levels) in [
+                (&[1080usize, 1920][..], 3u32),
+                (&[8192, 8192][..], 1),
+                (&[17, 33][..], 2),
+                (&[2, 2][..], 1),
+            ] {
+                let p = plan(&m, shape, levels).unwrap();
+                assert!(p.is_fused(), "{} {direction:?} {shape:?}", w.name);
+                let launches = p
+                    .steps
+                    .iter()
+                    .filter(|s| matches!(s, Step::Launch(_)))
+                    .count();
+                assert_eq!(launches, levels as usize, "one launch per level");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_two_pass_strategy_and_other_shapes_take_the_passes() {
+    let two_pass = LaunchConfig {
+        strategy: Strategy::TwoPass,
+        ..Default::default()
+    };
+    let m = module("Cdf97", Direction::Forward, &two_pass);
+    assert!(!plan(&m, &[64, 64], 2).unwrap().is_fused());
+    let m = module("Cdf97", Direction::Forward, &LaunchConfig::default());
+    for (shape, levels) in [
+        (&[64usize][..], 2u32),
+        (&[8, 8, 8][..], 1),
+        (&[1, 64][..], 1),
+    ] {
+        assert!(!plan(&m, shape, levels).unwrap().is_fused(), "{shape:?}");
+    }
+    // A level whose band has a single row (64 x 3, 2 levels: the second level is 32 x 2, the
+    // third would be 16 x 1) keeps the whole transform on the passes.
+    assert!(plan(&m, &[3, 64], 2).unwrap().is_fused());
+    assert!(!plan(&m, &[3, 64], 3).unwrap().is_fused());
+}
+
+#[test]
+fn a_periodic_wavelet_has_no_fused_pass() {
+    let w = dwt_ir::parse_str(
+        "wavelet P { kind = integer; boundary = periodic; odd -= (even[0] + even[1] + 1) >> 1; even += (odd[-1] + odd[0] + 2) >> 2; }",
+    )
+    .unwrap()
+    .remove(0);
+    let m = emit_module(
+        &OpenCl,
+        &w,
+        Direction::Forward,
+        ElementType::I32,
+        Layout::Mallat,
+        &LaunchConfig::default(),
+    )
+    .unwrap();
+    assert!(m.tile.is_err());
+    // Nor does the sliding window take it: 2-D is refused, before anything runs.
+    assert!(plan(&m, &[64, 64], 1).is_err());
+}
+
+#[test]
+fn fused_levels_hand_the_low_band_on_through_scratch() {
+    let m = module("LeGall53", Direction::Forward, &LaunchConfig::default());
+    let p = plan(&m, &[100, 60], 3).unwrap();
+    // Level 0 reads the source, later levels the previous low band; subbands go to the data,
+    // the last level's low band too.
+    let buffers: Vec<&[Buffer]> = p
+        .steps
+        .iter()
+        .map(|s| match s {
+            Step::Launch(l) => &l.buffers[..],
+            Step::Copy(_) => panic!("fused plans copy nothing"),
+        })
+        .collect();
+    assert_eq!(buffers[0], [Buffer::Source, Buffer::Scratch, Buffer::Data]);
+    assert_eq!(buffers[1], [Buffer::Scratch, Buffer::Scratch, Buffer::Data]);
+    assert_eq!(buffers[2], [Buffer::Scratch, Buffer::Data, Buffer::Data]);
+    // Two regions: the 50 x 30 band of level 1, then the 25 x 15 band of level 2.
+    assert_eq!(p.scratch, 50 * 30 + 25 * 15);
+    let inverse = module("LeGall53", Direction::Inverse, &LaunchConfig::default());
+    let p = plan(&inverse, &[100, 60], 1).unwrap();
+    assert_eq!(p.scratch, 0);
+    match &p.steps[0] {
+        Step::Launch(l) => assert_eq!(l.buffers, [Buffer::Data, Buffer::Source, Buffer::Source]),
+        Step::Copy(_) => panic!("fused plans copy nothing"),
+    }
+}
