@@ -2,7 +2,10 @@
 //!
 //! 1. The roofline: a device-to-device copy of a large buffer, counting bytes read plus written.
 //! 2. Every requested 2-D case (catalogue wavelet x size x levels x direction) and a few 3-D ones,
-//!    through [`CudaBackend::run_on_device`] on data already on the device, timed with CUDA events
+//!    on data already on the device, in three variants: the default plan from one buffer into
+//!    another ([`CudaBackend::run_on_device_into`]: the fused 2-D pass reads and writes the image
+//!    once per level), the default plan in place ([`CudaBackend::run_on_device`]: a fused plan
+//!    first copies the data), and the two passes per level in place; timed with CUDA events
 //!    after warm-up: the median over `--reps` calls, each call between its own pair of events
 //!    (host submission gaps included), and the mean of the same number of calls issued back to
 //!    back (submission overlapped with the GPU). Calls rotate over enough buffers (at least 3) that
@@ -14,7 +17,7 @@
 //!
 //! ```text
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192] [--no-3d]
-//!           [--skip-fidelity-8192]
+//!           [--skip-fidelity-8192] [--tile XxY] [--threads N]
 //! ```
 
 use std::collections::HashSet;
@@ -25,7 +28,7 @@ use std::time::Instant;
 
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaEvent, CudaSlice, CudaStream};
-use dwt_cuda::{CudaBackend, DeviceElement};
+use dwt_cuda::{CudaBackend, DeviceElement, LaunchConfig, Strategy};
 use dwt_emit_c::Step;
 use dwt_ir::{Direction, ElementKind, Layout, Wavelet};
 use dwt_runtime::{Backend, Request};
@@ -48,6 +51,8 @@ struct Opts {
     sizes: Vec<String>,
     three_d: bool,
     skip_fidelity_8192: bool,
+    tile: Option<[usize; 2]>,
+    threads: Option<usize>,
 }
 
 fn parse_args() -> Res<Opts> {
@@ -58,6 +63,8 @@ fn parse_args() -> Res<Opts> {
         sizes: vec!["1080p".into(), "4096".into(), "8192".into()],
         three_d: true,
         skip_fidelity_8192: false,
+        tile: None,
+        threads: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -74,8 +81,22 @@ fn parse_args() -> Res<Opts> {
             "--sizes" => o.sizes = value()?.split(',').map(String::from).collect(),
             "--no-3d" => o.three_d = false,
             "--skip-fidelity-8192" => o.skip_fidelity_8192 = true,
+            "--tile" => {
+                let v = value()?;
+                let parsed: Vec<usize> = v
+                    .split('x')
+                    .map(|n| n.parse().map_err(|e| format!("--tile {v}: {e}")))
+                    .collect::<Res<_>>()?;
+                match parsed[..] {
+                    [x, y] => o.tile = Some([x, y]),
+                    _ => return Err(format!("--tile {v}: expected XxY")),
+                }
+            }
+            "--threads" => {
+                o.threads = Some(value()?.parse().map_err(|e| format!("--threads: {e}"))?)
+            }
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192] [--no-3d] [--skip-fidelity-8192]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192] [--no-3d] [--skip-fidelity-8192] [--tile XxY] [--threads N]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
@@ -197,9 +218,32 @@ struct Timing {
     submit_us: f64,
 }
 
+/// How a case is run.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Variant {
+    /// The default plan (fused 2-D pass where it applies) from a source buffer into another:
+    /// `run_on_device_into`.
+    Into,
+    /// The default plan in place (`run_on_device`): a fused plan first copies the data.
+    InPlace,
+    /// The two passes per level (van der Laan et al.), in place.
+    TwoPass,
+}
+
+impl Variant {
+    fn name(self) -> &'static str {
+        match self {
+            Variant::Into => "src->dst",
+            Variant::InPlace => "in place",
+            Variant::TwoPass => "two-pass",
+        }
+    }
+}
+
 struct Row {
     case: String,
     elem: &'static str,
+    variant: Variant,
     steps: String,
     timing: Timing,
     bytes: usize,
@@ -213,6 +257,7 @@ struct Compile {
 
 struct Bench<'a> {
     b: &'a CudaBackend,
+    two_pass: CudaBackend,
     stream: Arc<CudaStream>,
     reps: usize,
     rows: Vec<Row>,
@@ -222,15 +267,15 @@ struct Bench<'a> {
 }
 
 impl Bench<'_> {
-    /// Launches and band copies of the request's plan, as `dwt-cuda` runs it.
-    fn steps<T: DeviceElement>(&self, r: &Request) -> Res<String> {
+    /// Launches and band copies of the request's plan as `backend` runs it, and whether fused.
+    fn steps<T: DeviceElement>(&self, backend: &CudaBackend, r: &Request) -> Res<String> {
         let module = dwt_emit_c::emit_module(
             &dwt_emit_c::Cuda,
             r.wavelet,
             r.direction,
             T::TYPE,
             r.layout,
-            self.b.config(),
+            backend.config(),
         )
         .map_err(|e| e.to_string())?;
         let plan = dwt_emit_c::plan(&module, &r.shape, r.levels)?;
@@ -240,10 +285,11 @@ impl Bench<'_> {
             .filter(|s| matches!(s, Step::Launch(_)))
             .count();
         let copies = plan.steps.len() - launches;
-        Ok(format!("{launches}+{copies}"))
+        let kind = if plan.is_fused() { " fused" } else { "" };
+        Ok(format!("{launches}+{copies}{kind}"))
     }
 
-    /// Times `wavelet` on `shape` for every level count and both directions.
+    /// Times `wavelet` on `shape` for every level count and both directions, in every variant.
     fn case<T: Sample>(
         &mut self,
         wavelet: &Wavelet,
@@ -257,6 +303,9 @@ impl Bench<'_> {
         let count = ROTATION_BYTES.div_ceil(bytes).max(3);
         let mut bufs: Vec<CudaSlice<T>> = (0..count)
             .map(|_| self.stream.clone_htod(&host).map_err(drv))
+            .collect::<Res<_>>()?;
+        let mut outs: Vec<CudaSlice<T>> = (0..count)
+            .map(|_| self.stream.alloc_zeros::<T>(n).map_err(drv))
             .collect::<Res<_>>()?;
         for &l in levels {
             for direction in [Direction::Forward, Direction::Inverse] {
@@ -273,11 +322,6 @@ impl Bench<'_> {
                 };
                 let case = format!("{} {label} L{l} {dir}", wavelet.name);
                 eprintln!("  {case} ({}, {count} buffers)", T::NAME);
-                // Fresh data for every case: earlier in-place calls changed it.
-                for buf in bufs.iter_mut() {
-                    self.stream.memcpy_htod(&host, buf).map_err(drv)?;
-                }
-                self.stream.synchronize().map_err(drv)?;
                 let module = format!("{} {dir} {}", wavelet.name, T::NAME);
                 if self.seen.insert(module.clone()) {
                     let mut wall = [0.0; 2];
@@ -295,67 +339,107 @@ impl Bench<'_> {
                         warm_ms: wall[1],
                     });
                 }
-                let timing = self.time(&r, &mut bufs)?;
-                self.rows.push(Row {
-                    case,
-                    elem: T::NAME,
-                    steps: self.steps::<T>(&r).unwrap_or_else(|e| format!("? ({e})")),
-                    timing,
-                    bytes,
-                });
+                for variant in [Variant::Into, Variant::InPlace, Variant::TwoPass] {
+                    // Fresh data for every variant: in-place calls changed it.
+                    for buf in bufs.iter_mut() {
+                        self.stream.memcpy_htod(&host, buf).map_err(drv)?;
+                    }
+                    self.stream.synchronize().map_err(drv)?;
+                    let backend = match variant {
+                        Variant::TwoPass => &self.two_pass,
+                        _ => self.b,
+                    };
+                    let timing = self.time(&r, variant, &mut bufs, &mut outs)?;
+                    self.rows.push(Row {
+                        case: case.clone(),
+                        elem: T::NAME,
+                        variant,
+                        steps: self
+                            .steps::<T>(backend, &r)
+                            .unwrap_or_else(|e| format!("? ({e})")),
+                        timing,
+                        bytes,
+                    });
+                }
             }
-            // Forward then inverse gives the input back (exactly for integers).
-            let mut buf = self.stream.clone_htod(&host).map_err(drv)?;
-            for direction in [Direction::Forward, Direction::Inverse] {
-                let r = Request {
+            // Forward then inverse gives the input back (exactly for integers), in every variant.
+            for variant in [Variant::Into, Variant::TwoPass] {
+                let src = self.stream.clone_htod(&host).map_err(drv)?;
+                let mut mid = self.stream.alloc_zeros::<T>(n).map_err(drv)?;
+                let mut back = self.stream.alloc_zeros::<T>(n).map_err(drv)?;
+                let request = |direction| Request {
                     wavelet,
                     direction,
                     shape: shape.to_vec(),
                     levels: l,
                     layout: Layout::Mallat,
                 };
-                self.b
-                    .run_on_device(&r, &mut buf)
-                    .map_err(|e| e.to_string())?;
-            }
-            let back = self.stream.clone_dtoh(&buf).map_err(drv)?;
-            let err = T::max_abs_diff(&back, &host);
-            let exact = wavelet.kind == ElementKind::Integer;
-            let ok = if exact { err == 0.0 } else { err < 1e-3 };
-            self.checks.push(format!(
-                "{} {label} L{l} {}: max |inverse(forward(x)) - x| = {err:.3e} {}",
-                wavelet.name,
-                T::NAME,
-                if ok { "ok" } else { "MISMATCH" }
-            ));
-            if !ok {
-                eprintln!("round trip failed: {}", self.checks.last().unwrap());
+                let (fwd, inv) = (request(Direction::Forward), request(Direction::Inverse));
+                match variant {
+                    Variant::TwoPass => {
+                        self.stream.memcpy_dtod(&src, &mut back).map_err(drv)?;
+                        self.two_pass
+                            .run_on_device(&fwd, &mut back)
+                            .and_then(|()| self.two_pass.run_on_device(&inv, &mut back))
+                    }
+                    _ => self
+                        .b
+                        .run_on_device_into(&fwd, &src, &mut mid)
+                        .and_then(|()| self.b.run_on_device_into(&inv, &mid, &mut back)),
+                }
+                .map_err(|e| e.to_string())?;
+                let back = self.stream.clone_dtoh(&back).map_err(drv)?;
+                let err = T::max_abs_diff(&back, &host);
+                let exact = wavelet.kind == ElementKind::Integer;
+                let ok = if exact { err == 0.0 } else { err < 1e-3 };
+                self.checks.push(format!(
+                    "{} {label} L{l} {} {}: max |inverse(forward(x)) - x| = {err:.3e} {}",
+                    wavelet.name,
+                    T::NAME,
+                    variant.name(),
+                    if ok { "ok" } else { "MISMATCH" }
+                ));
+                if !ok {
+                    eprintln!("round trip failed: {}", self.checks.last().unwrap());
+                }
             }
         }
         Ok(())
     }
 
-    fn time<T: DeviceElement>(&self, r: &Request, bufs: &mut [CudaSlice<T>]) -> Res<Timing> {
+    fn time<T: DeviceElement>(
+        &self,
+        r: &Request,
+        variant: Variant,
+        bufs: &mut [CudaSlice<T>],
+        outs: &mut [CudaSlice<T>],
+    ) -> Res<Timing> {
         let ev = Events::new(self.b)?;
         let k = bufs.len();
-        let run = |buf: &mut CudaSlice<T>| self.b.run_on_device(r, buf).map_err(|e| e.to_string());
+        let mut run = |i: usize| {
+            match variant {
+                Variant::Into => self.b.run_on_device_into(r, &bufs[i % k], &mut outs[i % k]),
+                Variant::InPlace => self.b.run_on_device(r, &mut bufs[i % k]),
+                Variant::TwoPass => self.two_pass.run_on_device(r, &mut bufs[i % k]),
+            }
+            .map_err(|e| e.to_string())
+        };
         for i in 0..WARMUP {
-            run(&mut bufs[i % k])?;
+            run(i)?;
         }
         self.stream.synchronize().map_err(drv)?;
         let (mut times, mut submits) = (Vec::new(), Vec::new());
         for i in 0..self.reps {
-            let buf = &mut bufs[(WARMUP + i) % k];
             ev.start.record(&self.stream).map_err(drv)?;
             let t = Instant::now();
-            run(buf)?;
+            run(WARMUP + i)?;
             submits.push(t.elapsed().as_secs_f64() * 1e6);
             ev.end.record(&self.stream).map_err(drv)?;
             times.push(f64::from(ev.start.elapsed_ms(&ev.end).map_err(drv)?));
         }
         ev.start.record(&self.stream).map_err(drv)?;
         for i in 0..self.reps {
-            run(&mut bufs[(WARMUP + self.reps + i) % k])?;
+            run(WARMUP + self.reps + i)?;
         }
         ev.end.record(&self.stream).map_err(drv)?;
         let pipelined_ms = f64::from(ev.start.elapsed_ms(&ev.end).map_err(drv)?) / self.reps as f64;
@@ -381,11 +465,24 @@ fn main() {
 
 fn run() -> Res<()> {
     let o = parse_args()?;
-    let b = CudaBackend::new().map_err(|e| e.to_string())?;
+    let mut config = LaunchConfig::default();
+    if let Some(t) = o.tile {
+        config.tile = t;
+    }
+    if let Some(n) = o.threads {
+        config.tile_threads = n;
+    }
+    let b = CudaBackend::with_config(config).map_err(|e| e.to_string())?;
     let stream = b.stream();
     let mut md = String::new();
     let _ = writeln!(md, "# dwt-bench\n");
     let _ = writeln!(md, "- Device: {} ({})", b.device(), b.arch());
+    let _ = writeln!(
+        md,
+        "- Fused tile: {:?} polyphase indices per phase, {} work-items",
+        b.config().tile,
+        b.config().tile_threads
+    );
     let _ = writeln!(
         md,
         "- NVRTC: {:?}",
@@ -424,8 +521,14 @@ fn run() -> Res<()> {
             .map(|n| dwt_catalogue::by_name(n).ok_or(format!("no catalogue wavelet `{n}`")))
             .collect::<Res<_>>()?,
     };
+    let two_pass = CudaBackend::with_config(LaunchConfig {
+        strategy: Strategy::TwoPass,
+        ..*b.config()
+    })
+    .map_err(|e| e.to_string())?;
     let mut bench = Bench {
         b: &b,
+        two_pass,
         stream: stream.clone(),
         reps: o.reps,
         rows: Vec::new(),
@@ -480,17 +583,18 @@ fn run() -> Res<()> {
     let _ = writeln!(md, "## Transforms (Mallat layout, data on the device)\n");
     let _ = writeln!(
         md,
-        "| case | type | launches+copies | median | min-max | pipelined | host submit | effective BW | of copy BW |"
+        "| case | type | variant | launches+copies | median | min-max | pipelined | host submit | effective BW | of copy BW |"
     );
-    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|");
     for r in &bench.rows {
         let t = &r.timing;
         let bw = 2.0 * r.bytes as f64 / (t.median_ms * 1e-3);
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {:.3} ms | {:.3}-{:.3} | {:.3} ms | {:.0} us | {:.0} GB/s | {:.1}% |",
+            "| {} | {} | {} | {} | {:.3} ms | {:.3}-{:.3} | {:.3} ms | {:.0} us | {:.0} GB/s | {:.1}% |",
             r.case,
             r.elem,
+            r.variant.name(),
             r.steps,
             t.median_ms,
             t.min_ms,

@@ -123,6 +123,7 @@ fn discover() -> Result<DeviceState, DwtError> {
     unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut driver_version) }
         .result()
         .map_err(device_error)?;
+    keep_pool_memory(&ctx);
     Ok(DeviceState {
         ctx,
         name,
@@ -130,6 +131,29 @@ fn discover() -> Result<DeviceState, DwtError> {
         driver_version,
         modules: Mutex::new(HashMap::new()),
     })
+}
+
+/// Lets the device's default memory pool keep freed memory instead of returning it to the driver
+/// at every synchronisation: the scratch buffers of a transform are allocated and freed in stream
+/// order on every call, and each real allocation of a large one costs tens of microseconds (the
+/// caching allocators of the machine-learning frameworks do the same). Best effort: a device
+/// without memory pools keeps synchronous allocation.
+fn keep_pool_memory(ctx: &CudaContext) {
+    use cudarc::driver::sys;
+    let mut pool: sys::CUmemoryPool = std::ptr::null_mut();
+    let mut threshold = u64::MAX;
+    // SAFETY: the context is current on this thread (CudaContext::new made it so), `pool` and
+    // `threshold` are valid for writes and reads of their types.
+    unsafe {
+        if sys::cuDeviceGetDefaultMemPool(&mut pool, ctx.cu_device()) == sys::CUresult::CUDA_SUCCESS
+        {
+            let _ = sys::cuMemPoolSetAttribute(
+                pool,
+                sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                (&mut threshold as *mut u64).cast(),
+            );
+        }
+    }
 }
 
 /// The CUDA backend on the first CUDA device. Cheap to create: the device is discovered once per

@@ -103,6 +103,57 @@ fn device_slice_round_trip_copies_nothing_to_the_host() {
 
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn out_of_place_runs_leave_the_source_alone() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    let shape = vec![301usize, 517];
+    let host: Vec<i32> = (0..shape.iter().product::<usize>())
+        .map(|i| ((i * 7919) % 4001) as i32 - 2000)
+        .collect();
+    let stream = b.stream();
+    for layout in [Layout::Mallat, Layout::Interleaved] {
+        let src = stream.clone_htod(&host).unwrap();
+        let mut mid = stream.alloc_zeros::<i32>(host.len()).unwrap();
+        let mut back = stream.alloc_zeros::<i32>(host.len()).unwrap();
+        let mut req = Request {
+            wavelet: legall(),
+            direction: Direction::Forward,
+            shape: shape.clone(),
+            levels: 3,
+            layout,
+        };
+        assert!(b.is_fused(&req, dwt_ir::ElementType::I32).unwrap());
+        b.run_on_device_into(&req, &src, &mut mid).unwrap();
+        let mut want = host.clone();
+        cpu::transform(legall(), Direction::Forward, &mut want, &shape, 3, layout).unwrap();
+        assert_eq!(stream.clone_dtoh(&mid).unwrap(), want, "{layout:?} forward");
+        assert_eq!(
+            stream.clone_dtoh(&src).unwrap(),
+            host,
+            "{layout:?} source kept"
+        );
+        req.direction = Direction::Inverse;
+        b.run_on_device_into(&req, &mid, &mut back).unwrap();
+        assert_eq!(
+            stream.clone_dtoh(&back).unwrap(),
+            host,
+            "{layout:?} round trip"
+        );
+        assert_eq!(
+            stream.clone_dtoh(&mid).unwrap(),
+            want,
+            "{layout:?} inverse source kept"
+        );
+        // A destination of another length is refused before anything runs.
+        let mut short = stream.alloc_zeros::<i32>(host.len() - 1).unwrap();
+        assert!(matches!(
+            b.run_on_device_into(&req, &mid, &mut short),
+            Err(DwtError::Unsupported { .. })
+        ));
+    }
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn long_rows_take_the_sliding_kernel_and_match_the_reference() {
     let b = CudaBackend::with_config(dwt_cuda::LaunchConfig {
         max_row_len: 64,

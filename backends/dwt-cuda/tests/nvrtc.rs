@@ -1,6 +1,6 @@
 //! Needs NVRTC but no GPU (runs in CI): every emitted CUDA module of every catalogue wavelet,
-//! direction and element type compiles with NVRTC for sm_90 (the H100), and ptxas reports no
-//! register spills in any kernel. Fails, never skips, when NVRTC cannot be loaded.
+//! direction and element type compiles with NVRTC for sm_90 (the H100), has its fused 2-D
+//! kernel, and ptxas reports no register spills in any kernel. Fails, never skips, when NVRTC cannot be loaded.
 
 use dwt_cuda::{compile, function_usage, nvrtc_version, LaunchConfig};
 use dwt_emit_c::{emit_module, Cuda};
@@ -34,6 +34,11 @@ fn every_catalogue_module_compiles_for_sm_90_without_spills() {
                     if let Ok(v) = &module.vertical {
                         expected.push(v.columns_kernel.clone());
                     }
+                    let tile = module
+                        .tile
+                        .as_ref()
+                        .unwrap_or_else(|e| panic!("{what}: {e}"));
+                    expected.push(tile.kernel.clone());
                     for k in &expected {
                         let u = usage.iter().find(|u| &u.function == k).unwrap_or_else(|| {
                             panic!(
