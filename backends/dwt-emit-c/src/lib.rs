@@ -10,7 +10,7 @@
 //!   transform (section IV-G: slabs in the x-z plane, sliding along z);
 //! - a fused 2-D pass ([`TilePass`], module `tile`): one tile of the band with its halo read once,
 //!   lifted along both axes in local memory, its subbands written once, out of place; the planner
-//!   ([`plan`]) prefers it for 2-D transforms where the IR proves its edge tiles exact.
+//!   ([`plan()`]) prefers it for 2-D transforms where the IR proves its edge tiles exact.
 //!
 //! The VC-2 per-level pre-shift is fused into the horizontal pass: applied as the row is loaded
 //! (forward), undone as it is stored (inverse). Rows longer than [`LaunchConfig::max_row_len`] run
