@@ -36,6 +36,28 @@ impl Samples<'_> {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// That these are the `len` samples of `element` a transform was prepared for; else
+    /// [`DwtError::Unsupported`] from `backend` saying both.
+    pub fn check_prepared(
+        &self,
+        backend: &str,
+        element: ElementType,
+        len: usize,
+    ) -> Result<(), DwtError> {
+        if self.element_type() == element && self.len() == len {
+            return Ok(());
+        }
+        Err(DwtError::Unsupported {
+            backend: backend.into(),
+            what: format!(
+                "the prepared transform takes {len} {} samples, not {} {}",
+                element.name(),
+                self.len(),
+                self.element_type().name()
+            ),
+        })
+    }
 }
 
 /// One transform: which wavelet, which way, on what shape, how many levels, in which layout.

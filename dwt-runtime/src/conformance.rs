@@ -548,3 +548,27 @@ macro_rules! conformance_tests {
         }
     };
 }
+
+/// [`conformance_tests!`](crate::conformance_tests) once per plan variant of a backend whose
+/// kernels come from `dwt-emit-c`, so that every variant its planner can choose is held to the
+/// same suite: module `fused` (the default config: the fused 2-D pass where it applies),
+/// `two_pass` (`LaunchConfig::two_pass()`) and `tiny_tiles` (`LaunchConfig::tiny_tiles()`, the
+/// 2-D parts of the suite). `backend` is a path to a function from the config to the backend
+/// (absolute, e.g. `crate::backend`: it is named from inside the modules); `random_cases` gives
+/// the random programs per variant, in that order.
+#[macro_export]
+macro_rules! conformance_variants {
+    ($(#[$attr:meta])* backend = $make:path, config = $cfg:ty, random_cases = [$fused:expr, $two_pass:expr, $tiny:expr], volume = $v:expr) => {
+        mod fused {
+            $crate::conformance_tests!($(#[$attr])* backend = $make(<$cfg>::default()), window_height = <$cfg>::default().window_height, random_cases = $fused, volume = $v);
+        }
+        mod two_pass {
+            $crate::conformance_tests!($(#[$attr])* backend = $make(<$cfg>::two_pass()), window_height = <$cfg>::default().window_height, random_cases = $two_pass, volume = $v);
+        }
+        mod tiny_tiles {
+            $crate::conformance_tests!(@one [$(#[$attr])*] conformance_catalogue_2d, $crate::conformance::catalogue_2d(&$make(<$cfg>::tiny_tiles())));
+            $crate::conformance_tests!(@one [$(#[$attr])*] conformance_random_programs, $crate::conformance::random_programs(&$make(<$cfg>::tiny_tiles()), $tiny));
+            $crate::conformance_tests!(@one [$(#[$attr])*] conformance_large_sizes, $crate::conformance::large(&$make(<$cfg>::tiny_tiles()), [8, 8, 8]));
+        }
+    };
+}

@@ -4,6 +4,7 @@
 //! transforms, and [`Plan`]s: a transform validated and compiled once, executed on many buffers.
 
 mod backend;
+pub mod cache;
 #[cfg(feature = "conformance")]
 pub mod conformance;
 pub mod cpu;
@@ -14,6 +15,7 @@ pub mod plan;
 pub mod registry;
 
 pub use backend::{Backend, CpuBackend, Request, Samples};
+pub use cache::PreparedCache;
 pub use dwt_ir::{Direction, ElementType, Layout};
 pub use element::{Element, Work};
 pub use error::DwtError;

@@ -12,7 +12,12 @@
 //!   SHA-256 of the source, the device, the driver and NVRTC versions and the options; a corrupt
 //!   entry is compiled again.
 //! - [`Backend::prepare`] emits, plans, builds and loads a request's functions once and returns a
-//!   prepared transform that only moves the data and launches ([`dwt_runtime::Plan`] uses it).
+//!   prepared transform that only moves the data and launches ([`dwt_runtime::Plan`] uses it);
+//!   `run`, `run_on_device` and `run_on_device_into` keep each request's prepared launches
+//!   ([`dwt_runtime::PreparedCache`]) for the next call.
+//! - 2-D transforms take the fused pass by default ([`Strategy::Fused`], out of place):
+//!   [`CudaBackend::run_on_device_into`] reads the source once and writes the destination once
+//!   per level; in place, the data is first copied to a temporary source.
 //! - The data goes to the device once and comes back once per transform ([`Backend::run`]);
 //!   [`CudaBackend::run_on_device`] takes a [`CudaSlice`] already on the device and copies nothing
 //!   to or from the host.
@@ -36,10 +41,10 @@ use cudarc::driver::{
     PushKernelArg, ValidAsZeroBits,
 };
 use dwt_emit_c::{emit_module, Buffer, Cuda, KernelModule, LaunchPlan, Step};
-use dwt_ir::{Direction, ElementType, Layout};
+use dwt_ir::ElementType;
 use dwt_runtime::{
-    cpu, Backend, DwtError, Element, KernelOrigin, ModuleReport, PrepareReport, PreparedTransform,
-    Request, Samples,
+    cpu, Backend, DwtError, Element, KernelOrigin, ModuleReport, PrepareReport, PreparedCache,
+    PreparedTransform, Request, Samples,
 };
 
 pub use dwt_emit_c::{LaunchConfig, Strategy};
@@ -161,7 +166,7 @@ fn keep_pool_memory(ctx: &CudaContext) {
 pub struct CudaBackend {
     state: &'static DeviceState,
     config: LaunchConfig,
-    plans: Arc<Mutex<HashMap<PlanKey, Arc<Prepared>>>>,
+    plans: PreparedCache<Prepared>,
 }
 
 impl CudaBackend {
@@ -180,7 +185,7 @@ impl CudaBackend {
         Ok(CudaBackend {
             state,
             config,
-            plans: Arc::default(),
+            plans: PreparedCache::default(),
         })
     }
 
@@ -339,21 +344,8 @@ impl CudaBackend {
 
     /// The request's prepared launches, from this backend's cache or prepared now.
     fn prepared(&self, request: &Request, elem: ElementType) -> Result<Arc<Prepared>, DwtError> {
-        let key = PlanKey {
-            wavelet: request.wavelet.to_string(),
-            direction: request.direction,
-            elem,
-            layout: request.layout,
-            shape: request.shape.clone(),
-            levels: request.levels,
-        };
-        let cache = || self.plans.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(p) = cache().get(&key) {
-            return Ok(p.clone());
-        }
-        let prepared = Arc::new(self.prepare_launches(request, elem)?);
-        cache().insert(key, prepared.clone());
-        Ok(prepared)
+        self.plans
+            .get_or_prepare(request, elem, || self.prepare_launches(request, elem))
     }
 
     fn run_host<T: DeviceElement>(
@@ -362,7 +354,7 @@ impl CudaBackend {
         data: &mut [T],
     ) -> Result<(), DwtError> {
         // Everything that can refuse the transform happens before the data moves.
-        let prepared = self.prepare_launches(request, T::TYPE)?;
+        let prepared = self.prepared(request, T::TYPE)?;
         self.execute_host(&prepared, data)
     }
 
@@ -404,13 +396,9 @@ impl CudaBackend {
         }
         let (cu, origin, build_time) = self.build_reporting(&module.source)?;
         let mut functions = HashMap::new();
-        for step in &plan.steps {
-            if let Step::Launch(l) = step {
-                if !functions.contains_key(&l.kernel) {
-                    let f = cu.load_function(&l.kernel).map_err(device_error)?;
-                    functions.insert(l.kernel.clone(), f);
-                }
-            }
+        for k in plan.kernels() {
+            let f = cu.load_function(k).map_err(device_error)?;
+            functions.insert(k.to_string(), f);
         }
         Ok(Prepared {
             _module: module,
@@ -490,18 +478,6 @@ impl CudaBackend {
     }
 }
 
-/// What a prepared request is cached under.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct PlanKey {
-    /// The wavelet's canonical text: equal texts lift alike.
-    wavelet: String,
-    direction: Direction,
-    elem: ElementType,
-    layout: Layout,
-    shape: Vec<usize>,
-    levels: u32,
-}
-
 /// An emitted module's launch plan and the functions it launches.
 struct Prepared {
     _module: KernelModule,
@@ -527,15 +503,7 @@ impl PreparedRequest {
 
 impl PreparedTransform for PreparedRequest {
     fn run(&self, data: Samples) -> Result<(), DwtError> {
-        if data.element_type() != self.element || data.len() != self.len {
-            return Err(unsupported(format!(
-                "the prepared transform takes {} {} samples, not {} {}",
-                self.len,
-                self.element.name(),
-                data.len(),
-                data.element_type().name()
-            )));
-        }
+        data.check_prepared(NAME, self.element, self.len)?;
         match data {
             Samples::I16(d) => self.run_host(d),
             Samples::I32(d) => self.run_host(d),
@@ -586,14 +554,12 @@ impl Backend for CudaBackend {
             request.levels,
         )?;
         let prepared = self.prepare_launches(request, element)?;
-        let mut kernels: Vec<String> = Vec::new();
-        for step in &prepared.plan.steps {
-            if let Step::Launch(l) = step {
-                if !kernels.contains(&l.kernel) {
-                    kernels.push(l.kernel.clone());
-                }
-            }
-        }
+        let kernels = prepared
+            .plan
+            .kernels()
+            .into_iter()
+            .map(String::from)
+            .collect();
         let report = PrepareReport {
             modules: vec![ModuleReport {
                 kernels,

@@ -63,6 +63,28 @@ pub struct LaunchConfig {
     pub strategy: Strategy,
 }
 
+impl LaunchConfig {
+    /// The defaults with [`Strategy::TwoPass`]: van der Laan et al.'s passes only.
+    pub fn two_pass() -> Self {
+        LaunchConfig {
+            strategy: Strategy::TwoPass,
+            ..Default::default()
+        }
+    }
+
+    /// The defaults with fused tiles of 3 x 2 polyphase indices (6 x 4 samples) and 64
+    /// work-items: every kind of tile edge (first, last, both, odd extents, several levels)
+    /// appears in small images. For testing; far too small to be fast.
+    pub fn tiny_tiles() -> Self {
+        LaunchConfig {
+            tile: [3, 2],
+            tile_threads: 64,
+            strategy: Strategy::Fused,
+            ..Default::default()
+        }
+    }
+}
+
 /// How the planner runs the levels of a 2-D transform.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Strategy {

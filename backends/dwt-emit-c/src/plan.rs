@@ -95,6 +95,19 @@ impl LaunchPlan {
         self.scratch > 0
     }
 
+    /// The kernels the steps launch, each once, in order of first launch.
+    pub fn kernels(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for step in &self.steps {
+            if let Step::Launch(l) = step {
+                if !names.contains(&l.kernel.as_str()) {
+                    names.push(&l.kernel);
+                }
+            }
+        }
+        names
+    }
+
     /// Whether the fused 2-D kernel runs the levels.
     pub fn is_fused(&self) -> bool {
         self.reads_source

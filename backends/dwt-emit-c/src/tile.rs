@@ -40,6 +40,11 @@ pub struct TilePass {
 /// Clang-based OpenCL compilers (PoCL) read it.
 const UNROLL: &str = "#pragma unroll 4";
 
+/// Where subband `band = 2 * py + px` (not 0) starts in `high`: the same in the load of the
+/// inverse and the store of the forward kernel.
+const HIGH_BASE: &str =
+    "const int hb = band == 1 ? high01_base : (band == 2 ? high10_base : high11_base);";
+
 /// The most local memory a tile may take: CUDA's static shared-memory limit per block.
 pub const MAX_TILE_BYTES: usize = 48 * 1024;
 
@@ -477,7 +482,7 @@ impl Emitter<'_> {
                 "if (my >= 0 && my < (py ? ny1 : ny0) && mx >= 0 && mx < (px ? nx1 : nx0))",
                 |w| {
                     w.line("const int band = 2 * py + px;");
-                    w.line("const int hb = band == 1 ? high01_base : (band == 2 ? high10_base : high11_base);");
+                    w.line(HIGH_BASE);
                     w.line("tile[r][sx] = to_work(band == 0 ? low[low_base + my * low_row_step + mx * low_col_step] : high[hb + my * high_row_step + mx * high_col_step]);");
                 },
             );
@@ -493,25 +498,36 @@ impl Emitter<'_> {
             ty, tx
         ));
         w.line(UNROLL);
-        w.block(format!("for (int t = tid; t < {}; t += {threads})", 4 * tx * ty), |w| {
-            w.line(format!("const int l = t / {}, cc = t % {};", 2 * tx, 2 * tx));
-            w.line(format!("const int py = l >= {ty}, px = cc >= {tx};"));
-            w.line(format!("const int my = my0 + l - py * {ty}, mx = mx0 + cc - px * {tx};"));
-            w.block("if (my < (py ? ny1 : ny0) && mx < (px ? nx1 : nx0))", |w| {
+        w.block(
+            format!("for (int t = tid; t < {}; t += {threads})", 4 * tx * ty),
+            |w| {
                 w.line(format!(
-                    "const {} v = tile[my + (py ? oy1 : oy0)][mx + (px ? ox1 : ox0)];",
-                    self.work()
+                    "const int l = t / {}, cc = t % {};",
+                    2 * tx,
+                    2 * tx
                 ));
-                w.line("const int band = 2 * py + px;");
-                w.block("if (band == 0)", |w| {
-                    w.line("low[low_base + my * low_row_step + mx * low_col_step] = to_elem(v);");
+                w.line(format!("const int py = l >= {ty}, px = cc >= {tx};"));
+                w.line(format!(
+                    "const int my = my0 + l - py * {ty}, mx = mx0 + cc - px * {tx};"
+                ));
+                w.block("if (my < (py ? ny1 : ny0) && mx < (px ? nx1 : nx0))", |w| {
+                    w.line(format!(
+                        "const {} v = tile[my + (py ? oy1 : oy0)][mx + (px ? ox1 : ox0)];",
+                        self.work()
+                    ));
+                    w.line("const int band = 2 * py + px;");
+                    w.block("if (band == 0)", |w| {
+                        w.line(
+                            "low[low_base + my * low_row_step + mx * low_col_step] = to_elem(v);",
+                        );
+                    });
+                    w.block("else", |w| {
+                        w.line(HIGH_BASE);
+                        w.line("high[hb + my * high_row_step + mx * high_col_step] = to_elem(v);");
+                    });
                 });
-                w.block("else", |w| {
-                    w.line("const int hb = band == 1 ? high01_base : (band == 2 ? high10_base : high11_base);");
-                    w.line("high[hb + my * high_row_step + mx * high_col_step] = to_elem(v);");
-                });
-            });
-        });
+            },
+        );
     }
 
     /// Inverse: the tile's own samples in natural order, coalesced along x.

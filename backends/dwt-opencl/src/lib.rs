@@ -13,7 +13,11 @@
 //!   platform, the device and its driver version, so a new process skips the compiler; a corrupt
 //!   entry is rebuilt.
 //! - [`Backend::prepare`] emits, plans and builds a request once and returns a prepared transform
-//!   that only moves the data and launches ([`dwt_runtime::Plan`] uses it).
+//!   that only moves the data and launches ([`dwt_runtime::Plan`] uses it); `run` and
+//!   `run_on_device` keep each request's plan ([`dwt_runtime::PreparedCache`]) for the next call.
+//! - 2-D transforms take the fused pass by default ([`Strategy::Fused`], out of place): the data
+//!   is first copied to a source buffer the kernels only read, and each level reads and writes the
+//!   band once. Elsewhere (1-D, 3-D, periodic, [`Strategy::TwoPass`]) the passes below run.
 //! - The data goes to the device once and comes back once per transform; every pass of every
 //!   level runs on device buffers. [`OpenClBackend::run_on_device`] takes a buffer already on the
 //!   device and copies nothing.
@@ -49,7 +53,7 @@ use dwt_emit_c::{
 use dwt_ir::ElementType;
 use dwt_runtime::{
     cpu, Backend, DwtError, Element, KernelOrigin, ModuleReport, PrepareReport, Prepared,
-    PreparedTransform, Request, Samples,
+    PreparedCache, PreparedTransform, Request, Samples,
 };
 use ocl::enums::{DeviceInfo, PlatformInfo, ProgramBuildInfo, ProgramBuildInfoResult};
 use ocl::{Buffer, Context, Device, Kernel, OclPrm, Platform, Program, Queue};
@@ -158,6 +162,7 @@ fn discover() -> Result<DeviceState, DwtError> {
 pub struct OpenClBackend {
     state: &'static DeviceState,
     config: LaunchConfig,
+    plans: PreparedCache<Plan>,
 }
 
 impl OpenClBackend {
@@ -172,7 +177,11 @@ impl OpenClBackend {
             .get_or_init(discover)
             .as_ref()
             .map_err(Clone::clone)?;
-        Ok(OpenClBackend { state, config })
+        Ok(OpenClBackend {
+            state,
+            config,
+            plans: PreparedCache::default(),
+        })
     }
 
     pub fn config(&self) -> &LaunchConfig {
@@ -283,7 +292,7 @@ impl OpenClBackend {
             &request.shape,
             request.levels,
         )?;
-        let plan = self.plan(request, T::TYPE)?;
+        let plan = self.prepared(request, T::TYPE)?;
         let queue = self.queue()?;
         self.execute::<T>(&plan, &queue, data)?;
         queue.finish().map_err(device_error)
@@ -295,8 +304,14 @@ impl OpenClBackend {
         data: &mut [T],
     ) -> Result<(), DwtError> {
         // Everything that can refuse the transform happens before the data moves.
-        let plan = self.plan(request, T::TYPE)?;
+        let plan = self.prepared(request, T::TYPE)?;
         self.execute_host(&plan, data)
+    }
+
+    /// The request's plan and built program, from this backend's cache or made now.
+    fn prepared(&self, request: &Request, elem: ElementType) -> Result<Arc<Plan>, DwtError> {
+        self.plans
+            .get_or_prepare(request, elem, || self.plan(request, elem))
     }
 
     /// Host data to the device once, every launch of `plan`, and back once.
@@ -433,14 +448,12 @@ impl Backend for OpenClBackend {
             request.levels,
         )?;
         let plan = self.plan(request, element)?;
-        let mut kernels: Vec<String> = Vec::new();
-        for step in &plan.launches.steps {
-            if let Step::Launch(l) = step {
-                if !kernels.contains(&l.kernel) {
-                    kernels.push(l.kernel.clone());
-                }
-            }
-        }
+        let kernels = plan
+            .launches
+            .kernels()
+            .into_iter()
+            .map(String::from)
+            .collect();
         let report = PrepareReport {
             modules: vec![ModuleReport {
                 kernels,
@@ -454,6 +467,7 @@ impl Backend for OpenClBackend {
                 backend: OpenClBackend {
                     state: self.state,
                     config: self.config,
+                    plans: self.plans.clone(),
                 },
                 plan,
                 element,
@@ -489,15 +503,7 @@ impl PreparedRequest {
 
 impl PreparedTransform for PreparedRequest {
     fn run(&self, data: Samples) -> Result<(), DwtError> {
-        if data.element_type() != self.element || data.len() != self.len {
-            return Err(unsupported(format!(
-                "the prepared transform takes {} {} samples, not {} {}",
-                self.len,
-                self.element.name(),
-                data.len(),
-                data.element_type().name()
-            )));
-        }
+        data.check_prepared(NAME, self.element, self.len)?;
         match data {
             Samples::I16(d) => self.run_host(d),
             Samples::I32(d) => self.run_host(d),
