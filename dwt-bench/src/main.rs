@@ -17,7 +17,7 @@
 //!
 //! ```text
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192] [--no-3d]
-//!           [--skip-fidelity-8192] [--tile XxY] [--threads N]
+//!           [--skip-fidelity-8192] [--tile XxY] [--threads N] [--segment N]
 //! ```
 
 use std::collections::HashSet;
@@ -53,6 +53,7 @@ struct Opts {
     skip_fidelity_8192: bool,
     tile: Option<[usize; 2]>,
     threads: Option<usize>,
+    segment: Option<usize>,
 }
 
 fn parse_args() -> Res<Opts> {
@@ -65,6 +66,7 @@ fn parse_args() -> Res<Opts> {
         skip_fidelity_8192: false,
         tile: None,
         threads: None,
+        segment: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -95,8 +97,11 @@ fn parse_args() -> Res<Opts> {
             "--threads" => {
                 o.threads = Some(value()?.parse().map_err(|e| format!("--threads: {e}"))?)
             }
+            "--segment" => {
+                o.segment = Some(value()?.parse().map_err(|e| format!("--segment: {e}"))?)
+            }
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192] [--no-3d] [--skip-fidelity-8192] [--tile XxY] [--threads N]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192] [--no-3d] [--skip-fidelity-8192] [--tile XxY] [--threads N] [--segment N]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
@@ -472,6 +477,9 @@ fn run() -> Res<()> {
     if let Some(n) = o.threads {
         config.tile_threads = n;
     }
+    if let Some(n) = o.segment {
+        config.segment = n;
+    }
     let b = CudaBackend::with_config(config).map_err(|e| e.to_string())?;
     let stream = b.stream();
     let mut md = String::new();
@@ -479,9 +487,10 @@ fn run() -> Res<()> {
     let _ = writeln!(md, "- Device: {} ({})", b.device(), b.arch());
     let _ = writeln!(
         md,
-        "- Fused tile: {:?} polyphase indices per phase, {} work-items",
+        "- Fused tile: {:?} polyphase indices per phase, {} work-items, register segments of up to {}",
         b.config().tile,
-        b.config().tile_threads
+        b.config().tile_threads,
+        b.config().segment
     );
     let _ = writeln!(
         md,

@@ -53,6 +53,9 @@ fn every_catalogue_module_compiles_for_sm_90_without_spills() {
                             u.spill_loads,
                             compiled.log
                         );
+                        if k == &tile.kernel && layout == Layout::Mallat {
+                            eprintln!("{what}: fused kernel {:?} registers", u.registers);
+                        }
                         kernels += 1;
                     }
                     assert_eq!(usage.len(), expected.len(), "{what}: {usage:?}");

@@ -24,6 +24,7 @@ pub mod disk_cache;
 mod emit;
 pub mod plan;
 mod tile;
+mod tile_inner;
 mod writer;
 
 pub use dialect::{Cuda, Dialect, OpenCl, Param};
@@ -59,6 +60,9 @@ pub struct LaunchConfig {
     pub tile: [usize; 2],
     /// Work-items per group of the fused 2-D pass.
     pub tile_threads: usize,
+    /// Polyphase indices per phase a work-item lifts in registers in tiles away from the band's
+    /// edges (the longest divisor of the tile's extent up to this).
+    pub segment: usize,
     /// Which passes 2-D levels take.
     pub strategy: Strategy,
 }
@@ -105,8 +109,9 @@ impl Default for LaunchConfig {
             window_height: 16,
             slab_width: 32,
             slab_rows: 8,
-            tile: [32, 32],
+            tile: [32, 16],
             tile_threads: 256,
+            segment: 8,
             strategy: Strategy::Fused,
         }
     }

@@ -38,7 +38,7 @@ pub struct TilePass {
 /// Before the loops that move a tile between global and local memory: several loads (stores) in
 /// flight per work-item, which the memory system needs to approach its bandwidth. Both NVRTC and
 /// Clang-based OpenCL compilers (PoCL) read it.
-const UNROLL: &str = "#pragma unroll 4";
+pub(crate) const UNROLL: &str = "#pragma unroll 4";
 
 /// Where subband `band = 2 * py + px` (not 0) starts in `high`: the same in the load of the
 /// inverse and the store of the forward kernel.
@@ -52,12 +52,15 @@ pub const MAX_TILE_BYTES: usize = 48 * 1024;
 /// (padded so that the two phases of consecutive natural samples fall in different banks).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct AxisLayout {
-    t: usize,
-    before: [usize; 2],
-    stored: [usize; 2],
-    phase1: usize,
+    pub(crate) t: usize,
+    pub(crate) before: [usize; 2],
+    pub(crate) stored: [usize; 2],
+    pub(crate) phase1: usize,
     /// Storage indices along the axis (padding included).
-    total: usize,
+    pub(crate) total: usize,
+    /// The array's extent: `total`, made odd along x so that work-items walking down a column
+    /// of the tile (the register pass along x) hit distinct banks.
+    pub(crate) extent: usize,
 }
 
 impl AxisLayout {
@@ -72,17 +75,19 @@ impl AxisLayout {
                 phase1 += 1;
             }
         }
+        let total = phase1 + stored[1];
         AxisLayout {
             t,
             before,
             stored,
             phase1,
-            total: phase1 + stored[1],
+            total,
+            extent: if pad { total | 1 } else { total },
         }
     }
 
     /// A line index `l` in `[0, stored0 + stored1)` as a storage index (skipping the padding).
-    fn all_lines(&self, l: &str) -> String {
+    pub(crate) fn all_lines(&self, l: &str) -> String {
         if self.phase1 == self.stored[0] {
             l.to_string()
         } else {
@@ -96,7 +101,7 @@ impl AxisLayout {
 
     /// A line index `l` in `[0, 2t)` (the tile's own indices, phase 0 then phase 1) as a
     /// storage index.
-    fn own_lines(&self, l: &str) -> String {
+    pub(crate) fn own_lines(&self, l: &str) -> String {
         format!(
             "({l} < {t} ? {} : {})",
             offset(l, self.before[0] as i64),
@@ -111,13 +116,13 @@ impl AxisLayout {
 
 /// The two axes of a tile: which variable names, extents and layouts belong to each.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Axis {
+pub(crate) enum Axis {
     X,
     Y,
 }
 
 impl Axis {
-    fn v(self) -> &'static str {
+    pub(crate) fn v(self) -> &'static str {
         match self {
             Axis::X => "x",
             Axis::Y => "y",
@@ -151,7 +156,7 @@ impl Emitter<'_> {
         }
         let x = AxisLayout::new(&halo, tile[0], true);
         let y = AxisLayout::new(&halo, tile[1], false);
-        let bytes = x.total * y.total * self.work_bytes();
+        let bytes = x.extent * y.extent * self.work_bytes();
         if bytes > MAX_TILE_BYTES {
             return Err(EmitError::NoTile(format!(
                 "a tile of {}x{} work values takes {bytes} bytes of local memory, more than {MAX_TILE_BYTES}",
@@ -242,7 +247,7 @@ impl Emitter<'_> {
         w.comment("this kernel where Program::tiles_exact proves those tiles exact.");
         let sig = d.kernel_signature(name, &params, [threads, 1, 1]);
         w.block(sig, |w| {
-            w.line(d.local_array(self.work(), "tile", &[ly.total, lx.total]));
+            w.line(d.local_array(self.work(), "tile", &[ly.extent, lx.extent]));
             w.line(format!("const int tid = {};", d.local_id(0)));
             w.line(format!("const int mx0 = {} * {};", d.group_id(0), lx.t));
             w.line(format!("const int my0 = {} * {};", d.group_id(1), ly.t));
@@ -274,36 +279,46 @@ impl Emitter<'_> {
                 ));
             }
             w.blank();
-            if forward {
-                self.tile_load_natural(w, lx, ly);
-            } else {
-                self.tile_load_bands(w, lx, ly);
-            }
-            w.line(d.barrier());
-            let (first, second) = if forward {
-                (Axis::X, Axis::Y)
-            } else {
-                (Axis::Y, Axis::X)
-            };
-            // The first axis lifts every loaded line of the other axis (the second axis reads
-            // them); the second axis only the tile's own lines.
-            self.tile_axis(w, halo, first, layout, false);
-            if self.elem == ElementType::I16 {
-                w.comment("i16 storage: the pass's results are stored as short before the other axis reads them.");
-                let n = ly.total * lx.total;
-                w.block(format!("for (int t = tid; t < {n}; t += {threads})"), |w| {
-                    w.line(format!(
-                        "tile[t / {c}][t % {c}] = to_work(to_elem(tile[t / {c}][t % {c}]));",
-                        c = lx.total
-                    ));
-                });
+            // f64: the register path's values take twice the registers and ptxas spills them;
+            // those kernels keep the general path everywhere.
+            let general = |w: &mut Writer| {
+                if forward {
+                    self.tile_load_natural(w, lx, ly);
+                } else {
+                    self.tile_load_bands(w, lx, ly);
+                }
                 w.line(d.barrier());
-            }
-            self.tile_axis(w, halo, second, layout, true);
-            if forward {
-                self.tile_store_bands(w, lx, ly);
+                let (first, second) = if forward {
+                    (Axis::X, Axis::Y)
+                } else {
+                    (Axis::Y, Axis::X)
+                };
+                // The first axis lifts every loaded line of the other axis (the second axis reads
+                // them); the second axis only the tile's own lines.
+                self.tile_axis(w, halo, first, layout, false);
+                if self.elem == ElementType::I16 {
+                    w.comment("i16 storage: the pass's results are stored as short before the other axis reads them.");
+                    let n = ly.total * lx.total;
+                    w.block(format!("for (int t = tid; t < {n}; t += {threads})"), |w| {
+                        w.line(format!(
+                            "tile[t / {c}][t % {c}] = to_work(to_elem(tile[t / {c}][t % {c}]));",
+                            c = lx.total
+                        ));
+                    });
+                    w.line(d.barrier());
+                }
+                self.tile_axis(w, halo, second, layout, true);
+                if forward {
+                    self.tile_store_bands(w, lx, ly);
+                } else {
+                    self.tile_store_natural(w, lx, ly, true);
+                }
+            };
+            if self.elem == ElementType::F64 {
+                general(w);
             } else {
-                self.tile_store_natural(w, lx, ly);
+                w.block("if (inner_x && inner_y)", |w| self.tile_inner(w, layout));
+                w.block("else", general);
             }
         });
     }
@@ -530,8 +545,15 @@ impl Emitter<'_> {
         );
     }
 
-    /// Inverse: the tile's own samples in natural order, coalesced along x.
-    fn tile_store_natural(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
+    /// Inverse: the tile's own samples in natural order, coalesced along x; `checked` for tiles
+    /// that may reach past the band's end.
+    pub(crate) fn tile_store_natural(
+        &self,
+        w: &mut Writer,
+        lx: AxisLayout,
+        ly: AxisLayout,
+        checked: bool,
+    ) {
         let threads = self.cfg.tile_threads;
         let (tx, ty) = (lx.t, ly.t);
         let undo = self.pre_shifted();
@@ -547,7 +569,7 @@ impl Emitter<'_> {
                 2 * tx,
                 2 * tx
             ));
-            w.block("if (r < rows && c < cols)", |w| {
+            let store = |w: &mut Writer| {
                 w.line(format!(
                     "const {} v = tile[(r >> 1) + ((r & 1) ? oy1 : oy0)][(c >> 1) + ((c & 1) ? ox1 : ox0)];",
                     self.work()
@@ -556,7 +578,12 @@ impl Emitter<'_> {
                 w.line(format!(
                     "nat[nat_base + r * nat_row_step + c * nat_col_step] = to_elem({v});"
                 ));
-            });
+            };
+            if checked {
+                w.block("if (r < rows && c < cols)", store);
+            } else {
+                store(w);
+            }
         });
     }
 }

@@ -1,0 +1,353 @@
+//! The fused pass's fast path for tiles away from the band's edges, where every loaded index lies
+//! inside the band and no read goes through the boundary rule.
+//!
+//! The general path lifts one step at a time over the whole tile, a barrier after each, and pays
+//! index arithmetic per value per step: the kernel was bound by instructions, not by memory. Here
+//! each work-item lifts a segment of `S` indices per phase of one line in registers, every step in
+//! one straight run of code, reading the segment's own halo (from the IR's supports, as for the
+//! tile: [`dwt_ir::Program::tile_halo`] with no margin) and writing back only its own indices.
+//! Two barriers instead of one per step; the second axis's segments move their results straight
+//! to (forward) or from (inverse) the subbands in global memory, consecutive work-items on
+//! consecutive columns so that those accesses coalesce.
+
+use dwt_ir::{Direction, ElementType, Op, TileHalo};
+
+use crate::emit::{offset, Emitter};
+use crate::tile::{Axis, AxisLayout, UNROLL};
+use crate::writer::Writer;
+
+/// The longest divisor of `t` not above `max` (at least 1): the segment a work-item lifts.
+pub fn segment_len(t: usize, max: usize) -> usize {
+    (1..=max.min(t).max(1))
+        .rev()
+        .find(|s| t % s == 0)
+        .unwrap_or(1)
+}
+
+/// One register pass: along which axis, over which lines, and whether it touches the subbands.
+#[derive(Clone, Copy)]
+struct Pass {
+    axis: Axis,
+    /// Only the tile's own lines of the other axis (the second pass), or every loaded one.
+    own: bool,
+    /// Along y only: the segment's subband samples come from (inverse) or go to (forward) global
+    /// memory rather than the tile.
+    bands: bool,
+    /// i16 storage: the first axis's results are stored as short before the other axis reads them.
+    truncate: bool,
+}
+
+impl Emitter<'_> {
+    /// The body of the fast path (inside `if (inner_x && inner_y)`).
+    pub(crate) fn tile_inner(&self, w: &mut Writer, layout: [AxisLayout; 2]) {
+        let d = self.d;
+        let seg = self.wavelet.program_for(self.direction).tile_halo(0);
+        let [lx, ly] = layout;
+        let truncate = self.elem == ElementType::I16;
+        if self.direction == Direction::Forward {
+            self.inner_load_natural(w, lx, ly);
+            w.line(d.barrier());
+            let x = Pass {
+                axis: Axis::X,
+                own: false,
+                bands: false,
+                truncate,
+            };
+            self.segments(w, &seg, layout, x);
+            w.line(d.barrier());
+            let y = Pass {
+                axis: Axis::Y,
+                own: true,
+                bands: true,
+                truncate: false,
+            };
+            self.segments(w, &seg, layout, y);
+        } else {
+            let y = Pass {
+                axis: Axis::Y,
+                own: false,
+                bands: true,
+                truncate,
+            };
+            self.segments(w, &seg, layout, y);
+            w.line(d.barrier());
+            let x = Pass {
+                axis: Axis::X,
+                own: true,
+                bands: false,
+                truncate: false,
+            };
+            self.segments(w, &seg, layout, x);
+            w.line(d.barrier());
+            self.tile_store_natural(w, lx, ly, false);
+        }
+    }
+
+    /// Forward: the tile's rows in natural order into both phases of both axes, with no bounds
+    /// checks, the phase of a column from its parity.
+    fn inner_load_natural(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
+        let threads = self.cfg.tile_threads;
+        let first = (-2 * lx.before[0] as i64).min(1 - 2 * lx.before[1] as i64);
+        let last = (2 * (lx.stored[0] - lx.before[0]) as i64 - 2)
+            .max(2 * (lx.stored[1] - lx.before[1]) as i64 - 1);
+        let span = (last - first + 1) as usize;
+        let rows = ly.stored[0] + ly.stored[1];
+        // `e` counts natural columns from an even point before the first, so that `e >> 1` and
+        // `e & 1` never see a negative number.
+        let bias = 2 * (lx.before[0].max(lx.before[1]) as i64 + 1);
+        let slot = |e: i64, q: usize| (e >> 1) - bias / 2 + lx.before[q] as i64;
+        let all_stored = (0..span as i64).all(|j| {
+            let e = j + first + bias;
+            let q = (e & 1) as usize;
+            (0..lx.stored[q] as i64).contains(&slot(e, q))
+        });
+        w.comment(format!(
+            "Load (inner tile): {rows} rows x {span} natural columns, no bounds checks."
+        ));
+        w.line(UNROLL);
+        w.block(
+            format!("for (int t = tid; t < {}; t += {threads})", rows * span),
+            |w| {
+                w.line(format!("const int l = t / {span}, j = t % {span};"));
+                w.line(format!(
+                    "const int nr = l < {s0} ? 2 * (sy0 + l) : 2 * (sy1 + l - {s0}) + 1;",
+                    s0 = ly.stored[0]
+                ));
+                w.line(format!("const int e = j + {};", first + bias));
+                w.line(format!(
+                    "const int sx = (e >> 1) + ((e & 1) ? {} : {});",
+                    lx.phase1 as i64 + slot(0, 1),
+                    slot(0, 0)
+                ));
+                let load = format!(
+                    "to_work(nat[nat_base + nr * nat_row_step + ({}) * nat_col_step])",
+                    offset("2 * mx0 + j", first)
+                );
+                let load = if self.pre_shifted() {
+                    format!("pre_shift({load})")
+                } else {
+                    load
+                };
+                let store = format!("tile[{}][sx] = {load};", ly.all_lines("l"));
+                if all_stored {
+                    w.line(store);
+                } else {
+                    w.block(
+                        format!(
+                            "if ((e & 1) ? (sx >= {} && sx < {}) : (sx >= 0 && sx < {}))",
+                            lx.phase1, lx.total, lx.stored[0]
+                        ),
+                        |w| w.line(store),
+                    );
+                }
+            },
+        );
+    }
+
+    /// One register pass: every work-item takes segments of `S` indices per phase of one line,
+    /// consecutive work-items on consecutive lines (distinct banks in the tile; consecutive
+    /// addresses in a subband).
+    fn segments(&self, w: &mut Writer, seg: &TileHalo, layout: [AxisLayout; 2], pass: Pass) {
+        let threads = self.cfg.tile_threads;
+        let [lx, ly] = layout;
+        let (along, across) = match pass.axis {
+            Axis::X => (lx, ly),
+            Axis::Y => (ly, lx),
+        };
+        let v = pass.axis.v();
+        let s = segment_len(along.t, self.cfg.segment);
+        let lines = if pass.own {
+            2 * across.t
+        } else {
+            across.stored[0] + across.stored[1]
+        };
+        let tasks = lines * (along.t / s);
+        let forward = self.direction == Direction::Forward;
+        w.comment(format!(
+            "Along {v} in registers: {lines} lines ({}) x {} segments of {s} indices per phase{}.",
+            if pass.own {
+                "the tile's own"
+            } else {
+                "every loaded one"
+            },
+            along.t / s,
+            match (pass.bands, forward) {
+                (false, _) => "",
+                (true, true) => ", written to the subbands",
+                (true, false) => ", read from the subbands",
+            }
+        ));
+        let reg = |q: usize, k: i64| format!("{}{}", ["e", "o"][q], k + seg.load[q].before as i64);
+        let tile_at = |q: usize, k: i64| {
+            let at = offset(&format!("b{q}"), k);
+            match pass.axis {
+                Axis::X => format!("tile[line][{at}]"),
+                Axis::Y => format!("tile[{at}][line]"),
+            }
+        };
+        let band_at = |q: usize, k: i64| {
+            let row = match k {
+                0 => "i0".to_string(),
+                k => format!("({})", offset("i0", k)),
+            };
+            if q == 0 {
+                format!("(px ? high : low)[e_at + {row} * e_step]")
+            } else {
+                format!("high[o_at + {row} * high_row_step]")
+            }
+        };
+        let header = |w: &mut Writer| {
+            w.line(format!("const int l = t % {lines};"));
+            w.line(format!("const int i0 = m{v}0 + {s} * (t / {lines});"));
+            let line = if pass.own {
+                across.own_lines("l")
+            } else {
+                across.all_lines("l")
+            };
+            w.line(format!("const int line = {line};"));
+            w.line(format!("const int b0 = i0 + o{v}0, b1 = i0 + o{v}1;"));
+            if pass.bands {
+                // The line is a column: its phase and polyphase index along x.
+                if pass.own {
+                    w.line(format!(
+                        "const int px = l >= {t}, mx = mx0 + l - (px ? {t} : 0);",
+                        t = across.t
+                    ));
+                } else {
+                    w.line(format!(
+                        "const int px = l >= {s0}, mx = px ? sx1 + l - {s0} : sx0 + l;",
+                        s0 = across.stored[0]
+                    ));
+                }
+                w.line("const int e_at = px ? high01_base + mx * high_col_step : low_base + mx * low_col_step;");
+                w.line("const int e_step = px ? high_row_step : low_row_step;");
+                w.line("const int o_at = (px ? high11_base : high10_base) + mx * high_col_step;");
+            }
+        };
+        let lift = |w: &mut Writer| {
+            let from_bands = pass.bands && !forward;
+            for q in 0..2 {
+                let h = seg.load[q];
+                for k in -(h.before as i64)..(s + h.after as usize) as i64 {
+                    let value = if from_bands {
+                        format!("to_work({})", band_at(q, k))
+                    } else {
+                        tile_at(q, k)
+                    };
+                    w.line(format!("{} {} = {value};", self.work(), reg(q, k)));
+                }
+            }
+            let mut steps = seg.steps.iter();
+            for op in self.ops {
+                match op {
+                    Op::Lift(step) => {
+                        let h = steps.next().expect("one halo per step");
+                        let (p, q) = (
+                            step.target.parity() as usize,
+                            step.source().parity() as usize,
+                        );
+                        w.comment(format!("{step}"));
+                        for g in -(h.before as i64)..(s + h.after as usize) as i64 {
+                            w.block("", |w| {
+                                self.step_body(w, step, &reg(p, g), &|k| reg(q, g + k))
+                            });
+                        }
+                    }
+                    Op::Scale { low, high } => {
+                        w.comment(format!("{op}"));
+                        for (q, c) in [(0, low), (1, high)] {
+                            let h = seg.load[q];
+                            for k in -(h.before as i64)..(s + h.after as usize) as i64 {
+                                let r = reg(q, k);
+                                w.line(format!("{r} = {};", self.mul(&self.coeff(*c), &r)));
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        // Where own index `k` of phase `q` goes, and the value it takes from `r`.
+        let store = |w: &mut Writer, q: usize, k: i64, r: &str| {
+            if pass.bands && forward {
+                w.line(format!("{} = to_elem({r});", band_at(q, k)));
+            } else if pass.truncate {
+                w.line(format!("{} = to_work(to_elem({r}));", tile_at(q, k)));
+            } else {
+                w.line(format!("{} = {r};", tile_at(q, k)));
+            }
+        };
+        if pass.bands {
+            w.block(
+                format!("for (int t = tid; t < {tasks}; t += {threads})"),
+                |w| {
+                    header(w);
+                    lift(w);
+                    for q in 0..2 {
+                        for k in 0..s as i64 {
+                            store(w, q, k, &reg(q, k));
+                        }
+                    }
+                },
+            );
+            return;
+        }
+        // From the tile back into it: a segment's halo is its neighbours' own indices, so every
+        // segment is read and lifted before any is written back; each work-item keeps its own
+        // results (in registers: the rounds are unrolled) across the barrier.
+        let rounds = tasks.div_ceil(threads);
+        w.line(format!("{} kept[{rounds}][{}];", self.work(), 2 * s));
+        let round = |w: &mut Writer, body: &dyn Fn(&mut Writer)| {
+            w.line("#pragma unroll");
+            w.block(
+                format!("for (int round = 0; round < {rounds}; ++round)"),
+                |w| {
+                    w.line(format!("const int t = tid + round * {threads};"));
+                    w.block(format!("if (t < {tasks})"), |w| {
+                        header(w);
+                        body(w);
+                    });
+                },
+            );
+        };
+        round(w, &|w| {
+            lift(w);
+            for q in 0..2 {
+                for k in 0..s as i64 {
+                    w.line(format!(
+                        "kept[round][{}] = {};",
+                        q as i64 * s as i64 + k,
+                        reg(q, k)
+                    ));
+                }
+            }
+        });
+        w.line(self.d.barrier());
+        round(w, &|w| {
+            for q in 0..2 {
+                for k in 0..s as i64 {
+                    store(
+                        w,
+                        q,
+                        k,
+                        &format!("kept[round][{}]", q as i64 * s as i64 + k),
+                    );
+                }
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::segment_len;
+
+    #[test]
+    fn segments_divide_the_tile() {
+        assert_eq!(segment_len(32, 8), 8);
+        assert_eq!(segment_len(24, 16), 12);
+        assert_eq!(segment_len(3, 8), 3);
+        assert_eq!(segment_len(7, 4), 1);
+        assert_eq!(segment_len(2, 8), 2);
+        assert_eq!(segment_len(5, 0), 1);
+    }
+}
