@@ -1,0 +1,60 @@
+"""Joins a dwt-bench report and a peers.py report of the same run into the speed-up table of
+BENCHMARKS.md: per case, our src->dst and in-place medians, each peer's faster mode, and the ratio.
+
+    python3 dwt-bench/compare.py dwt-bench.md peers.md
+"""
+import re
+import sys
+
+PEER_WAVELET = {"Cdf97": "bior4.4", "Cdf53": "bior2.2", "HaarNoShift": "haar"}
+
+
+def ours(path):
+    rows = {}
+    pat = re.compile(r"^\| (\w+) (\d+x\d+) L(\d) (fwd|inv) \| (\w+) \| ([^|]+?) \|[^|]*\| ([\d.]+) ms")
+    for line in open(path):
+        m = pat.match(line)
+        if m:
+            name, size, levels, d, ty, variant, ms = m.groups()
+            rows[(name, size, int(levels), d, variant)] = (float(ms), ty)
+    return rows
+
+
+def peers(path):
+    best = {}
+    pat = re.compile(r"^\| (\w+) \| ([\w.]+) \| (\d+x\d+) \| (\d) \| (fwd|inv) \| (\w+) \| ([\d.]+) ms")
+    for line in open(path):
+        m = pat.match(line)
+        if m:
+            peer, w, size, levels, d, mode, ms = m.groups()
+            key = (peer, w, size, int(levels), d)
+            if key not in best or float(ms) < best[key][0]:
+                best[key] = (float(ms), mode)
+    return best
+
+
+def main(ours_path, peers_path):
+    o, p = ours(ours_path), peers(peers_path)
+    print("| case | ours src->dst | ours in place | ptwt (best mode) | vs ptwt | pytorch_wavelets (best mode) | vs pytorch_wavelets |")
+    print("|---|---|---|---|---|---|---|")
+    for name, pw in PEER_WAVELET.items():
+        for size in ["1920x1080", "4096x4096", "8192x8192"]:
+            for levels in [1, 3]:
+                for d in ["fwd", "inv"]:
+                    mine = o.get((name, size, levels, d, "src->dst"))
+                    if mine is None:
+                        continue
+                    inplace = o.get((name, size, levels, d, "in place"))
+                    cells = [f"{name} ({pw}) {size} L{levels} {d}", f"{mine[0]:.3f} ms ({mine[1]})",
+                             f"{inplace[0]:.3f} ms" if inplace else "-"]
+                    for peer in ["ptwt", "pytorch_wavelets"]:
+                        theirs = p.get((peer, pw, size, levels, d))
+                        if theirs:
+                            cells += [f"{theirs[0]:.3f} ms ({theirs[1]})", f"{theirs[0] / mine[0]:.1f}x"]
+                        else:
+                            cells += ["-", "-"]
+                    print("| " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:3])
