@@ -56,6 +56,15 @@ pub trait Dialect {
     fn local_id(&self, axis: u32) -> String;
     /// The group's index along `axis`, as an `int`.
     fn group_id(&self, axis: u32) -> String;
+    /// Two consecutive stored elements from `array[index]` (`index` even, the address aligned
+    /// as [`Dialect::pair_aligned`] checks), as a value with fields `.x` and `.y`.
+    fn load_pair(&self, t: ElementType, array: &str, index: &str) -> String;
+    /// Whether the global pointer `array` of `t` is aligned for [`Dialect::load_pair`].
+    fn pair_aligned(&self, t: ElementType, array: &str) -> String;
+    /// The two-element vector of stored type `t` (`int2`): the same name in both dialects.
+    fn pair_type(&self, t: ElementType) -> String {
+        format!("{}2", self.storage_type(t))
+    }
     /// Reinterprets a `uint` expression as `int`.
     fn uint_as_int(&self, e: &str) -> String;
     /// Reinterprets an `int` expression as `uint`.
@@ -148,6 +157,15 @@ impl Dialect for OpenCl {
         format!("(int)get_group_id({axis})")
     }
 
+    fn load_pair(&self, _t: ElementType, array: &str, index: &str) -> String {
+        format!("vload2(0, {array} + {index})")
+    }
+
+    fn pair_aligned(&self, _t: ElementType, _array: &str) -> String {
+        // vload2 reads unaligned pairs too.
+        "1".to_string()
+    }
+
     fn uint_as_int(&self, e: &str) -> String {
         format!("as_int({e})")
     }
@@ -224,6 +242,17 @@ impl Dialect for Cuda {
 
     fn group_id(&self, axis: u32) -> String {
         format!("(int)blockIdx.{}", CUDA_AXES[axis as usize])
+    }
+
+    fn load_pair(&self, t: ElementType, array: &str, index: &str) -> String {
+        format!("*(const {}*)({array} + {index})", self.pair_type(t))
+    }
+
+    fn pair_aligned(&self, t: ElementType, array: &str) -> String {
+        format!(
+            "(((unsigned long long){array}) % sizeof({})) == 0",
+            self.pair_type(t)
+        )
     }
 
     fn uint_as_int(&self, e: &str) -> String {

@@ -471,18 +471,13 @@ impl Emitter<'_> {
         target: &str,
         read: &dyn Fn(i64) -> String,
     ) {
-        // Floats start from the first term rather than from 0 + term: the same value (up to the
-        // sign of a zero) for one addition less per target.
-        let float_first = !self.int() && step.taps.terms().next().is_some();
         let init = if self.int() {
             format!("{}", step.rounding as i32)
         } else {
             self.literal(0.0)
         };
-        if !float_first {
-            w.line(format!("{} acc = {init};", self.work()));
-        }
-        for (i, (k, c)) in step.taps.terms().enumerate() {
+        w.line(format!("{} acc = {init};", self.work()));
+        for (k, c) in step.taps.terms() {
             let x = read(k as i64);
             let (negative, magnitude) = (c.is_negative(), c.abs());
             let term = if magnitude.is_one() {
@@ -490,11 +485,6 @@ impl Emitter<'_> {
             } else {
                 self.mul(&self.coeff(magnitude), &x)
             };
-            if float_first && i == 0 {
-                let sign = if negative { "-" } else { "" };
-                w.line(format!("{} acc = {sign}({term});", self.work()));
-                continue;
-            }
             let acc = if negative {
                 self.sub("acc", &term)
             } else {

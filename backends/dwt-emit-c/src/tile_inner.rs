@@ -84,8 +84,85 @@ impl Emitter<'_> {
     }
 
     /// Forward: the tile's rows in natural order into both phases of both axes, with no bounds
-    /// checks, the phase of a column from its parity.
+    /// checks: as (even, odd) pairs, one vector load each, where the rows are contiguous and
+    /// aligned for that, else one sample at a time.
     fn inner_load_natural(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
+        w.line(format!(
+            "const int pairs = nat_col_step == 1 && ((nat_base | nat_row_step) & 1) == 0 && {};",
+            self.d.pair_aligned(self.elem, "nat")
+        ));
+        w.block("if (pairs)", |w| self.inner_load_pairs(w, lx, ly));
+        w.block("else", |w| self.inner_load_scalar(w, lx, ly));
+    }
+
+    /// Polyphase index `m` of the tile's rows as one pair of natural samples `(2m, 2m + 1)`,
+    /// into both phases where each is stored. Inner tiles read inside the band for every `m`
+    /// either phase stores (the band has at least as many even indices as odd ones).
+    fn inner_load_pairs(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
+        let threads = self.cfg.tile_threads;
+        let bmax = lx.before[0].max(lx.before[1]);
+        let width = (0..2)
+            .map(|q| lx.stored[q] - lx.before[q] + bmax)
+            .max()
+            .unwrap_or(0);
+        let rows = ly.stored[0] + ly.stored[1];
+        w.comment(format!(
+            "Load (inner tile): {rows} rows x {width} (even, odd) pairs, no bounds checks."
+        ));
+        w.line(UNROLL);
+        w.block(
+            format!("for (int t = tid; t < {}; t += {threads})", rows * width),
+            |w| {
+                w.line(format!("const int l = t / {width}, p = t % {width};"));
+                w.line(format!(
+                    "const int nr = l < {s0} ? 2 * (sy0 + l) : 2 * (sy1 + l - {s0}) + 1;",
+                    s0 = ly.stored[0]
+                ));
+                w.line(format!(
+                    "const {} v = {};",
+                    self.d.pair_type(self.elem),
+                    self.d.load_pair(
+                        self.elem,
+                        "nat",
+                        &format!(
+                            "nat_base + nr * nat_row_step + 2 * ({})",
+                            offset("mx0 + p", -(bmax as i64))
+                        )
+                    )
+                ));
+                let row = ly.all_lines("l");
+                for (q, field) in [(0, "x"), (1, "y")] {
+                    // Storage index of pair p in phase q, and the pairs that phase stores.
+                    let at = lx.before[q] as i64 - bmax as i64;
+                    let from = (bmax - lx.before[q]) as i64;
+                    let to = from + lx.stored[q] as i64;
+                    let value = format!("to_work(v.{field})");
+                    let value = if self.pre_shifted() {
+                        format!("pre_shift({value})")
+                    } else {
+                        value
+                    };
+                    let base = if q == 0 { 0 } else { lx.phase1 as i64 };
+                    let store = format!("tile[{row}][{}] = {value};", offset("p", base + at));
+                    let mut bounds = Vec::new();
+                    if from > 0 {
+                        bounds.push(format!("p >= {from}"));
+                    }
+                    if to < width as i64 {
+                        bounds.push(format!("p < {to}"));
+                    }
+                    if bounds.is_empty() {
+                        w.line(store);
+                    } else {
+                        w.block(format!("if ({})", bounds.join(" && ")), |w| w.line(store));
+                    }
+                }
+            },
+        );
+    }
+
+    /// The same one natural sample at a time, the phase of a column from its parity.
+    fn inner_load_scalar(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
         let threads = self.cfg.tile_threads;
         let first = (-2 * lx.before[0] as i64).min(1 - 2 * lx.before[1] as i64);
         let last = (2 * (lx.stored[0] - lx.before[0]) as i64 - 2)
