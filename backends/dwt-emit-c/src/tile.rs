@@ -13,6 +13,7 @@ use dwt_ir::{Direction, ElementType, Op, TileHalo};
 
 use crate::dialect::Param;
 use crate::emit::{offset, Emitter};
+use crate::tile_inner::Stage;
 use crate::writer::Writer;
 use crate::EmitError;
 
@@ -281,44 +282,93 @@ impl Emitter<'_> {
             w.blank();
             // f64: the register path's values take twice the registers and ptxas spills them;
             // those kernels keep the general path everywhere.
-            let general = |w: &mut Writer| {
-                if forward {
-                    self.tile_load_natural(w, lx, ly);
-                } else {
-                    self.tile_load_bands(w, lx, ly);
-                }
-                w.line(d.barrier());
-                let (first, second) = if forward {
-                    (Axis::X, Axis::Y)
-                } else {
-                    (Axis::Y, Axis::X)
-                };
-                // The first axis lifts every loaded line of the other axis (the second axis reads
-                // them); the second axis only the tile's own lines.
-                self.tile_axis(w, halo, first, layout, false);
-                if self.elem == ElementType::I16 {
-                    w.comment("i16 storage: the pass's results are stored as short before the other axis reads them.");
-                    let n = ly.total * lx.total;
-                    w.block(format!("for (int t = tid; t < {n}; t += {threads})"), |w| {
-                        w.line(format!(
-                            "tile[t / {c}][t % {c}] = to_work(to_elem(tile[t / {c}][t % {c}]));",
-                            c = lx.total
-                        ));
-                    });
-                    w.line(d.barrier());
-                }
-                self.tile_axis(w, halo, second, layout, true);
-                if forward {
-                    self.tile_store_bands(w, lx, ly);
-                } else {
-                    self.tile_store_natural(w, lx, ly, true);
+            // Tiles away from the band's edges lift in registers (tile_inner.rs), the others one
+            // step at a time here. The two paths share every barrier, at the top level of the
+            // kernel: OpenCL implementations that run a work-group's items in loops (PoCL) handle
+            // barriers under branches by duplicating code, and crashed on this kernel when they
+            // were. f64 kernels take the general path only (their register segments spilled).
+            let fast = self.elem != ElementType::F64;
+            if fast {
+                w.line("const int inner = inner_x && inner_y;");
+            }
+            let split = |w: &mut Writer,
+                         inner: Option<&dyn Fn(&mut Writer)>,
+                         general: Option<&dyn Fn(&mut Writer)>| {
+                match (fast, inner, general) {
+                    (false, _, Some(g)) => g(w),
+                    (false, _, None) => {}
+                    (true, Some(i), Some(g)) => {
+                        w.block("if (inner)", i);
+                        w.block("else", g);
+                    }
+                    (true, Some(i), None) => w.block("if (inner)", i),
+                    (true, None, Some(g)) => w.block("if (!inner)", g),
+                    (true, None, None) => {}
                 }
             };
-            if self.elem == ElementType::F64 {
-                general(w);
+            let (first, second) = if forward {
+                (Axis::X, Axis::Y)
             } else {
-                w.block("if (inner_x && inner_y)", |w| self.tile_inner(w, layout));
-                w.block("else", general);
+                (Axis::Y, Axis::X)
+            };
+            let (inner_first, inner_second) = self.inner_passes();
+            // The pass that goes from the tile back into it keeps its results across barriers.
+            let two_part = if forward { inner_first } else { inner_second };
+            if fast {
+                w.line(self.kept_declaration(layout, two_part));
+            }
+            let truncate = |w: &mut Writer| {
+                w.comment("i16 storage: the pass's results are stored as short before the other axis reads them.");
+                let n = ly.total * lx.total;
+                w.block(format!("for (int t = tid; t < {n}; t += {threads})"), |w| {
+                    w.line(format!(
+                        "tile[t / {c}][t % {c}] = to_work(to_elem(tile[t / {c}][t % {c}]));",
+                        c = lx.total
+                    ));
+                });
+            };
+            let i16 = self.elem == ElementType::I16;
+            // The first axis lifts every loaded line of the other axis (the second axis reads
+            // them); the second axis only the tile's own lines.
+            if forward {
+                split(
+                    w,
+                    Some(&|w| self.inner_load_natural(w, lx, ly)),
+                    Some(&|w| self.tile_load_natural(w, lx, ly)),
+                );
+                w.line(d.barrier());
+                split(w, Some(&|w| self.segments(w, layout, inner_first, Stage::Lift)), None);
+                self.tile_axis(w, halo, first, layout, false, fast);
+                split(
+                    w,
+                    Some(&|w| self.segments(w, layout, inner_first, Stage::WriteBack)),
+                    if i16 { Some(&truncate) } else { None },
+                );
+                w.line(d.barrier());
+                split(w, Some(&|w| self.segments(w, layout, inner_second, Stage::Whole)), None);
+                self.tile_axis(w, halo, second, layout, true, fast);
+                split(w, None, Some(&|w| self.tile_store_bands(w, lx, ly)));
+            } else {
+                split(
+                    w,
+                    Some(&|w| self.segments(w, layout, inner_first, Stage::Whole)),
+                    Some(&|w| self.tile_load_bands(w, lx, ly)),
+                );
+                w.line(d.barrier());
+                self.tile_axis(w, halo, first, layout, false, fast);
+                if i16 {
+                    split(w, None, Some(&truncate));
+                    w.line(d.barrier());
+                }
+                split(w, Some(&|w| self.segments(w, layout, inner_second, Stage::Lift)), None);
+                self.tile_axis(w, halo, second, layout, true, fast);
+                split(w, Some(&|w| self.segments(w, layout, inner_second, Stage::WriteBack)), None);
+                w.line(d.barrier());
+                split(
+                    w,
+                    Some(&|w| self.tile_store_natural(w, lx, ly, false)),
+                    Some(&|w| self.tile_store_natural(w, lx, ly, true)),
+                );
             }
         });
     }
@@ -332,7 +382,10 @@ impl Emitter<'_> {
         axis: Axis,
         layout: [AxisLayout; 2],
         own: bool,
+        guarded: bool,
     ) {
+        // Guarded: inner tiles skip the work (they lift in registers) but meet every barrier.
+        let open = if guarded { "if (!inner)" } else { "" };
         let d = self.d;
         let threads = self.cfg.tile_threads;
         let [lx, ly] = layout;
@@ -370,7 +423,7 @@ impl Emitter<'_> {
                     let (p, q) = (step.target.parity(), step.source().parity());
                     let width = h.len(along.t);
                     w.comment(format!("{step}   (along {v})"));
-                    w.block("", |w| {
+                    w.block(open, |w| {
                         w.line(format!("const int W = {width};"));
                         w.line(format!(
                             "const int lo = {};",
@@ -411,21 +464,28 @@ impl Emitter<'_> {
                 }
                 Op::Scale { low, high } => {
                     w.comment(format!("{op}   (along {v}: even and odd {v} indices)"));
-                    let n = ly.total * lx.total;
-                    let c = lx.total;
-                    w.block(format!("for (int t = tid; t < {n}; t += {threads})"), |w| {
-                        let odd = match axis {
-                            Axis::X => format!("t % {c} >= {}", lx.phase1),
-                            Axis::Y => format!("t / {c} >= {}", ly.phase1),
-                        };
-                        let cell = format!("tile[t / {c}][t % {c}]");
-                        let value = format!(
-                            "({odd}) ? {} : {}",
-                            self.mul(&self.coeff(*high), &cell),
-                            self.mul(&self.coeff(*low), &cell)
-                        );
-                        w.line(format!("{cell} = {value};"));
-                    });
+                    let scale = |w: &mut Writer| {
+                        let n = ly.total * lx.total;
+                        let c = lx.total;
+                        w.block(format!("for (int t = tid; t < {n}; t += {threads})"), |w| {
+                            let odd = match axis {
+                                Axis::X => format!("t % {c} >= {}", lx.phase1),
+                                Axis::Y => format!("t / {c} >= {}", ly.phase1),
+                            };
+                            let cell = format!("tile[t / {c}][t % {c}]");
+                            let value = format!(
+                                "({odd}) ? {} : {}",
+                                self.mul(&self.coeff(*high), &cell),
+                                self.mul(&self.coeff(*low), &cell)
+                            );
+                            w.line(format!("{cell} = {value};"));
+                        });
+                    };
+                    if guarded {
+                        w.block(open, scale);
+                    } else {
+                        scale(w);
+                    }
                     w.line(d.barrier());
                 }
             }

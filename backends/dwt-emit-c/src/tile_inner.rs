@@ -10,7 +10,7 @@
 //! to (forward) or from (inverse) the subbands in global memory, consecutive work-items on
 //! consecutive columns so that those accesses coalesce.
 
-use dwt_ir::{Direction, ElementType, Op, TileHalo};
+use dwt_ir::{Direction, ElementType, Op};
 
 use crate::emit::{offset, Emitter};
 use crate::tile::{Axis, AxisLayout, UNROLL};
@@ -26,67 +26,101 @@ pub fn segment_len(t: usize, max: usize) -> usize {
 
 /// One register pass: along which axis, over which lines, and whether it touches the subbands.
 #[derive(Clone, Copy)]
-struct Pass {
-    axis: Axis,
+pub(crate) struct Pass {
+    pub(crate) axis: Axis,
     /// Only the tile's own lines of the other axis (the second pass), or every loaded one.
-    own: bool,
+    pub(crate) own: bool,
     /// Along y only: the segment's subband samples come from (inverse) or go to (forward) global
     /// memory rather than the tile.
-    bands: bool,
+    pub(crate) bands: bool,
     /// i16 storage: the first axis's results are stored as short before the other axis reads them.
-    truncate: bool,
+    pub(crate) truncate: bool,
+}
+
+/// Which part of a register pass to emit. A pass from the tile back into it comes in two parts
+/// with barriers between (a segment's halo is its neighbours' own indices, so every segment is
+/// read and lifted before any is written back); each work-item keeps its own results in
+/// `kept` (registers: the rounds are unrolled) across the barriers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stage {
+    /// A pass to or from the subbands, in one part.
+    Whole,
+    /// Read, lift, keep.
+    Lift,
+    /// Write what was kept.
+    WriteBack,
 }
 
 impl Emitter<'_> {
-    /// The body of the fast path (inside `if (inner_x && inner_y)`).
-    pub(crate) fn tile_inner(&self, w: &mut Writer, layout: [AxisLayout; 2]) {
-        let d = self.d;
-        let seg = self.wavelet.program_for(self.direction).tile_halo(0);
-        let [lx, ly] = layout;
+    /// The register passes of this kernel's fast path, in order: (first axis, second axis). The
+    /// forward's first pass goes from the tile back into it, its second writes the subbands; the
+    /// inverse's first reads the subbands, its second goes from the tile back into it.
+    pub(crate) fn inner_passes(&self) -> (Pass, Pass) {
         let truncate = self.elem == ElementType::I16;
         if self.direction == Direction::Forward {
-            self.inner_load_natural(w, lx, ly);
-            w.line(d.barrier());
-            let x = Pass {
-                axis: Axis::X,
-                own: false,
-                bands: false,
-                truncate,
-            };
-            self.segments(w, &seg, layout, x);
-            w.line(d.barrier());
-            let y = Pass {
-                axis: Axis::Y,
-                own: true,
-                bands: true,
-                truncate: false,
-            };
-            self.segments(w, &seg, layout, y);
+            (
+                Pass {
+                    axis: Axis::X,
+                    own: false,
+                    bands: false,
+                    truncate,
+                },
+                Pass {
+                    axis: Axis::Y,
+                    own: true,
+                    bands: true,
+                    truncate: false,
+                },
+            )
         } else {
-            let y = Pass {
-                axis: Axis::Y,
-                own: false,
-                bands: true,
-                truncate,
-            };
-            self.segments(w, &seg, layout, y);
-            w.line(d.barrier());
-            let x = Pass {
-                axis: Axis::X,
-                own: true,
-                bands: false,
-                truncate: false,
-            };
-            self.segments(w, &seg, layout, x);
-            w.line(d.barrier());
-            self.tile_store_natural(w, lx, ly, false);
+            (
+                Pass {
+                    axis: Axis::Y,
+                    own: false,
+                    bands: true,
+                    truncate,
+                },
+                Pass {
+                    axis: Axis::X,
+                    own: true,
+                    bands: false,
+                    truncate: false,
+                },
+            )
         }
+    }
+
+    /// Segment length, lines and work-items' tasks of a pass.
+    fn pass_shape(&self, layout: [AxisLayout; 2], pass: Pass) -> (usize, usize, usize) {
+        let [lx, ly] = layout;
+        let (along, across) = match pass.axis {
+            Axis::X => (lx, ly),
+            Axis::Y => (ly, lx),
+        };
+        let s = segment_len(along.t, self.cfg.segment);
+        let lines = if pass.own {
+            2 * across.t
+        } else {
+            across.stored[0] + across.stored[1]
+        };
+        (s, lines, lines * (along.t / s))
+    }
+
+    /// The registers a two-part pass keeps across its barriers (declared outside the branches).
+    pub(crate) fn kept_declaration(&self, layout: [AxisLayout; 2], pass: Pass) -> String {
+        let (s, _, tasks) = self.pass_shape(layout, pass);
+        format!(
+            "{} kept[{}][{}];",
+            self.work(),
+            tasks.div_ceil(self.cfg.tile_threads),
+            2 * s
+        )
     }
 
     /// Forward: the tile's rows in natural order into both phases of both axes, with no bounds
     /// checks: as (even, odd) pairs, one vector load each, where the rows are contiguous and
     /// aligned for that, else one sample at a time.
-    fn inner_load_natural(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
+    pub(crate) fn inner_load_natural(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
         w.line(format!(
             "const int pairs = nat_col_step == 1 && ((nat_base | nat_row_step) & 1) == 0 && {};",
             self.d.pair_aligned(self.elem, "nat")
@@ -224,7 +258,14 @@ impl Emitter<'_> {
     /// One register pass: every work-item takes segments of `S` indices per phase of one line,
     /// consecutive work-items on consecutive lines (distinct banks in the tile; consecutive
     /// addresses in a subband).
-    fn segments(&self, w: &mut Writer, seg: &TileHalo, layout: [AxisLayout; 2], pass: Pass) {
+    pub(crate) fn segments(
+        &self,
+        w: &mut Writer,
+        layout: [AxisLayout; 2],
+        pass: Pass,
+        stage: Stage,
+    ) {
+        let seg = &self.wavelet.program_for(self.direction).tile_halo(0);
         let threads = self.cfg.tile_threads;
         let [lx, ly] = layout;
         let (along, across) = match pass.axis {
@@ -232,16 +273,15 @@ impl Emitter<'_> {
             Axis::Y => (ly, lx),
         };
         let v = pass.axis.v();
-        let s = segment_len(along.t, self.cfg.segment);
-        let lines = if pass.own {
-            2 * across.t
-        } else {
-            across.stored[0] + across.stored[1]
-        };
-        let tasks = lines * (along.t / s);
+        let (s, lines, tasks) = self.pass_shape(layout, pass);
         let forward = self.direction == Direction::Forward;
         w.comment(format!(
-            "Along {v} in registers: {lines} lines ({}) x {} segments of {s} indices per phase{}.",
+            "Along {v} in registers{}: {lines} lines ({}) x {} segments of {s} indices per phase{}.",
+            match stage {
+                Stage::Whole => "",
+                Stage::Lift => " (read and lift)",
+                Stage::WriteBack => " (write back)",
+            },
             if pass.own {
                 "the tile's own"
             } else {
@@ -353,7 +393,7 @@ impl Emitter<'_> {
                 w.line(format!("{} = {r};", tile_at(q, k)));
             }
         };
-        if pass.bands {
+        if stage == Stage::Whole {
             w.block(
                 format!("for (int t = tid; t < {tasks}; t += {threads})"),
                 |w| {
@@ -368,49 +408,30 @@ impl Emitter<'_> {
             );
             return;
         }
-        // From the tile back into it: a segment's halo is its neighbours' own indices, so every
-        // segment is read and lifted before any is written back; each work-item keeps its own
-        // results (in registers: the rounds are unrolled) across the barrier.
         let rounds = tasks.div_ceil(threads);
-        w.line(format!("{} kept[{rounds}][{}];", self.work(), 2 * s));
-        let round = |w: &mut Writer, body: &dyn Fn(&mut Writer)| {
-            w.line("#pragma unroll");
-            w.block(
-                format!("for (int round = 0; round < {rounds}; ++round)"),
-                |w| {
-                    w.line(format!("const int t = tid + round * {threads};"));
-                    w.block(format!("if (t < {tasks})"), |w| {
-                        header(w);
-                        body(w);
-                    });
-                },
-            );
-        };
-        round(w, &|w| {
-            lift(w);
-            for q in 0..2 {
-                for k in 0..s as i64 {
-                    w.line(format!(
-                        "kept[round][{}] = {};",
-                        q as i64 * s as i64 + k,
-                        reg(q, k)
-                    ));
-                }
-            }
-        });
-        w.line(self.d.barrier());
-        round(w, &|w| {
-            for q in 0..2 {
-                for k in 0..s as i64 {
-                    store(
-                        w,
-                        q,
-                        k,
-                        &format!("kept[round][{}]", q as i64 * s as i64 + k),
-                    );
-                }
-            }
-        });
+        let kept = |q: usize, k: i64| format!("kept[round][{}]", q as i64 * s as i64 + k);
+        w.line("#pragma unroll");
+        w.block(
+            format!("for (int round = 0; round < {rounds}; ++round)"),
+            |w| {
+                w.line(format!("const int t = tid + round * {threads};"));
+                w.block(format!("if (t < {tasks})"), |w| {
+                    header(w);
+                    if stage == Stage::Lift {
+                        lift(w);
+                    }
+                    for q in 0..2 {
+                        for k in 0..s as i64 {
+                            if stage == Stage::Lift {
+                                w.line(format!("{} = {};", kept(q, k), reg(q, k)));
+                            } else {
+                                store(w, q, k, &kept(q, k));
+                            }
+                        }
+                    }
+                });
+            },
+        );
     }
 }
 
