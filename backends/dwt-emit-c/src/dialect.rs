@@ -65,6 +65,12 @@ pub trait Dialect {
     fn pair_type(&self, t: ElementType) -> String {
         format!("{}2", self.storage_type(t))
     }
+    /// Whether the compilers of this dialect are trusted with a barrier under a branch that
+    /// every work-item of a group takes the same way. Both languages allow it; PoCL, which runs
+    /// a group's items in loops and duplicates code around such barriers, crashed on the fused
+    /// kernel written that way (heap corruption, SIGSEGV), so OpenCL kernels keep their barriers
+    /// at the top level.
+    fn barriers_in_uniform_branches(&self) -> bool;
     /// Reinterprets a `uint` expression as `int`.
     fn uint_as_int(&self, e: &str) -> String;
     /// Reinterprets an `int` expression as `uint`.
@@ -157,6 +163,10 @@ impl Dialect for OpenCl {
         format!("(int)get_group_id({axis})")
     }
 
+    fn barriers_in_uniform_branches(&self) -> bool {
+        false
+    }
+
     fn load_pair(&self, _t: ElementType, array: &str, index: &str) -> String {
         format!("vload2(0, {array} + {index})")
     }
@@ -242,6 +252,10 @@ impl Dialect for Cuda {
 
     fn group_id(&self, axis: u32) -> String {
         format!("(int)blockIdx.{}", CUDA_AXES[axis as usize])
+    }
+
+    fn barriers_in_uniform_branches(&self) -> bool {
+        true
     }
 
     fn load_pair(&self, t: ElementType, array: &str, index: &str) -> String {

@@ -280,97 +280,155 @@ impl Emitter<'_> {
                 ));
             }
             w.blank();
-            // f64: the register path's values take twice the registers and ptxas spills them;
-            // those kernels keep the general path everywhere.
             // Tiles away from the band's edges lift in registers (tile_inner.rs), the others one
-            // step at a time here. The two paths share every barrier, at the top level of the
-            // kernel: OpenCL implementations that run a work-group's items in loops (PoCL) handle
-            // barriers under branches by duplicating code, and crashed on this kernel when they
-            // were. f64 kernels take the general path only (their register segments spilled).
+            // step at a time (the general path). f64 kernels take the general path only: their
+            // register segments spilled in ptxas.
             let fast = self.elem != ElementType::F64;
-            if fast {
-                w.line("const int inner = inner_x && inner_y;");
-            }
-            let split = |w: &mut Writer,
-                         inner: Option<&dyn Fn(&mut Writer)>,
-                         general: Option<&dyn Fn(&mut Writer)>| {
-                match (fast, inner, general) {
-                    (false, _, Some(g)) => g(w),
-                    (false, _, None) => {}
-                    (true, Some(i), Some(g)) => {
-                        w.block("if (inner)", i);
-                        w.block("else", g);
-                    }
-                    (true, Some(i), None) => w.block("if (inner)", i),
-                    (true, None, Some(g)) => w.block("if (!inner)", g),
-                    (true, None, None) => {}
-                }
-            };
-            let (first, second) = if forward {
-                (Axis::X, Axis::Y)
+            if fast && d.barriers_in_uniform_branches() {
+                w.block("if (inner_x && inner_y)", |w| self.tile_inner_body(w, layout));
+                w.block("else", |w| self.tile_body(w, halo, layout, false));
             } else {
-                (Axis::Y, Axis::X)
-            };
-            let (inner_first, inner_second) = self.inner_passes();
-            // The pass that goes from the tile back into it keeps its results across barriers.
-            let two_part = if forward { inner_first } else { inner_second };
-            if fast {
-                w.line(self.kept_declaration(layout, two_part));
-            }
-            let truncate = |w: &mut Writer| {
-                w.comment("i16 storage: the pass's results are stored as short before the other axis reads them.");
-                let n = ly.total * lx.total;
-                w.block(format!("for (int t = tid; t < {n}; t += {threads})"), |w| {
-                    w.line(format!(
-                        "tile[t / {c}][t % {c}] = to_work(to_elem(tile[t / {c}][t % {c}]));",
-                        c = lx.total
-                    ));
-                });
-            };
-            let i16 = self.elem == ElementType::I16;
-            // The first axis lifts every loaded line of the other axis (the second axis reads
-            // them); the second axis only the tile's own lines.
-            if forward {
-                split(
-                    w,
-                    Some(&|w| self.inner_load_natural(w, lx, ly)),
-                    Some(&|w| self.tile_load_natural(w, lx, ly)),
-                );
-                w.line(d.barrier());
-                split(w, Some(&|w| self.segments(w, layout, inner_first, Stage::Lift)), None);
-                self.tile_axis(w, halo, first, layout, false, fast);
-                split(
-                    w,
-                    Some(&|w| self.segments(w, layout, inner_first, Stage::WriteBack)),
-                    if i16 { Some(&truncate) } else { None },
-                );
-                w.line(d.barrier());
-                split(w, Some(&|w| self.segments(w, layout, inner_second, Stage::Whole)), None);
-                self.tile_axis(w, halo, second, layout, true, fast);
-                split(w, None, Some(&|w| self.tile_store_bands(w, lx, ly)));
-            } else {
-                split(
-                    w,
-                    Some(&|w| self.segments(w, layout, inner_first, Stage::Whole)),
-                    Some(&|w| self.tile_load_bands(w, lx, ly)),
-                );
-                w.line(d.barrier());
-                self.tile_axis(w, halo, first, layout, false, fast);
-                if i16 {
-                    split(w, None, Some(&truncate));
-                    w.line(d.barrier());
-                }
-                split(w, Some(&|w| self.segments(w, layout, inner_second, Stage::Lift)), None);
-                self.tile_axis(w, halo, second, layout, true, fast);
-                split(w, Some(&|w| self.segments(w, layout, inner_second, Stage::WriteBack)), None);
-                w.line(d.barrier());
-                split(
-                    w,
-                    Some(&|w| self.tile_store_natural(w, lx, ly, false)),
-                    Some(&|w| self.tile_store_natural(w, lx, ly, true)),
-                );
+                self.tile_body(w, halo, layout, fast);
             }
         });
+    }
+
+    /// The kernel after its prologue: with `fast`, inner tiles take the register path and the
+    /// others the general one, branch by branch between shared barriers at the kernel's top
+    /// level (for dialects whose compilers are not trusted with barriers under a branch); else
+    /// every tile takes the general path.
+    fn tile_body(&self, w: &mut Writer, halo: &TileHalo, layout: [AxisLayout; 2], fast: bool) {
+        let d = self.d;
+        let [lx, ly] = layout;
+        let threads = self.cfg.tile_threads;
+        let forward = self.direction == Direction::Forward;
+        if fast {
+            w.line("const int inner = inner_x && inner_y;");
+        }
+        let split = |w: &mut Writer,
+                     inner: Option<&dyn Fn(&mut Writer)>,
+                     general: Option<&dyn Fn(&mut Writer)>| {
+            match (fast, inner, general) {
+                (false, _, Some(g)) => g(w),
+                (false, _, None) => {}
+                (true, Some(i), Some(g)) => {
+                    w.block("if (inner)", i);
+                    w.block("else", g);
+                }
+                (true, Some(i), None) => w.block("if (inner)", i),
+                (true, None, Some(g)) => w.block("if (!inner)", g),
+                (true, None, None) => {}
+            }
+        };
+        let (first, second) = if forward {
+            (Axis::X, Axis::Y)
+        } else {
+            (Axis::Y, Axis::X)
+        };
+        let (inner_first, inner_second) = self.inner_passes();
+        // The pass that goes from the tile back into it keeps its results across barriers.
+        let two_part = if forward { inner_first } else { inner_second };
+        if fast {
+            w.line(self.kept_declaration(layout, two_part));
+        }
+        let truncate = |w: &mut Writer| {
+            w.comment("i16 storage: the pass's results are stored as short before the other axis reads them.");
+            let n = ly.total * lx.total;
+            w.block(format!("for (int t = tid; t < {n}; t += {threads})"), |w| {
+                w.line(format!(
+                    "tile[t / {c}][t % {c}] = to_work(to_elem(tile[t / {c}][t % {c}]));",
+                    c = lx.total
+                ));
+            });
+        };
+        let i16 = self.elem == ElementType::I16;
+        // The first axis lifts every loaded line of the other axis (the second axis reads
+        // them); the second axis only the tile's own lines.
+        if forward {
+            split(
+                w,
+                Some(&|w| self.inner_load_natural(w, lx, ly)),
+                Some(&|w| self.tile_load_natural(w, lx, ly)),
+            );
+            w.line(d.barrier());
+            split(
+                w,
+                Some(&|w| self.segments(w, layout, inner_first, Stage::Lift)),
+                None,
+            );
+            self.tile_axis(w, halo, first, layout, false, fast);
+            split(
+                w,
+                Some(&|w| self.segments(w, layout, inner_first, Stage::WriteBack)),
+                if i16 { Some(&truncate) } else { None },
+            );
+            if fast || i16 {
+                w.line(d.barrier());
+            }
+            split(
+                w,
+                Some(&|w| self.segments(w, layout, inner_second, Stage::Whole)),
+                None,
+            );
+            self.tile_axis(w, halo, second, layout, true, fast);
+            split(w, None, Some(&|w| self.tile_store_bands(w, lx, ly)));
+        } else {
+            split(
+                w,
+                Some(&|w| self.segments(w, layout, inner_first, Stage::Whole)),
+                Some(&|w| self.tile_load_bands(w, lx, ly)),
+            );
+            w.line(d.barrier());
+            self.tile_axis(w, halo, first, layout, false, fast);
+            if i16 {
+                split(w, None, Some(&truncate));
+                w.line(d.barrier());
+            }
+            split(
+                w,
+                Some(&|w| self.segments(w, layout, inner_second, Stage::Lift)),
+                None,
+            );
+            self.tile_axis(w, halo, second, layout, true, fast);
+            if fast {
+                w.block("if (inner)", |w| {
+                    self.segments(w, layout, inner_second, Stage::WriteBack)
+                });
+                w.line(d.barrier());
+            }
+            split(
+                w,
+                Some(&|w| self.tile_store_natural(w, lx, ly, false)),
+                Some(&|w| self.tile_store_natural(w, lx, ly, true)),
+            );
+        }
+    }
+
+    /// The register path of an inner tile on its own, for dialects that allow barriers under a
+    /// branch all of a group takes (`if (inner_x && inner_y)`): three barriers in all.
+    fn tile_inner_body(&self, w: &mut Writer, layout: [AxisLayout; 2]) {
+        let d = self.d;
+        let [lx, ly] = layout;
+        let (first, second) = self.inner_passes();
+        if self.direction == Direction::Forward {
+            w.line(self.kept_declaration(layout, first));
+            self.inner_load_natural(w, lx, ly);
+            w.line(d.barrier());
+            self.segments(w, layout, first, Stage::Lift);
+            w.line(d.barrier());
+            self.segments(w, layout, first, Stage::WriteBack);
+            w.line(d.barrier());
+            self.segments(w, layout, second, Stage::Whole);
+        } else {
+            w.line(self.kept_declaration(layout, second));
+            self.segments(w, layout, first, Stage::Whole);
+            w.line(d.barrier());
+            self.segments(w, layout, second, Stage::Lift);
+            w.line(d.barrier());
+            self.segments(w, layout, second, Stage::WriteBack);
+            w.line(d.barrier());
+            self.tile_store_natural(w, lx, ly, false);
+        }
     }
 
     /// Every operation of the program along `axis`, over every loaded line of the other axis or
