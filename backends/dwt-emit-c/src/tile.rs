@@ -87,6 +87,24 @@ impl AxisLayout {
         }
     }
 
+    /// The natural samples the tile loads along this axis, from the first loaded even or odd one
+    /// to the last: (first, relative to twice the tile's first polyphase index; count).
+    pub(crate) fn natural_span(&self) -> (i64, usize) {
+        let first = (-2 * self.before[0] as i64).min(1 - 2 * self.before[1] as i64);
+        let last = (2 * (self.stored[0] - self.before[0]) as i64 - 2)
+            .max(2 * (self.stored[1] - self.before[1]) as i64 - 1);
+        (first, (last - first + 1) as usize)
+    }
+
+    /// The natural row of stored row `l` (in `[0, stored0 + stored1)`, before the padding), from
+    /// the kernel's `sy0`, `sy1`.
+    pub(crate) fn natural_row(&self, l: &str) -> String {
+        format!(
+            "{l} < {s0} ? 2 * (sy0 + {l}) : 2 * (sy1 + {l} - {s0}) + 1",
+            s0 = self.stored[0]
+        )
+    }
+
     /// A line index `l` in `[0, stored0 + stored1)` as a storage index (skipping the padding).
     pub(crate) fn all_lines(&self, l: &str) -> String {
         if self.phase1 == self.stored[0] {
@@ -553,11 +571,7 @@ impl Emitter<'_> {
     /// Forward: the band in natural order, coalesced along x, into the two phases of both axes.
     fn tile_load_natural(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
         let threads = self.cfg.tile_threads;
-        // Natural columns from the first loaded even or odd one to the last.
-        let first = (-2 * lx.before[0] as i64).min(1 - 2 * lx.before[1] as i64);
-        let last = (2 * (lx.stored[0] - lx.before[0]) as i64 - 2)
-            .max(2 * (lx.stored[1] - lx.before[1]) as i64 - 1);
-        let span = (last - first + 1) as usize;
+        let (first, span) = lx.natural_span();
         let rows = ly.stored[0] + ly.stored[1];
         let shift = self.pre_shifted();
         w.comment(format!(

@@ -129,6 +129,16 @@ impl Emitter<'_> {
         w.block("else", |w| self.inner_load_scalar(w, lx, ly));
     }
 
+    /// A natural sample as the forward's working value (pre-shifted where the wavelet says).
+    fn loaded(&self, sample: &str) -> String {
+        let value = format!("to_work({sample})");
+        if self.pre_shifted() {
+            format!("pre_shift({value})")
+        } else {
+            value
+        }
+    }
+
     /// Polyphase index `m` of the tile's rows as one pair of natural samples `(2m, 2m + 1)`,
     /// into both phases where each is stored. Inner tiles read inside the band for every `m`
     /// either phase stores (the band has at least as many even indices as odd ones).
@@ -148,10 +158,7 @@ impl Emitter<'_> {
             format!("for (int t = tid; t < {}; t += {threads})", rows * width),
             |w| {
                 w.line(format!("const int l = t / {width}, p = t % {width};"));
-                w.line(format!(
-                    "const int nr = l < {s0} ? 2 * (sy0 + l) : 2 * (sy1 + l - {s0}) + 1;",
-                    s0 = ly.stored[0]
-                ));
+                w.line(format!("const int nr = {};", ly.natural_row("l")));
                 w.line(format!(
                     "const {} v = {};",
                     self.d.pair_type(self.elem),
@@ -170,12 +177,7 @@ impl Emitter<'_> {
                     let at = lx.before[q] as i64 - bmax as i64;
                     let from = (bmax - lx.before[q]) as i64;
                     let to = from + lx.stored[q] as i64;
-                    let value = format!("to_work(v.{field})");
-                    let value = if self.pre_shifted() {
-                        format!("pre_shift({value})")
-                    } else {
-                        value
-                    };
+                    let value = self.loaded(&format!("v.{field}"));
                     let base = if q == 0 { 0 } else { lx.phase1 as i64 };
                     let store = format!("tile[{row}][{}] = {value};", offset("p", base + at));
                     let mut bounds = Vec::new();
@@ -198,10 +200,7 @@ impl Emitter<'_> {
     /// The same one natural sample at a time, the phase of a column from its parity.
     fn inner_load_scalar(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
         let threads = self.cfg.tile_threads;
-        let first = (-2 * lx.before[0] as i64).min(1 - 2 * lx.before[1] as i64);
-        let last = (2 * (lx.stored[0] - lx.before[0]) as i64 - 2)
-            .max(2 * (lx.stored[1] - lx.before[1]) as i64 - 1);
-        let span = (last - first + 1) as usize;
+        let (first, span) = lx.natural_span();
         let rows = ly.stored[0] + ly.stored[1];
         // `e` counts natural columns from an even point before the first, so that `e >> 1` and
         // `e & 1` never see a negative number.
@@ -220,25 +219,17 @@ impl Emitter<'_> {
             format!("for (int t = tid; t < {}; t += {threads})", rows * span),
             |w| {
                 w.line(format!("const int l = t / {span}, j = t % {span};"));
-                w.line(format!(
-                    "const int nr = l < {s0} ? 2 * (sy0 + l) : 2 * (sy1 + l - {s0}) + 1;",
-                    s0 = ly.stored[0]
-                ));
+                w.line(format!("const int nr = {};", ly.natural_row("l")));
                 w.line(format!("const int e = j + {};", first + bias));
                 w.line(format!(
                     "const int sx = (e >> 1) + ((e & 1) ? {} : {});",
                     lx.phase1 as i64 + slot(0, 1),
                     slot(0, 0)
                 ));
-                let load = format!(
-                    "to_work(nat[nat_base + nr * nat_row_step + ({}) * nat_col_step])",
+                let load = self.loaded(&format!(
+                    "nat[nat_base + nr * nat_row_step + ({}) * nat_col_step]",
                     offset("2 * mx0 + j", first)
-                );
-                let load = if self.pre_shifted() {
-                    format!("pre_shift({load})")
-                } else {
-                    load
-                };
+                ));
                 let store = format!("tile[{}][sx] = {load};", ly.all_lines("l"));
                 if all_stored {
                     w.line(store);
