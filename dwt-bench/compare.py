@@ -2,16 +2,19 @@
 BENCHMARKS.md: per case, our src->dst and in-place medians, each peer's faster mode, and the ratio.
 
     python3 dwt-bench/compare.py dwt-bench.md peers.md
+    python3 dwt-bench/compare.py --3d dwt-bench.md peers-3d.md   (the 3-D volumes)
 """
 import re
 import sys
 
 PEER_WAVELET = {"Cdf97": "bior4.4", "Cdf53": "bior2.2", "HaarNoShift": "haar"}
+# 3-D: ours and ptwt's on the same volume; LeGall53 is integer (i32), bior2.2 float: for scale.
+VOLUMES = [("Cdf97", "bior4.4", "256^3"), ("LeGall53", "bior2.2", "512^3")]
 
 
 def ours(path):
     rows = {}
-    pat = re.compile(r"^\| (\w+) (\d+x\d+) L(\d) (fwd|inv) \| (\w+) \| ([^|]+?) \|[^|]*\| ([\d.]+) ms")
+    pat = re.compile(r"^\| (\w+) ([\dx^]+) L(\d) (fwd|inv) \| (\w+) \| ([^|]+?) \|[^|]*\| ([\d.]+) ms")
     for line in open(path):
         m = pat.match(line)
         if m:
@@ -22,7 +25,7 @@ def ours(path):
 
 def peers(path):
     best = {}
-    pat = re.compile(r"^\| (\w+) \| ([\w.]+) \| (\d+x\d+) \| (\d) \| (fwd|inv) \| (\w+) \| ([\d.]+) ms")
+    pat = re.compile(r"^\| (\w+) \| ([\w.]+) \| ([\dx^]+) \| (\d) \| (fwd|inv) \| (\w+) \| ([\d.]+) ms")
     for line in open(path):
         m = pat.match(line)
         if m:
@@ -56,5 +59,23 @@ def main(ours_path, peers_path):
                     print("| " + " | ".join(cells) + " |")
 
 
+def main_3d(o, p):
+    print("| case | ours src->dst | ours in place | ptwt (best mode) | vs ptwt |")
+    print("|---|---|---|---|---|")
+    for name, pw, size in VOLUMES:
+        for d in ["fwd", "inv"]:
+            mine = o.get((name, size, 3, d, "src->dst"))
+            theirs = p.get(("ptwt", pw, size, 3, d))
+            if mine is None or theirs is None:
+                continue
+            inplace = o.get((name, size, 3, d, "in place"))
+            print(f"| {name} ({pw}) {size} L3 {d} | {mine[0]:.3f} ms ({mine[1]}) | "
+                  f"{inplace[0]:.3f} ms | {theirs[0]:.3f} ms ({theirs[1]}) | {theirs[0] / mine[0]:.1f}x |")
+
+
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    if "--3d" in sys.argv:
+        args = [a for a in sys.argv[1:] if a != "--3d"]
+        main_3d(ours(args[0]), peers(args[1]))
+    else:
+        main(*sys.argv[1:3])

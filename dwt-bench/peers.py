@@ -3,14 +3,16 @@
 
 Peers: ptwt (`ptwt.wavedec2` / `ptwt.waverec2`) and pytorch_wavelets (`DWTForward` /
 `DWTInverse`), for bior4.4 (CDF 9/7), bior2.2 (CDF 5/3) and haar, float32, 1 and 3 levels, on
-1920x1080, 4096x4096 and 8192x8192. Each call is timed with CUDA events after warm-up, with
+1920x1080, 4096x4096 and 8192x8192; and 3-D, 3 levels, with ptwt (`wavedec3` / `waverec3`;
+pytorch_wavelets has no 3-D transform): bior4.4 on 256^3 and bior2.2 on 512^3, the volumes
+dwt-bench times (Cdf97 f32 on 256^3; LeGall53 i32 on 512^3, which is not like for like). Each call is timed with CUDA events after warm-up, with
 `torch.cuda.synchronize()` before the first event and after the last; the median of >= 20 calls,
 rotating over enough input tensors (at least 3) that they exceed the L2 cache together. The
 inverse is timed on the forward's coefficients. Effective bandwidth uses the same formula as
 dwt-bench: one read and one write of the image (4 bytes a sample) over the time, although both
 peers move more (padding, separate sub-band tensors).
 
-    python3 dwt-bench/peers.py [--out FILE] [--reps N] [--modes zero,symmetric]
+    python3 dwt-bench/peers.py [--out FILE] [--reps N] [--modes zero,symmetric] [--only-3d]
 
 A peer that cannot be imported or run is reported with the exception, never skipped silently.
 """
@@ -25,6 +27,7 @@ import torch
 SIZES = [("1920x1080", 1080, 1920), ("4096x4096", 4096, 4096), ("8192x8192", 8192, 8192)]
 WAVELETS = [("bior4.4", "CDF 9/7"), ("bior2.2", "CDF 5/3"), ("haar", "Haar")]
 LEVELS = [1, 3]
+VOLUMES = [("256^3", 256, "bior4.4"), ("512^3", 512, "bior2.2")]
 ROTATION_BYTES = 256 << 20
 WARMUP = 3
 
@@ -107,11 +110,52 @@ def peers():
     return found, problems
 
 
+def volumes_3d(lines, problems, modes, reps):
+    """ptwt's 3-D transform, 3 levels, on the volumes of VOLUMES (rows in the same table)."""
+    try:
+        import ptwt
+        import pywt
+    except Exception:  # noqa: BLE001 - reported with the 2-D cases already
+        return
+    for label, n, wavelet in VOLUMES:
+        samples = n**3
+        count = max(3, -(-ROTATION_BYTES // (4 * samples)))
+        inputs = [
+            torch.rand(1, n, n, n, device="cuda", dtype=torch.float32) + 0.25 for _ in range(count)
+        ]
+        for mode in modes:
+            for direction in ("fwd", "inv"):
+                case = f"ptwt {wavelet} {label} L3 {direction} {mode}"
+                try:
+                    def fwd(x):
+                        return ptwt.wavedec3(x, pywt.Wavelet(wavelet), level=3, mode=mode)
+
+                    if direction == "fwd":
+                        med, lo = time_calls(fwd, inputs, reps)
+                    else:
+                        coeffs = [fwd(x) for x in inputs]
+                        med, lo = time_calls(
+                            lambda c: ptwt.waverec3(c, pywt.Wavelet(wavelet)), coeffs, reps
+                        )
+                        del coeffs
+                    bw = 2 * 4 * samples / (med * 1e-3) / 1e9
+                    lines.append(
+                        f"| ptwt | {wavelet} | {label} | 3 | {direction} | {mode} | {med:.3f} ms | {lo:.3f} ms | {bw:.0f} GB/s |"
+                    )
+                    print(lines[-1], file=sys.stderr, flush=True)
+                except Exception as e:  # noqa: BLE001
+                    problems.append(f"{case}: {type(e).__name__}: {e}")
+                    print(f"FAILED {case}: {e}", file=sys.stderr, flush=True)
+        del inputs
+        torch.cuda.empty_cache()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out")
     ap.add_argument("--reps", type=int, default=25)
     ap.add_argument("--modes", default="zero,symmetric")
+    ap.add_argument("--only-3d", action="store_true", help="skip the 2-D cases")
     args = ap.parse_args()
     assert args.reps >= 20, "--reps: at least 20"
     modes = args.modes.split(",")
@@ -130,7 +174,7 @@ def main():
         lines.append(f"- {name} {version}")
     lines += ["", "| peer | wavelet | size | levels | direction | mode | median | min | effective BW |", "|---|---|---|---|---|---|---|---|---|"]
     torch.manual_seed(0)
-    for label, h, w in SIZES:
+    for label, h, w in [] if args.only_3d else SIZES:
         n = h * w
         count = max(3, -(-ROTATION_BYTES // (4 * n)))
         images = [torch.rand(h, w, device="cuda", dtype=torch.float32) + 0.25 for _ in range(count)]
@@ -162,6 +206,7 @@ def main():
                                 print(f"FAILED {case}: {e}", file=sys.stderr, flush=True)
         del images
         torch.cuda.empty_cache()
+    volumes_3d(lines, problems, modes, args.reps)
     if problems:
         lines += ["", "## Problems", ""] + [f"- {p}" for p in problems]
     text = "\n".join(lines) + "\n"
