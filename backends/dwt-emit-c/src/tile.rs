@@ -1,5 +1,7 @@
 //! The fused 2-D pass: one kernel per level that reads a tile of the band with its halo once,
-//! lifts it along x and along y in local memory, and writes the tile's four subbands once (the
+//! lifts it along x and along y on chip (in registers in tiles away from the band's edges,
+//! `tile_inner.rs`; step by step in local memory at the edges, here), and writes the tile's four
+//! subbands once (the
 //! forward direction; the inverse reads the four subbands and writes the band). Halos come from
 //! the IR's step supports ([`dwt_ir::TileHalo`]); the planner runs it only where
 //! [`dwt_ir::Program::tiles_exact`] proves the tiles at the ends of both axes exact.

@@ -6,9 +6,10 @@
 //! each work-item lifts a segment of `S` indices per phase of one line in registers, every step in
 //! one straight run of code, reading the segment's own halo (from the IR's supports, as for the
 //! tile: [`dwt_ir::Program::tile_halo`] with no margin) and writing back only its own indices.
-//! Two barriers instead of one per step; the second axis's segments move their results straight
-//! to (forward) or from (inverse) the subbands in global memory, consecutive work-items on
-//! consecutive columns so that those accesses coalesce.
+//! Three barriers in all instead of one per step (CUDA; OpenCL kernels meet the general path's
+//! barriers too, see [`crate::Dialect::barriers_in_uniform_branches`]); the second
+//! axis's segments move their results straight to (forward) or from (inverse) the subbands in
+//! global memory, consecutive work-items on consecutive columns so that those accesses coalesce.
 
 use dwt_ir::{Direction, ElementType, Op};
 
