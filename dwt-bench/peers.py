@@ -110,6 +110,26 @@ def peers():
     return found, problems
 
 
+def time_case(lines, problems, row, direction, fwd, inv, inputs, samples, reps):
+    """Times one case (`fwd(x)`, or `inv` on fwd's coefficients) and appends its table row
+    (`row`: the cells before the times) or, on any exception, a problem line."""
+    case = " ".join(str(c) for c in row)
+    try:
+        if direction == "fwd":
+            med, lo = time_calls(fwd, inputs, reps)
+        else:
+            coeffs = [fwd(x) for x in inputs]
+            med, lo = time_calls(inv, coeffs, reps)
+            del coeffs
+        bw = 2 * 4 * samples / (med * 1e-3) / 1e9
+        cells = " | ".join(str(c) for c in row)
+        lines.append(f"| {cells} | {med:.3f} ms | {lo:.3f} ms | {bw:.0f} GB/s |")
+        print(lines[-1], file=sys.stderr, flush=True)
+    except Exception as e:  # noqa: BLE001
+        problems.append(f"{case}: {type(e).__name__}: {e}")
+        print(f"FAILED {case}: {e}", file=sys.stderr, flush=True)
+
+
 def volumes_3d(lines, problems, modes, reps):
     """ptwt's 3-D transform, 3 levels, on the volumes of VOLUMES (rows in the same table)."""
     try:
@@ -125,27 +145,17 @@ def volumes_3d(lines, problems, modes, reps):
         ]
         for mode in modes:
             for direction in ("fwd", "inv"):
-                case = f"ptwt {wavelet} {label} L3 {direction} {mode}"
-                try:
-                    def fwd(x):
-                        return ptwt.wavedec3(x, pywt.Wavelet(wavelet), level=3, mode=mode)
-
-                    if direction == "fwd":
-                        med, lo = time_calls(fwd, inputs, reps)
-                    else:
-                        coeffs = [fwd(x) for x in inputs]
-                        med, lo = time_calls(
-                            lambda c: ptwt.waverec3(c, pywt.Wavelet(wavelet)), coeffs, reps
-                        )
-                        del coeffs
-                    bw = 2 * 4 * samples / (med * 1e-3) / 1e9
-                    lines.append(
-                        f"| ptwt | {wavelet} | {label} | 3 | {direction} | {mode} | {med:.3f} ms | {lo:.3f} ms | {bw:.0f} GB/s |"
-                    )
-                    print(lines[-1], file=sys.stderr, flush=True)
-                except Exception as e:  # noqa: BLE001
-                    problems.append(f"{case}: {type(e).__name__}: {e}")
-                    print(f"FAILED {case}: {e}", file=sys.stderr, flush=True)
+                time_case(
+                    lines,
+                    problems,
+                    ["ptwt", wavelet, label, 3, direction, mode],
+                    direction,
+                    lambda x: ptwt.wavedec3(x, pywt.Wavelet(wavelet), level=3, mode=mode),
+                    lambda c: ptwt.waverec3(c, pywt.Wavelet(wavelet)),
+                    inputs,
+                    samples,
+                    reps,
+                )
         del inputs
         torch.cuda.empty_cache()
 
@@ -184,26 +194,17 @@ def main():
                 for level in LEVELS:
                     for mode in modes:
                         for direction in ("fwd", "inv"):
-                            case = f"{name} {wavelet} {label} L{level} {direction} {mode}"
-                            try:
-                                if direction == "fwd":
-                                    med, lo = time_calls(
-                                        lambda x: fwd(x, wavelet, level, mode), inputs, args.reps
-                                    )
-                                else:
-                                    coeffs = [fwd(x, wavelet, level, mode) for x in inputs]
-                                    med, lo = time_calls(
-                                        lambda c: inv(c, wavelet, level, mode), coeffs, args.reps
-                                    )
-                                    del coeffs
-                                bw = 2 * 4 * n / (med * 1e-3) / 1e9
-                                lines.append(
-                                    f"| {name} | {wavelet} | {label} | {level} | {direction} | {mode} | {med:.3f} ms | {lo:.3f} ms | {bw:.0f} GB/s |"
-                                )
-                                print(lines[-1], file=sys.stderr, flush=True)
-                            except Exception as e:  # noqa: BLE001
-                                problems.append(f"{case}: {type(e).__name__}: {e}")
-                                print(f"FAILED {case}: {e}", file=sys.stderr, flush=True)
+                            time_case(
+                                lines,
+                                problems,
+                                [name, wavelet, label, level, direction, mode],
+                                direction,
+                                lambda x: fwd(x, wavelet, level, mode),
+                                lambda c: inv(c, wavelet, level, mode),
+                                inputs,
+                                n,
+                                args.reps,
+                            )
         del images
         torch.cuda.empty_cache()
     volumes_3d(lines, problems, modes, args.reps)

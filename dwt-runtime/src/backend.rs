@@ -74,12 +74,17 @@ pub struct Request<'w> {
 impl Request<'_> {
     /// Everything about the request that does not depend on the backend, checked against `data`.
     pub fn validate(&self, data: &Samples) -> Result<(), DwtError> {
-        let t = data.element_type();
+        self.validate_for(data.element_type(), data.len())
+    }
+
+    /// The same for `len` samples of `element` (a device buffer's, or none yet: pass the
+    /// shape's product).
+    pub fn validate_for(&self, element: ElementType, len: usize) -> Result<(), DwtError> {
         cpu::validate(
             self.wavelet,
-            t.name(),
-            t.kind(),
-            data.len(),
+            element.name(),
+            element.kind(),
+            len,
             &self.shape,
             self.levels,
         )

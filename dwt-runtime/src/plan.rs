@@ -77,6 +77,21 @@ pub struct PrepareReport {
 }
 
 impl PrepareReport {
+    /// The report of a backend that prepared one module.
+    pub fn one_module<'k>(
+        kernels: impl IntoIterator<Item = &'k str>,
+        origin: KernelOrigin,
+        time: Duration,
+    ) -> Self {
+        PrepareReport {
+            modules: vec![ModuleReport {
+                kernels: kernels.into_iter().map(String::from).collect(),
+                origin,
+                time,
+            }],
+        }
+    }
+
     /// The kernels of every module.
     pub fn kernels(&self) -> usize {
         self.modules.iter().map(|m| m.kernels.len()).sum()

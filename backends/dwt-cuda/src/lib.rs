@@ -43,8 +43,8 @@ use cudarc::driver::{
 use dwt_emit_c::{emit_module, Buffer, Cuda, KernelModule, LaunchPlan, Step};
 use dwt_ir::ElementType;
 use dwt_runtime::{
-    cpu, Backend, DwtError, Element, KernelOrigin, ModuleReport, PrepareReport, PreparedCache,
-    PreparedTransform, Request, Samples,
+    Backend, DwtError, Element, KernelOrigin, PrepareReport, PreparedCache, PreparedTransform,
+    Request, Samples,
 };
 
 pub use dwt_emit_c::{LaunchConfig, Strategy};
@@ -285,7 +285,7 @@ impl CudaBackend {
         request: &Request,
         data: &mut CudaSlice<T>,
     ) -> Result<(), DwtError> {
-        self.validate_device::<T>(request, data.len())?;
+        request.validate_for(T::TYPE, data.len())?;
         let prepared = self.prepared(request, T::TYPE)?;
         let stream = data.stream().clone();
         self.execute(&prepared, &stream, None, data)
@@ -301,7 +301,7 @@ impl CudaBackend {
         src: &CudaSlice<T>,
         dst: &mut CudaSlice<T>,
     ) -> Result<(), DwtError> {
-        self.validate_device::<T>(request, src.len())?;
+        request.validate_for(T::TYPE, src.len())?;
         if dst.len() != src.len() {
             return Err(DwtError::Unsupported {
                 backend: NAME.into(),
@@ -314,7 +314,7 @@ impl CudaBackend {
         }
         let prepared = self.prepared(request, T::TYPE)?;
         let stream = dst.stream().clone();
-        if prepared.plan.reads_source {
+        if prepared.plan.is_fused() {
             self.execute(&prepared, &stream, Some(src), dst)
         } else {
             stream.memcpy_dtod(src, dst).map_err(device_error)?;
@@ -324,22 +324,7 @@ impl CudaBackend {
 
     /// Whether the request would run the fused 2-D pass (else the two passes per level).
     pub fn is_fused(&self, request: &Request, element: ElementType) -> Result<bool, DwtError> {
-        Ok(self.prepared(request, element)?.plan.reads_source)
-    }
-
-    fn validate_device<T: DeviceElement>(
-        &self,
-        request: &Request,
-        len: usize,
-    ) -> Result<(), DwtError> {
-        cpu::validate(
-            request.wavelet,
-            T::NAME,
-            T::KIND,
-            len,
-            &request.shape,
-            request.levels,
-        )
+        Ok(self.prepared(request, element)?.plan.is_fused())
     }
 
     /// The request's prepared launches, from this backend's cache or prepared now.
@@ -365,9 +350,20 @@ impl CudaBackend {
         data: &mut [T],
     ) -> Result<(), DwtError> {
         let stream = self.stream();
-        let mut buffer = stream.clone_htod(&*data).map_err(device_error)?;
-        self.execute(prepared, &stream, None, &mut buffer)?;
-        stream.memcpy_dtoh(&buffer, data).map_err(device_error)?;
+        let uploaded = stream.clone_htod(&*data).map_err(device_error)?;
+        // A fused plan reads the upload as its source and writes a second buffer: no device copy.
+        let result = if prepared.plan.is_fused() {
+            // SAFETY: a fused plan writes every element of the data buffer (the subbands of
+            // every level tile the image) before the copy back reads it.
+            let mut out = unsafe { stream.alloc::<T>(data.len()) }.map_err(device_error)?;
+            self.execute(prepared, &stream, Some(&uploaded), &mut out)?;
+            out
+        } else {
+            let mut buffer = uploaded;
+            self.execute(prepared, &stream, None, &mut buffer)?;
+            buffer
+        };
+        stream.memcpy_dtoh(&result, data).map_err(device_error)?;
         stream.synchronize().map_err(device_error)
     }
 
@@ -545,28 +541,13 @@ impl Backend for CudaBackend {
         element: ElementType,
     ) -> Result<dwt_runtime::Prepared, DwtError> {
         let len = request.shape.iter().product();
-        cpu::validate(
-            request.wavelet,
-            element.name(),
-            element.kind(),
-            len,
-            &request.shape,
-            request.levels,
-        )?;
+        request.validate_for(element, len)?;
         let prepared = self.prepare_launches(request, element)?;
-        let kernels = prepared
-            .plan
-            .kernels()
-            .into_iter()
-            .map(String::from)
-            .collect();
-        let report = PrepareReport {
-            modules: vec![ModuleReport {
-                kernels,
-                origin: prepared.origin,
-                time: prepared.build_time,
-            }],
-        };
+        let report = PrepareReport::one_module(
+            prepared.plan.kernels(),
+            prepared.origin,
+            prepared.build_time,
+        );
         Ok(dwt_runtime::Prepared {
             report,
             transform: Some(Box::new(PreparedRequest {

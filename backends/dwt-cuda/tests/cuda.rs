@@ -56,24 +56,34 @@ fn legall() -> &'static dwt_ir::Wavelet {
     dwt_catalogue::by_name("LeGall53").expect("catalogue wavelet")
 }
 
+/// Host test data for `shape`: values in -2000..=2000, never a constant run.
+fn ramp<T: From<i16>>(shape: &[usize]) -> Vec<T> {
+    (0..shape.iter().product::<usize>())
+        .map(|i| T::from(((i * 7919) % 4001) as i16 - 2000))
+        .collect()
+}
+
+/// A forward LeGall 5/3 request of 3 levels.
+fn legall_forward(shape: &[usize], layout: Layout) -> Request<'static> {
+    Request {
+        wavelet: legall(),
+        direction: Direction::Forward,
+        shape: shape.to_vec(),
+        levels: 3,
+        layout,
+    }
+}
+
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn device_slice_round_trip_copies_nothing_to_the_host() {
     let b = CudaBackend::new().expect("a CUDA device");
     let shape = vec![67usize, 131];
-    let host: Vec<i16> = (0..shape.iter().product::<usize>())
-        .map(|i| ((i * 7919) % 4001) as i16 - 2000)
-        .collect();
+    let host: Vec<i16> = ramp(&shape);
     let stream = b.stream();
     let mut data = stream.clone_htod(&host).unwrap();
     for layout in [Layout::Mallat, Layout::Interleaved] {
-        let mut req = Request {
-            wavelet: legall(),
-            direction: Direction::Forward,
-            shape: shape.clone(),
-            levels: 3,
-            layout,
-        };
+        let mut req = legall_forward(&shape, layout);
         b.run_on_device(&req, &mut data).unwrap();
         let forward = stream.clone_dtoh(&data).unwrap();
         let mut want = host.clone();
@@ -106,21 +116,13 @@ fn device_slice_round_trip_copies_nothing_to_the_host() {
 fn out_of_place_runs_leave_the_source_alone() {
     let b = CudaBackend::new().expect("a CUDA device");
     let shape = vec![301usize, 517];
-    let host: Vec<i32> = (0..shape.iter().product::<usize>())
-        .map(|i| ((i * 7919) % 4001) as i32 - 2000)
-        .collect();
+    let host: Vec<i32> = ramp(&shape);
     let stream = b.stream();
     for layout in [Layout::Mallat, Layout::Interleaved] {
         let src = stream.clone_htod(&host).unwrap();
         let mut mid = stream.alloc_zeros::<i32>(host.len()).unwrap();
         let mut back = stream.alloc_zeros::<i32>(host.len()).unwrap();
-        let mut req = Request {
-            wavelet: legall(),
-            direction: Direction::Forward,
-            shape: shape.clone(),
-            levels: 3,
-            layout,
-        };
+        let mut req = legall_forward(&shape, layout);
         assert!(b.is_fused(&req, dwt_ir::ElementType::I32).unwrap());
         b.run_on_device_into(&req, &src, &mut mid).unwrap();
         let mut want = host.clone();

@@ -90,11 +90,6 @@ pub struct LaunchPlan {
 }
 
 impl LaunchPlan {
-    /// Whether any step reads or writes [`Buffer::Scratch`].
-    pub fn needs_scratch(&self) -> bool {
-        self.scratch > 0
-    }
-
     /// The kernels the steps launch, each once, in order of first launch.
     pub fn kernels(&self) -> Vec<&str> {
         let mut names: Vec<&str> = Vec::new();

@@ -52,8 +52,8 @@ use dwt_emit_c::{
 };
 use dwt_ir::ElementType;
 use dwt_runtime::{
-    cpu, Backend, DwtError, Element, KernelOrigin, ModuleReport, PrepareReport, Prepared,
-    PreparedCache, PreparedTransform, Request, Samples,
+    Backend, DwtError, Element, KernelOrigin, PrepareReport, Prepared, PreparedCache,
+    PreparedTransform, Request, Samples,
 };
 use ocl::enums::{DeviceInfo, PlatformInfo, ProgramBuildInfo, ProgramBuildInfoResult};
 use ocl::{Buffer, Context, Device, Kernel, OclPrm, Platform, Program, Queue};
@@ -284,17 +284,10 @@ impl OpenClBackend {
         request: &Request,
         data: &Buffer<T>,
     ) -> Result<(), DwtError> {
-        cpu::validate(
-            request.wavelet,
-            T::NAME,
-            T::KIND,
-            data.len(),
-            &request.shape,
-            request.levels,
-        )?;
+        request.validate_for(T::TYPE, data.len())?;
         let plan = self.prepared(request, T::TYPE)?;
         let queue = self.queue()?;
-        self.execute::<T>(&plan, &queue, data)?;
+        self.execute::<T>(&plan, &queue, None, data)?;
         queue.finish().map_err(device_error)
     }
 
@@ -317,14 +310,26 @@ impl OpenClBackend {
     /// Host data to the device once, every launch of `plan`, and back once.
     fn execute_host<T: DeviceElement>(&self, plan: &Plan, data: &mut [T]) -> Result<(), DwtError> {
         let queue = self.queue()?;
-        let buffer = Buffer::<T>::builder()
+        let uploaded = Buffer::<T>::builder()
             .queue(queue.clone())
             .len(data.len())
             .copy_host_slice(data)
             .build()
             .map_err(device_error)?;
-        self.execute::<T>(plan, &queue, &buffer)?;
-        buffer.read(&mut *data).enq().map_err(device_error)?;
+        // A fused plan reads the upload as its source and writes a second buffer: no device copy.
+        let result = if plan.launches.is_fused() {
+            let out = Buffer::<T>::builder()
+                .queue(queue.clone())
+                .len(data.len())
+                .build()
+                .map_err(device_error)?;
+            self.execute::<T>(plan, &queue, Some(&uploaded), &out)?;
+            out
+        } else {
+            self.execute::<T>(plan, &queue, None, &uploaded)?;
+            uploaded
+        };
+        result.read(&mut *data).enq().map_err(device_error)?;
         queue.finish().map_err(device_error)
     }
 
@@ -358,11 +363,13 @@ impl OpenClBackend {
     }
 
     /// Runs every step of the plan on `data`, enqueued on `queue` (not waited for). A plan that
-    /// reads a source (the fused 2-D pass, out of place) reads a copy of `data`.
+    /// reads a source (the fused 2-D pass, out of place) reads `source`, or a copy of `data` when
+    /// there is none.
     fn execute<T: DeviceElement>(
         &self,
         plan: &Plan,
         queue: &Queue,
+        source: Option<&Buffer<T>>,
         data: &Buffer<T>,
     ) -> Result<(), DwtError> {
         let buffer = |len: usize| {
@@ -376,16 +383,19 @@ impl OpenClBackend {
             0 => None,
             n => Some(buffer(n)?),
         };
-        let source = if plan.launches.reads_source {
-            let copy = buffer(data.len())?;
-            data.cmd()
-                .copy(&copy, None, None)
-                .queue(queue)
-                .enq()
-                .map_err(device_error)?;
-            Some(copy)
-        } else {
-            None
+        let copy;
+        let source = match (plan.launches.is_fused(), source) {
+            (false, _) => None,
+            (true, Some(s)) => Some(s),
+            (true, None) => {
+                copy = buffer(data.len())?;
+                data.cmd()
+                    .copy(&copy, None, None)
+                    .queue(queue)
+                    .enq()
+                    .map_err(device_error)?;
+                Some(&copy)
+            }
         };
         let scratch = || scratch.as_ref().expect("the plan needs scratch");
         for step in &plan.launches.steps {
@@ -402,9 +412,7 @@ impl OpenClBackend {
                         match b {
                             PlanBuffer::Data => k.arg(data),
                             PlanBuffer::Scratch => k.arg(scratch()),
-                            PlanBuffer::Source => {
-                                k.arg(source.as_ref().expect("the plan reads a source"))
-                            }
+                            PlanBuffer::Source => k.arg(source.expect("the plan reads a source")),
                         };
                     }
                     for v in &l.ints {
@@ -439,28 +447,10 @@ impl Backend for OpenClBackend {
     }
 
     fn prepare(&self, request: &Request, element: ElementType) -> Result<Prepared, DwtError> {
-        cpu::validate(
-            request.wavelet,
-            element.name(),
-            element.kind(),
-            request.shape.iter().product(),
-            &request.shape,
-            request.levels,
-        )?;
+        request.validate_for(element, request.shape.iter().product())?;
         let plan = self.plan(request, element)?;
-        let kernels = plan
-            .launches
-            .kernels()
-            .into_iter()
-            .map(String::from)
-            .collect();
-        let report = PrepareReport {
-            modules: vec![ModuleReport {
-                kernels,
-                origin: plan.origin,
-                time: plan.build_time,
-            }],
-        };
+        let report =
+            PrepareReport::one_module(plan.launches.kernels(), plan.origin, plan.build_time);
         Ok(Prepared {
             report,
             transform: Some(Box::new(PreparedRequest {
