@@ -1,29 +1,69 @@
 //! Executors' per-request memo: what a backend prepared for a request (emitted module, launch
 //! plan, built program or loaded functions), kept so that the next call with an equal request
 //! only launches. Keyed by everything that changes the kernels or the plan.
+//!
+//! The lookup is on every call's path (a few microseconds of host time matter for small
+//! images): entries are found by a hash of the request's cheap fields (the wavelet's name, not
+//! its text) and told apart by comparing the wavelet's structure, so no call formats or hashes
+//! the wavelet's program.
 
+use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
-use dwt_ir::{Direction, ElementType, Layout};
+use dwt_ir::{Direction, ElementType, Layout, Wavelet};
 
 use crate::{DwtError, Request};
 
-/// What a prepared request is kept under.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Key {
-    /// The wavelet's canonical text: equal texts lift alike.
-    wavelet: String,
+/// A request kept with its prepared work.
+struct Entry<P> {
+    wavelet: Wavelet,
     direction: Direction,
     element: ElementType,
     layout: Layout,
     shape: Vec<usize>,
     levels: u32,
+    prepared: Arc<P>,
 }
+
+impl<P> Entry<P> {
+    fn is_for(&self, request: &Request, element: ElementType) -> bool {
+        self.element == element
+            && self.direction == request.direction
+            && self.layout == request.layout
+            && self.levels == request.levels
+            && self.shape == request.shape
+            && lifts_alike(&self.wavelet, request.wavelet)
+    }
+}
+
+/// Everything of a wavelet that changes its kernels (not its doc comment).
+fn lifts_alike(a: &Wavelet, b: &Wavelet) -> bool {
+    a.name == b.name
+        && a.kind == b.kind
+        && a.boundary == b.boundary
+        && a.shift == b.shift
+        && a.program == b.program
+}
+
+/// The bucket of a request: its fields but the wavelet's program.
+fn bucket(request: &Request, element: ElementType) -> u64 {
+    let mut h = DefaultHasher::new();
+    request.wavelet.name.hash(&mut h);
+    request.direction.hash(&mut h);
+    element.hash(&mut h);
+    request.layout.hash(&mut h);
+    request.shape.hash(&mut h);
+    request.levels.hash(&mut h);
+    h.finish()
+}
+
+type Buckets<P> = HashMap<u64, Vec<Entry<P>>>;
 
 /// Prepared work per request, shared by clones (a backend and the transforms it prepared).
 pub struct PreparedCache<P> {
-    map: Arc<Mutex<HashMap<Key, Arc<P>>>>,
+    map: Arc<Mutex<Buckets<P>>>,
 }
 
 impl<P> Default for PreparedCache<P> {
@@ -51,20 +91,32 @@ impl<P> PreparedCache<P> {
         element: ElementType,
         prepare: impl FnOnce() -> Result<P, DwtError>,
     ) -> Result<Arc<P>, DwtError> {
-        let key = Key {
-            wavelet: request.wavelet.to_string(),
+        let key = bucket(request, element);
+        let map = || self.map.lock().unwrap_or_else(|e| e.into_inner());
+        let find = |map: &Buckets<P>| {
+            map.get(&key)?
+                .iter()
+                .find(|e| e.is_for(request, element))
+                .map(|e| e.prepared.clone())
+        };
+        if let Some(p) = find(&map()) {
+            return Ok(p);
+        }
+        let prepared = Arc::new(prepare()?);
+        let mut map = map();
+        if let Some(p) = find(&map) {
+            return Ok(p);
+        }
+        map.entry(key).or_default().push(Entry {
+            wavelet: request.wavelet.clone(),
             direction: request.direction,
             element,
             layout: request.layout,
             shape: request.shape.clone(),
             levels: request.levels,
-        };
-        let map = || self.map.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(p) = map().get(&key) {
-            return Ok(p.clone());
-        }
-        let prepared = Arc::new(prepare()?);
-        Ok(map().entry(key).or_insert(prepared).clone())
+            prepared: prepared.clone(),
+        });
+        Ok(prepared)
     }
 }
 
@@ -127,5 +179,32 @@ mod tests {
                 .unwrap(),
             4
         );
+    }
+
+    #[test]
+    fn wavelets_of_one_name_that_lift_differently_are_kept_apart() {
+        let legall = dwt_catalogue::by_name("LeGall53").unwrap();
+        let mut other = legall.clone();
+        other.boundary = dwt_ir::Boundary::Symmetric;
+        let mut documented = legall.clone();
+        documented.doc.push("another comment".into());
+        let request = |wavelet| Request {
+            wavelet,
+            direction: Direction::Forward,
+            shape: vec![8, 8],
+            levels: 1,
+            layout: Layout::Mallat,
+        };
+        let cache = PreparedCache::<u32>::default();
+        let get = |w, v| {
+            *cache
+                .get_or_prepare(&request(w), ElementType::I32, || Ok(v))
+                .unwrap()
+        };
+        assert_eq!(get(legall, 1), 1);
+        assert_eq!(get(&other, 2), 2, "another boundary is another preparation");
+        assert_eq!(get(legall, 3), 1);
+        assert_eq!(get(&other, 4), 2);
+        assert_eq!(get(&documented, 5), 1, "a doc comment changes no kernel");
     }
 }
