@@ -17,7 +17,7 @@
 //!
 //! ```text
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192] [--no-3d]
-//!           [--skip-fidelity-8192] [--tile XxY] [--threads N] [--segment N]
+//!           [--skip-fidelity-8192] [--tile XxY] [--threads N] [--segment N] [--own-stream]
 //! ```
 
 use std::collections::HashSet;
@@ -50,6 +50,7 @@ struct Opts {
     wavelets: Option<Vec<String>>,
     sizes: Vec<String>,
     three_d: bool,
+    own_stream: bool,
     skip_fidelity_8192: bool,
     tile: Option<[usize; 2]>,
     threads: Option<usize>,
@@ -63,6 +64,7 @@ fn parse_args() -> Res<Opts> {
         wavelets: None,
         sizes: vec!["1080p".into(), "4096".into(), "8192".into()],
         three_d: true,
+        own_stream: false,
         skip_fidelity_8192: false,
         tile: None,
         threads: None,
@@ -82,6 +84,7 @@ fn parse_args() -> Res<Opts> {
             "--wavelets" => o.wavelets = Some(value()?.split(',').map(String::from).collect()),
             "--sizes" => o.sizes = value()?.split(',').map(String::from).collect(),
             "--no-3d" => o.three_d = false,
+            "--own-stream" => o.own_stream = true,
             "--skip-fidelity-8192" => o.skip_fidelity_8192 = true,
             "--tile" => {
                 let v = value()?;
@@ -101,7 +104,7 @@ fn parse_args() -> Res<Opts> {
                 o.segment = Some(value()?.parse().map_err(|e| format!("--segment: {e}"))?)
             }
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192] [--no-3d] [--skip-fidelity-8192] [--tile XxY] [--threads N] [--segment N]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192] [--no-3d] [--skip-fidelity-8192] [--tile XxY] [--threads N] [--segment N] [--own-stream]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
@@ -233,6 +236,9 @@ enum Variant {
     InPlace,
     /// The two passes per level (van der Laan et al.), in place.
     TwoPass,
+    /// As `Into`, every kernel launched on its own (no CUDA graph): only for the transforms
+    /// small enough to be recorded as graphs by default.
+    Direct,
 }
 
 impl Variant {
@@ -241,6 +247,7 @@ impl Variant {
             Variant::Into => "src->dst",
             Variant::InPlace => "in place",
             Variant::TwoPass => "two-pass",
+            Variant::Direct => "src->dst, no graph",
         }
     }
 }
@@ -263,6 +270,7 @@ struct Compile {
 struct Bench<'a> {
     b: &'a CudaBackend,
     two_pass: CudaBackend,
+    direct: CudaBackend,
     stream: Arc<CudaStream>,
     reps: usize,
     rows: Vec<Row>,
@@ -305,7 +313,15 @@ impl Bench<'_> {
         let n: usize = shape.iter().product();
         let bytes = n * std::mem::size_of::<T>();
         let host: Vec<T> = random_vec(n, n as u64 ^ 0xD1B5);
+        // Transforms run as CUDA graphs keep one graph per buffer pair, up to GRAPHS_KEPT: more
+        // buffers would time recordings, not replays.
+        let graphs = n <= dwt_cuda::GRAPH_SAMPLES;
         let count = ROTATION_BYTES.div_ceil(bytes).max(3);
+        let count = if graphs {
+            count.min(dwt_cuda::GRAPHS_KEPT)
+        } else {
+            count
+        };
         let mut bufs: Vec<CudaSlice<T>> = (0..count)
             .map(|_| self.stream.clone_htod(&host).map_err(drv))
             .collect::<Res<_>>()?;
@@ -344,7 +360,17 @@ impl Bench<'_> {
                         warm_ms: wall[1],
                     });
                 }
-                for variant in [Variant::Into, Variant::InPlace, Variant::TwoPass] {
+                let variants: &[Variant] = if graphs {
+                    &[
+                        Variant::Into,
+                        Variant::Direct,
+                        Variant::InPlace,
+                        Variant::TwoPass,
+                    ]
+                } else {
+                    &[Variant::Into, Variant::InPlace, Variant::TwoPass]
+                };
+                for &variant in variants {
                     // Fresh data for every variant: in-place calls changed it.
                     for buf in bufs.iter_mut() {
                         self.stream.memcpy_htod(&host, buf).map_err(drv)?;
@@ -352,6 +378,7 @@ impl Bench<'_> {
                     self.stream.synchronize().map_err(drv)?;
                     let backend = match variant {
                         Variant::TwoPass => &self.two_pass,
+                        Variant::Direct => &self.direct,
                         _ => self.b,
                     };
                     let timing = self.time(&r, variant, &mut bufs, &mut outs)?;
@@ -426,10 +453,16 @@ impl Bench<'_> {
                 Variant::Into => self.b.run_on_device_into(r, &bufs[i % k], &mut outs[i % k]),
                 Variant::InPlace => self.b.run_on_device(r, &mut bufs[i % k]),
                 Variant::TwoPass => self.two_pass.run_on_device(r, &mut bufs[i % k]),
+                Variant::Direct => {
+                    self.direct
+                        .run_on_device_into(r, &bufs[i % k], &mut outs[i % k])
+                }
             }
             .map_err(|e| e.to_string())
         };
-        for i in 0..WARMUP {
+        // At least one call per buffer (pair): every graph is recorded before the timing.
+        let warmup = WARMUP.max(k);
+        for i in 0..warmup {
             run(i)?;
         }
         self.stream.synchronize().map_err(drv)?;
@@ -437,14 +470,14 @@ impl Bench<'_> {
         for i in 0..self.reps {
             ev.start.record(&self.stream).map_err(drv)?;
             let t = Instant::now();
-            run(WARMUP + i)?;
+            run(warmup + i)?;
             submits.push(t.elapsed().as_secs_f64() * 1e6);
             ev.end.record(&self.stream).map_err(drv)?;
             times.push(f64::from(ev.start.elapsed_ms(&ev.end).map_err(drv)?));
         }
         ev.start.record(&self.stream).map_err(drv)?;
         for i in 0..self.reps {
-            run(WARMUP + self.reps + i)?;
+            run(warmup + self.reps + i)?;
         }
         ev.end.record(&self.stream).map_err(drv)?;
         let pipelined_ms = f64::from(ev.start.elapsed_ms(&ev.end).map_err(drv)?) / self.reps as f64;
@@ -481,7 +514,13 @@ fn run() -> Res<()> {
         config.segment = n;
     }
     let b = CudaBackend::with_config(config).map_err(|e| e.to_string())?;
-    let stream = b.stream();
+    // The context's default stream, or (`--own-stream`) a stream of the bench's own (which puts
+    // cudarc's context in its multi-stream mode, tracking every buffer's use with events).
+    let stream = if o.own_stream {
+        b.context().new_stream().map_err(drv)?
+    } else {
+        b.stream()
+    };
     let mut md = String::new();
     let _ = writeln!(md, "# dwt-bench\n");
     let _ = writeln!(md, "- Device: {} ({})", b.device(), b.arch());
@@ -499,10 +538,12 @@ fn run() -> Res<()> {
     );
     let _ = writeln!(
         md,
-        "- Timing: CUDA events, {WARMUP} warm-up calls, median of {} calls (each between its own events: host submission included); `pipelined` = mean of {} calls back to back; buffers rotated (at least 3, together over {} MiB)",
+        "- Timing: CUDA events, {WARMUP} warm-up calls (or one per rotated buffer, if more), median of {} calls (each between its own events: host submission included); `pipelined` = mean of {} calls back to back; buffers rotated (at least 3, together over {} MiB; at most {} for transforms of up to {} samples, which run as CUDA graphs recorded per buffer pair, with the same case without graphs as `no graph`)",
         o.reps,
         o.reps,
-        ROTATION_BYTES >> 20
+        ROTATION_BYTES >> 20,
+        dwt_cuda::GRAPHS_KEPT,
+        dwt_cuda::GRAPH_SAMPLES
     );
     let _ = writeln!(
         md,
@@ -535,9 +576,13 @@ fn run() -> Res<()> {
         ..*b.config()
     })
     .map_err(|e| e.to_string())?;
+    let direct = CudaBackend::with_config(*b.config())
+        .map_err(|e| e.to_string())?
+        .with_graph_limit(0);
     let mut bench = Bench {
         b: &b,
         two_pass,
+        direct,
         stream: stream.clone(),
         reps: o.reps,
         rows: Vec::new(),

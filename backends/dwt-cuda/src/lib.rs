@@ -28,6 +28,7 @@
 //!   more than 2^31 samples) is [`DwtError::Unsupported`], found before the data is touched.
 
 pub mod disk_cache;
+mod graph;
 mod nvrtc;
 
 use std::collections::hash_map::DefaultHasher;
@@ -48,6 +49,7 @@ use dwt_runtime::{
 };
 
 pub use dwt_emit_c::{LaunchConfig, Strategy};
+pub use graph::KEPT as GRAPHS_KEPT;
 pub use nvrtc::{
     annotate_log, check_nvrtc, compile, function_usage, options, version as nvrtc_version,
     Compiled, FunctionUsage, PROGRAM_NAME,
@@ -110,6 +112,9 @@ struct DeviceState {
     capability: (i32, i32),
     driver_version: i32,
     modules: Mutex<HashMap<(usize, u64), Cell>>,
+    /// The stream graphs are recorded on (created at the first recording; 0 before), held
+    /// while recording.
+    capture: Mutex<usize>,
 }
 
 static DEVICE: OnceLock<Result<DeviceState, DwtError>> = OnceLock::new();
@@ -135,6 +140,7 @@ fn discover() -> Result<DeviceState, DwtError> {
         capability,
         driver_version,
         modules: Mutex::new(HashMap::new()),
+        capture: Mutex::new(0),
     })
 }
 
@@ -167,7 +173,13 @@ pub struct CudaBackend {
     state: &'static DeviceState,
     config: LaunchConfig,
     plans: PreparedCache<Prepared>,
+    graph_samples: usize,
 }
+
+/// Transforms of up to this many samples run as CUDA graphs by default (1920x1080 and smaller:
+/// there launching costs more than moving the data; above, graphs would save under a few percent
+/// and keep large scratch buffers per graph).
+pub const GRAPH_SAMPLES: usize = 1 << 21;
 
 impl CudaBackend {
     /// The backend on device 0 with the default [`LaunchConfig`]; [`DwtError::Unavailable`]
@@ -186,7 +198,17 @@ impl CudaBackend {
             state,
             config,
             plans: PreparedCache::default(),
+            graph_samples: GRAPH_SAMPLES,
         })
+    }
+
+    /// The backend running transforms of up to `samples` samples as CUDA graphs ([`graph`]):
+    /// each prepared request records its launches once per (stream, source, destination)
+    /// buffers, keeps the [`GRAPHS_KEPT`] most recent with the scratch each was recorded with,
+    /// and replays them. 0 launches every kernel on its own.
+    pub fn with_graph_limit(mut self, samples: usize) -> Self {
+        self.graph_samples = samples;
+        self
     }
 
     pub fn config(&self) -> &LaunchConfig {
@@ -402,6 +424,7 @@ impl CudaBackend {
             functions,
             origin,
             build_time,
+            graphs: graph::Graphs::default(),
         })
     }
 
@@ -414,6 +437,9 @@ impl CudaBackend {
         source: Option<&CudaSlice<T>>,
         data: &mut CudaSlice<T>,
     ) -> Result<(), DwtError> {
+        if data.len() <= self.graph_samples {
+            return self.execute_graph(prepared, stream, source, data);
+        }
         let plan = &prepared.plan;
         let copy;
         let source = match (plan.reads_source, source) {
@@ -472,6 +498,80 @@ impl CudaBackend {
         }
         Ok(())
     }
+
+    /// [`CudaBackend::execute`] as one replay of the graph recorded for these buffers, recorded
+    /// now when there is none.
+    fn execute_graph<T: DeviceElement>(
+        &self,
+        prepared: &Prepared,
+        stream: &Arc<CudaStream>,
+        source: Option<&CudaSlice<T>>,
+        data: &mut CudaSlice<T>,
+    ) -> Result<(), DwtError> {
+        use cudarc::driver::{DevicePtr, DevicePtrMut};
+        let plan = &prepared.plan;
+        let len = data.len();
+        // The guards order this stream's use of the buffers after other streams' (cudarc's
+        // tracking) until the replay is issued.
+        let source = source.filter(|_| plan.reads_source);
+        let (source_at, _read) = match source {
+            Some(s) => {
+                let (at, guard) = s.device_ptr(stream);
+                (at, Some(guard))
+            }
+            None => (0, None),
+        };
+        let (data_at, _write) = data.device_ptr_mut(stream);
+        let key = graph::Key {
+            stream: stream.cu_stream() as usize,
+            source: source_at,
+            data: data_at,
+            len,
+        };
+        if prepared.graphs.replay(key, stream.cu_stream())? {
+            return Ok(());
+        }
+        let mut keep: Vec<Box<dyn std::any::Any + Send + Sync>> = Vec::new();
+        let mut own = |n: usize| -> Result<u64, DwtError> {
+            // SAFETY: every element is written (the source copy, the plan's band copies or
+            // levels) before a kernel reads it, as in `execute`.
+            let buffer = unsafe { stream.alloc::<T>(n) }.map_err(device_error)?;
+            let at = buffer.device_ptr(stream).0;
+            keep.push(Box::new(buffer));
+            Ok(at)
+        };
+        let copy_in = plan.reads_source && source.is_none();
+        let source_at = if copy_in { own(len)? } else { source_at };
+        let scratch = if plan.scratch > 0 {
+            own(plan.scratch)?
+        } else {
+            0
+        };
+        let mut capture = self.state.capture.lock().unwrap_or_else(|e| e.into_inner());
+        if *capture == 0 {
+            self.state.ctx.bind_to_thread().map_err(device_error)?;
+            *capture = cudarc::driver::result::stream::create(
+                cudarc::driver::result::stream::StreamKind::NonBlocking,
+            )
+            .map_err(device_error)? as usize;
+        }
+        prepared.graphs.record_and_launch(
+            key,
+            stream.cu_stream(),
+            *capture as cudarc::driver::sys::CUstream,
+            plan,
+            &prepared.functions,
+            graph::Addresses {
+                source: source_at,
+                data: data_at,
+                scratch,
+                len,
+                copy_in,
+            },
+            std::mem::size_of::<T>(),
+            keep,
+        )
+    }
 }
 
 /// An emitted module's launch plan and the functions it launches.
@@ -481,6 +581,8 @@ struct Prepared {
     functions: HashMap<String, CudaFunction>,
     origin: KernelOrigin,
     build_time: Duration,
+    /// Recorded graphs of this request, per buffers.
+    graphs: graph::Graphs,
 }
 
 /// A request [`Backend::prepare`]d on the device: its functions loaded and its launches planned.
@@ -555,6 +657,7 @@ impl Backend for CudaBackend {
                     state: self.state,
                     config: self.config,
                     plans: self.plans.clone(),
+                    graph_samples: self.graph_samples,
                 },
                 prepared,
                 element,

@@ -154,6 +154,71 @@ fn out_of_place_runs_leave_the_source_alone() {
     }
 }
 
+/// Small transforms replay a recorded CUDA graph: a replay must read the buffers' current data,
+/// and other buffers (more than the graphs kept), in place, two-pass and on another stream must
+/// each get a graph of their own. Every result is checked against the CPU reference.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn graph_replays_read_the_current_data_of_their_own_buffers() {
+    let shape = vec![135usize, 241];
+    let n: usize = shape.iter().product();
+    let fused = CudaBackend::new().expect("a CUDA device");
+    let two_pass = CudaBackend::with_config(dwt_cuda::LaunchConfig::two_pass()).unwrap();
+    let unrecorded = CudaBackend::new().unwrap().with_graph_limit(0);
+    let other_stream = fused.context().new_stream().unwrap();
+    for (b, stream, what) in [
+        (&fused, fused.stream(), "fused"),
+        (&two_pass, two_pass.stream(), "two-pass"),
+        (&unrecorded, unrecorded.stream(), "no graphs"),
+        (&fused, other_stream.clone(), "fused, another stream"),
+    ] {
+        let req = legall_forward(&shape, Layout::Mallat);
+        let want = |host: &[i32]| {
+            let mut want = host.to_vec();
+            cpu::transform(
+                legall(),
+                Direction::Forward,
+                &mut want,
+                &shape,
+                3,
+                Layout::Mallat,
+            )
+            .unwrap();
+            want
+        };
+        let pairs = dwt_cuda::GRAPHS_KEPT + 2;
+        let mut srcs: Vec<_> = (0..pairs)
+            .map(|_| stream.alloc_zeros::<i32>(n).unwrap())
+            .collect();
+        let mut dsts: Vec<_> = (0..pairs)
+            .map(|_| stream.alloc_zeros::<i32>(n).unwrap())
+            .collect();
+        // Three rounds over more buffer pairs than the graphs kept, new data every call.
+        for round in 0..3 {
+            for (i, (src, dst)) in srcs.iter_mut().zip(dsts.iter_mut()).enumerate() {
+                let host: Vec<i32> = ramp::<i32>(&shape)
+                    .iter()
+                    .map(|v| v + (round * 1000 + i) as i32)
+                    .collect();
+                stream.memcpy_htod(&host, src).unwrap();
+                b.run_on_device_into(&req, src, dst).unwrap();
+                assert_eq!(
+                    stream.clone_dtoh(dst).unwrap(),
+                    want(&host),
+                    "{what}: into, round {round}, pair {i}"
+                );
+                // In place on the source: the fused plan copies it first.
+                b.run_on_device(&req, src).unwrap();
+                assert_eq!(
+                    stream.clone_dtoh(src).unwrap(),
+                    want(&host),
+                    "{what}: in place, round {round}, pair {i}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn long_rows_take_the_sliding_kernel_and_match_the_reference() {
