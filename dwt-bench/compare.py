@@ -12,27 +12,32 @@ PEER_WAVELET = {"Cdf97": "bior4.4", "Cdf53": "bior2.2", "HaarNoShift": "haar"}
 VOLUMES = [("Cdf97", "bior4.4", "256^3"), ("LeGall53", "bior2.2", "512^3")]
 
 
-def ours(path):
-    rows = {}
-    pat = re.compile(r"^\| (\w+) ([\dx^]+) L(\d) (fwd|inv) \| (\w+) \| ([^|]+?) \|[^|]*\| ([\d.]+) ms")
+def table_rows(path, pattern):
+    """The groups of every line of a markdown report that `pattern` matches at its start."""
+    pat = re.compile(pattern)
     for line in open(path):
         m = pat.match(line)
         if m:
-            name, size, levels, d, ty, variant, ms = m.groups()
-            rows[(name, size, int(levels), d, variant)] = (float(ms), ty)
+            yield m.groups()
+
+
+def ours(path):
+    rows = {}
+    for name, size, levels, d, ty, variant, ms in table_rows(
+        path, r"^\| (\w+) ([\dx^]+) L(\d) (fwd|inv) \| (\w+) \| ([^|]+?) \|[^|]*\| ([\d.]+) ms"
+    ):
+        rows[(name, size, int(levels), d, variant)] = (float(ms), ty)
     return rows
 
 
 def peers(path):
     best = {}
-    pat = re.compile(r"^\| (\w+) \| ([\w.]+) \| ([\dx^]+) \| (\d) \| (fwd|inv) \| (\w+) \| ([\d.]+) ms")
-    for line in open(path):
-        m = pat.match(line)
-        if m:
-            peer, w, size, levels, d, mode, ms = m.groups()
-            key = (peer, w, size, int(levels), d)
-            if key not in best or float(ms) < best[key][0]:
-                best[key] = (float(ms), mode)
+    for peer, w, size, levels, d, mode, ms in table_rows(
+        path, r"^\| (\w+) \| ([\w.]+) \| ([\dx^]+) \| (\d) \| (fwd|inv) \| (\w+) \| ([\d.]+) ms"
+    ):
+        key = (peer, w, size, int(levels), d)
+        if key not in best or float(ms) < best[key][0]:
+            best[key] = (float(ms), mode)
     return best
 
 

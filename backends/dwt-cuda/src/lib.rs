@@ -1,7 +1,7 @@
 //! The CUDA backend: compiles the kernels `dwt-emit-c` emits in its [`Cuda`] dialect with NVRTC
 //! for the device's architecture and runs whole multi-level 1-D, 2-D and 3-D transforms with the
 //! CPU reference's level semantics, interpreting the backend-neutral launch plan
-//! ([`dwt_emit_c::plan`]) the OpenCL backend's passes are made of.
+//! ([`dwt_emit_c::plan()`]) the OpenCL backend's passes are made of.
 //!
 //! - The driver (`libcuda`) and NVRTC are loaded at run time. [`CudaBackend::new`] checks both are
 //!   there before anything touches them (cudarc panics otherwise) and says what to install.
@@ -21,6 +21,9 @@
 //! - The data goes to the device once and comes back once per transform ([`Backend::run`]);
 //!   [`CudaBackend::run_on_device`] takes a [`CudaSlice`] already on the device and copies nothing
 //!   to or from the host.
+//! - Every transform's steps go through one interpreter of the plan (raw driver launches);
+//!   transforms on the device of up to [`GRAPH_SAMPLES`] samples record them as a CUDA graph per
+//!   (stream, source, data) buffers and replay it ([`CudaBackend::with_graph_limit`]).
 //! - The Mallat layout's sliding-window passes read a scratch copy of the band (their writes land
 //!   on samples later windows still read): one device-to-device copy of the contiguous span that
 //!   covers the band per pass (the band itself when it spans whole rows).
@@ -29,6 +32,7 @@
 
 pub mod disk_cache;
 mod graph;
+mod launch;
 mod nvrtc;
 
 use std::collections::hash_map::DefaultHasher;
@@ -38,10 +42,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DeviceRepr, LaunchConfig as Grid,
-    PushKernelArg, ValidAsZeroBits,
+    sys, CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DeviceRepr, ValidAsZeroBits,
 };
-use dwt_emit_c::{emit_module, Buffer, Cuda, KernelModule, LaunchPlan, Step};
+use dwt_emit_c::{emit_module, Cuda, KernelModule, LaunchPlan, Step};
 use dwt_ir::ElementType;
 use dwt_runtime::{
     Backend, DwtError, Element, KernelOrigin, PrepareReport, PreparedCache, PreparedTransform,
@@ -118,6 +121,22 @@ struct DeviceState {
 }
 
 static DEVICE: OnceLock<Result<DeviceState, DwtError>> = OnceLock::new();
+
+impl DeviceState {
+    /// The stream graphs are recorded on, held by the caller until its recording ends (two
+    /// recordings at once would capture into one graph).
+    fn capture_stream(&self) -> Result<std::sync::MutexGuard<'_, usize>, DwtError> {
+        let mut capture = self.capture.lock().unwrap_or_else(|e| e.into_inner());
+        if *capture == 0 {
+            self.ctx.bind_to_thread().map_err(device_error)?;
+            *capture = cudarc::driver::result::stream::create(
+                cudarc::driver::result::stream::StreamKind::NonBlocking,
+            )
+            .map_err(device_error)? as usize;
+        }
+        Ok(capture)
+    }
+}
 
 fn discover() -> Result<DeviceState, DwtError> {
     // SAFETY: each only tries to open its library.
@@ -202,10 +221,11 @@ impl CudaBackend {
         })
     }
 
-    /// The backend running transforms of up to `samples` samples as CUDA graphs ([`graph`]):
+    /// The backend running transforms of up to `samples` samples on the device
+    /// ([`CudaBackend::run_on_device`], [`CudaBackend::run_on_device_into`]) as CUDA graphs:
     /// each prepared request records its launches once per (stream, source, destination)
     /// buffers, keeps the [`GRAPHS_KEPT`] most recent with the scratch each was recorded with,
-    /// and replays them. 0 launches every kernel on its own.
+    /// and replays them. 0 launches every kernel on its own. Host runs never record.
     pub fn with_graph_limit(mut self, samples: usize) -> Self {
         self.graph_samples = samples;
         self
@@ -310,7 +330,7 @@ impl CudaBackend {
         request.validate_for(T::TYPE, data.len())?;
         let prepared = self.prepared(request, T::TYPE)?;
         let stream = data.stream().clone();
-        self.execute(&prepared, &stream, None, data)
+        self.execute(&prepared, &stream, None, data, true)
     }
 
     /// Transforms `src` into `dst` (both on the device, of the same length), on `dst`'s stream,
@@ -337,10 +357,10 @@ impl CudaBackend {
         let prepared = self.prepared(request, T::TYPE)?;
         let stream = dst.stream().clone();
         if prepared.plan.is_fused() {
-            self.execute(&prepared, &stream, Some(src), dst)
+            self.execute(&prepared, &stream, Some(src), dst, true)
         } else {
             stream.memcpy_dtod(src, dst).map_err(device_error)?;
-            self.execute(&prepared, &stream, None, dst)
+            self.execute(&prepared, &stream, None, dst, true)
         }
     }
 
@@ -378,11 +398,11 @@ impl CudaBackend {
             // SAFETY: a fused plan writes every element of the data buffer (the subbands of
             // every level tile the image) before the copy back reads it.
             let mut out = unsafe { stream.alloc::<T>(data.len()) }.map_err(device_error)?;
-            self.execute(prepared, &stream, Some(&uploaded), &mut out)?;
+            self.execute(prepared, &stream, Some(&uploaded), &mut out, false)?;
             out
         } else {
             let mut buffer = uploaded;
-            self.execute(prepared, &stream, None, &mut buffer)?;
+            self.execute(prepared, &stream, None, &mut buffer, false)?;
             buffer
         };
         stream.memcpy_dtoh(&result, data).map_err(device_error)?;
@@ -429,90 +449,24 @@ impl CudaBackend {
     }
 
     /// Runs every step of the plan on `data`, on `stream` (not waited for). A plan that reads a
-    /// source reads `source`, or a copy of `data` when there is none.
+    /// source reads `source`, or a copy of `data` when there is none. With `graphs`, transforms
+    /// of up to `graph_samples` samples replay the graph recorded for these buffers (recorded
+    /// now when there is none); the rest issue their steps directly. Host runs pass no `graphs`:
+    /// their upload and download cost far more than the launches, and their buffers are fresh
+    /// allocations each call, which could mean a recording per call.
     fn execute<T: DeviceElement>(
         &self,
         prepared: &Prepared,
         stream: &Arc<CudaStream>,
         source: Option<&CudaSlice<T>>,
         data: &mut CudaSlice<T>,
-    ) -> Result<(), DwtError> {
-        if data.len() <= self.graph_samples {
-            return self.execute_graph(prepared, stream, source, data);
-        }
-        let plan = &prepared.plan;
-        let copy;
-        let source = match (plan.reads_source, source) {
-            (false, _) => None,
-            (true, Some(s)) => Some(s),
-            (true, None) => {
-                copy = stream.clone_dtod(&*data).map_err(device_error)?;
-                Some(&copy)
-            }
-        };
-        // SAFETY: every scratch element a step reads was written by an earlier step (a band
-        // copy, or the level that produced the low band).
-        let mut scratch = match plan.scratch {
-            0 => None,
-            n => Some(unsafe { stream.alloc::<T>(n) }.map_err(device_error)?),
-        };
-        for step in &plan.steps {
-            match step {
-                Step::Copy(c) => {
-                    let span = c.span();
-                    let scratch = scratch.as_mut().expect("the plan needs scratch");
-                    stream
-                        .memcpy_dtod(&data.slice(..span), &mut scratch.slice_mut(..span))
-                        .map_err(device_error)?;
-                }
-                Step::Launch(l) => {
-                    if l.groups[0] == 0 || l.groups[1] == 0 {
-                        continue;
-                    }
-                    let f = &prepared.functions[&l.kernel];
-                    let mut args = stream.launch_builder(f);
-                    for b in &l.buffers {
-                        match b {
-                            Buffer::Data => args.arg(&*data),
-                            Buffer::Scratch => {
-                                args.arg(scratch.as_ref().expect("the plan needs scratch"))
-                            }
-                            Buffer::Source => args.arg(source.expect("the plan reads a source")),
-                        };
-                    }
-                    for v in &l.ints {
-                        args.arg(v);
-                    }
-                    let grid = Grid {
-                        grid_dim: (l.groups[0] as u32, l.groups[1] as u32, 1),
-                        block_dim: (l.block[0] as u32, l.block[1] as u32, 1),
-                        shared_mem_bytes: 0,
-                    };
-                    // SAFETY: the arguments match the emitted kernel's parameters in order and
-                    // type (the plan follows `KernelModule`'s documented signatures), and every
-                    // index the kernel computes stays inside the validated shape and the
-                    // plan's scratch.
-                    unsafe { args.launch(grid) }.map_err(device_error)?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// [`CudaBackend::execute`] as one replay of the graph recorded for these buffers, recorded
-    /// now when there is none.
-    fn execute_graph<T: DeviceElement>(
-        &self,
-        prepared: &Prepared,
-        stream: &Arc<CudaStream>,
-        source: Option<&CudaSlice<T>>,
-        data: &mut CudaSlice<T>,
+        graphs: bool,
     ) -> Result<(), DwtError> {
         use cudarc::driver::{DevicePtr, DevicePtrMut};
         let plan = &prepared.plan;
         let len = data.len();
-        // The guards order this stream's use of the buffers after other streams' (cudarc's
-        // tracking) until the replay is issued.
+        // The guards order this stream's use of the caller's buffers after other streams'
+        // (cudarc's tracking) until the steps are issued.
         let source = source.filter(|_| plan.reads_source);
         let (source_at, _read) = match source {
             Some(s) => {
@@ -522,55 +476,51 @@ impl CudaBackend {
             None => (0, None),
         };
         let (data_at, _write) = data.device_ptr_mut(stream);
+        let recorded = graphs && len <= self.graph_samples;
         let key = graph::Key {
             stream: stream.cu_stream() as usize,
             source: source_at,
             data: data_at,
-            len,
         };
-        if prepared.graphs.replay(key, stream.cu_stream())? {
+        if recorded && prepared.graphs.replay(key, stream.cu_stream())? {
             return Ok(());
         }
-        let mut keep: Vec<Box<dyn std::any::Any + Send + Sync>> = Vec::new();
+        // The plan's own buffers, freed in stream order after the steps (or kept with the graph).
+        let mut owned: graph::Owned = Vec::new();
         let mut own = |n: usize| -> Result<u64, DwtError> {
             // SAFETY: every element is written (the source copy, the plan's band copies or
-            // levels) before a kernel reads it, as in `execute`.
+            // levels) before a kernel reads it.
             let buffer = unsafe { stream.alloc::<T>(n) }.map_err(device_error)?;
             let at = buffer.device_ptr(stream).0;
-            keep.push(Box::new(buffer));
+            owned.push(Box::new(buffer));
             Ok(at)
         };
         let copy_in = plan.reads_source && source.is_none();
-        let source_at = if copy_in { own(len)? } else { source_at };
-        let scratch = if plan.scratch > 0 {
-            own(plan.scratch)?
-        } else {
-            0
-        };
-        let mut capture = self.state.capture.lock().unwrap_or_else(|e| e.into_inner());
-        if *capture == 0 {
-            self.state.ctx.bind_to_thread().map_err(device_error)?;
-            *capture = cudarc::driver::result::stream::create(
-                cudarc::driver::result::stream::StreamKind::NonBlocking,
-            )
-            .map_err(device_error)? as usize;
-        }
-        prepared.graphs.record_and_launch(
-            key,
-            stream.cu_stream(),
-            *capture as cudarc::driver::sys::CUstream,
-            plan,
-            &prepared.functions,
-            graph::Addresses {
-                source: source_at,
-                data: data_at,
-                scratch,
-                len,
-                copy_in,
+        let at = launch::Addresses {
+            source: if copy_in { own(len)? } else { source_at },
+            scratch: if plan.scratch > 0 {
+                own(plan.scratch)?
+            } else {
+                0
             },
-            std::mem::size_of::<T>(),
-            keep,
-        )
+            data: data_at,
+            len,
+            scratch_len: plan.scratch,
+            copy_in,
+        };
+        let issue = |on| launch::issue(plan, &prepared.functions, &at, size_of::<T>(), on);
+        if recorded {
+            let capture = self.state.capture_stream()?;
+            prepared.graphs.record(
+                key,
+                *capture as sys::CUstream,
+                stream.cu_stream(),
+                owned,
+                issue,
+            )
+        } else {
+            issue(stream.cu_stream())
+        }
     }
 }
 

@@ -160,6 +160,25 @@ impl Axis {
 }
 
 impl Emitter<'_> {
+    /// A loop over indices `t < n`, each work-item of the group taking every `tile_threads`-th
+    /// from its own; `unrolled` (loops that move the tile between global and local memory) puts
+    /// [`UNROLL`] before it.
+    pub(crate) fn strided(
+        &self,
+        w: &mut Writer,
+        n: usize,
+        unrolled: bool,
+        body: impl FnOnce(&mut Writer),
+    ) {
+        if unrolled {
+            w.line(UNROLL);
+        }
+        w.block(
+            format!("for (int t = tid; t < {n}; t += {})", self.cfg.tile_threads),
+            body,
+        );
+    }
+
     /// Emits the fused kernel, or says why there is none for this program.
     pub(crate) fn tile_plan(
         &self,
@@ -320,7 +339,6 @@ impl Emitter<'_> {
     fn tile_body(&self, w: &mut Writer, halo: &TileHalo, layout: [AxisLayout; 2], fast: bool) {
         let d = self.d;
         let [lx, ly] = layout;
-        let threads = self.cfg.tile_threads;
         let forward = self.direction == Direction::Forward;
         if fast {
             w.line("const int inner = inner_x && inner_y;");
@@ -354,7 +372,7 @@ impl Emitter<'_> {
         let truncate = |w: &mut Writer| {
             w.comment("i16 storage: the pass's results are stored as short before the other axis reads them.");
             let n = ly.total * lx.total;
-            w.block(format!("for (int t = tid; t < {n}; t += {threads})"), |w| {
+            self.strided(w, n, false, |w| {
                 w.line(format!(
                     "tile[t / {c}][t % {c}] = to_work(to_elem(tile[t / {c}][t % {c}]));",
                     c = lx.total
@@ -465,7 +483,6 @@ impl Emitter<'_> {
         // Guarded: inner tiles skip the work (they lift in registers) but meet every barrier.
         let open = if guarded { "if (!inner)" } else { "" };
         let d = self.d;
-        let threads = self.cfg.tile_threads;
         let [lx, ly] = layout;
         let (along, across) = match axis {
             Axis::X => (lx, ly),
@@ -515,25 +532,22 @@ impl Emitter<'_> {
                             )
                         ));
                         let body = |w: &mut Writer, edge: bool| {
-                            w.block(
-                                format!("for (int t = tid; t < {}; t += {threads})", lines * width),
-                                |w| {
-                                    w.line(format!("const int line = {line};"));
-                                    w.line("const int i = lo + t % W;");
-                                    w.block("if (i < hi)", |w| {
-                                        let target = at("line", &format!("i + o{v}{p}"));
-                                        self.step_body(w, step, &target, &|k| {
-                                            let m = offset("i", k);
-                                            let m = if edge {
-                                                format!("resolve({}, {q}, {m})", axis.extent())
-                                            } else {
-                                                m
-                                            };
-                                            at("line", &format!("{m} + o{v}{q}"))
-                                        });
+                            self.strided(w, lines * width, false, |w| {
+                                w.line(format!("const int line = {line};"));
+                                w.line("const int i = lo + t % W;");
+                                w.block("if (i < hi)", |w| {
+                                    let target = at("line", &format!("i + o{v}{p}"));
+                                    self.step_body(w, step, &target, &|k| {
+                                        let m = offset("i", k);
+                                        let m = if edge {
+                                            format!("resolve({}, {q}, {m})", axis.extent())
+                                        } else {
+                                            m
+                                        };
+                                        at("line", &format!("{m} + o{v}{q}"))
                                     });
-                                },
-                            );
+                                });
+                            });
                         };
                         w.block(format!("if (inner_{v})"), |w| body(w, false));
                         w.block("else", |w| body(w, true));
@@ -545,7 +559,7 @@ impl Emitter<'_> {
                     let scale = |w: &mut Writer| {
                         let n = ly.total * lx.total;
                         let c = lx.total;
-                        w.block(format!("for (int t = tid; t < {n}; t += {threads})"), |w| {
+                        self.strided(w, n, false, |w| {
                             let odd = match axis {
                                 Axis::X => format!("t % {c} >= {}", lx.phase1),
                                 Axis::Y => format!("t / {c} >= {}", ly.phase1),
@@ -572,7 +586,6 @@ impl Emitter<'_> {
 
     /// Forward: the band in natural order, coalesced along x, into the two phases of both axes.
     fn tile_load_natural(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
-        let threads = self.cfg.tile_threads;
         let (first, span) = lx.natural_span();
         let rows = ly.stored[0] + ly.stored[1];
         let shift = self.pre_shifted();
@@ -581,8 +594,7 @@ impl Emitter<'_> {
             if first < 0 { "- " } else { "+ " },
             first.abs()
         ));
-        w.line(UNROLL);
-        w.block(format!("for (int t = tid; t < {}; t += {threads})", rows * span), |w| {
+        self.strided(w, rows * span, true, |w| {
             w.line(format!("const int r = {};", ly.all_lines(&format!("(t / {span})"))));
             w.line(format!(
                 "const int c = {};",
@@ -615,14 +627,12 @@ impl Emitter<'_> {
 
     /// Inverse: the four subbands, coalesced along x within each, into the tile.
     fn tile_load_bands(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
-        let threads = self.cfg.tile_threads;
         let rows = ly.stored[0] + ly.stored[1];
         let cols = lx.stored[0] + lx.stored[1];
         w.comment(format!(
             "Load: {rows} x {cols} stored indices from the four subbands."
         ));
-        w.line(UNROLL);
-        w.block(format!("for (int t = tid; t < {}; t += {threads})", rows * cols), |w| {
+        self.strided(w, rows * cols, true, |w| {
             w.line(format!("const int r = {};", ly.all_lines(&format!("(t / {cols})"))));
             w.line(format!("const int sx = {};", lx.all_lines(&format!("(t % {cols})"))));
             w.line(format!("const int py = r >= {}, px = sx >= {};", ly.phase1, lx.phase1));
@@ -640,43 +650,36 @@ impl Emitter<'_> {
 
     /// Forward: the tile's own indices of the four subbands, coalesced along x within each.
     fn tile_store_bands(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
-        let threads = self.cfg.tile_threads;
         let (tx, ty) = (lx.t, ly.t);
         w.comment(format!(
             "Store: the tile's own {}x{} indices of each subband.",
             ty, tx
         ));
-        w.line(UNROLL);
-        w.block(
-            format!("for (int t = tid; t < {}; t += {threads})", 4 * tx * ty),
-            |w| {
+        self.strided(w, 4 * tx * ty, true, |w| {
+            w.line(format!(
+                "const int l = t / {}, cc = t % {};",
+                2 * tx,
+                2 * tx
+            ));
+            w.line(format!("const int py = l >= {ty}, px = cc >= {tx};"));
+            w.line(format!(
+                "const int my = my0 + l - py * {ty}, mx = mx0 + cc - px * {tx};"
+            ));
+            w.block("if (my < (py ? ny1 : ny0) && mx < (px ? nx1 : nx0))", |w| {
                 w.line(format!(
-                    "const int l = t / {}, cc = t % {};",
-                    2 * tx,
-                    2 * tx
+                    "const {} v = tile[my + (py ? oy1 : oy0)][mx + (px ? ox1 : ox0)];",
+                    self.work()
                 ));
-                w.line(format!("const int py = l >= {ty}, px = cc >= {tx};"));
-                w.line(format!(
-                    "const int my = my0 + l - py * {ty}, mx = mx0 + cc - px * {tx};"
-                ));
-                w.block("if (my < (py ? ny1 : ny0) && mx < (px ? nx1 : nx0))", |w| {
-                    w.line(format!(
-                        "const {} v = tile[my + (py ? oy1 : oy0)][mx + (px ? ox1 : ox0)];",
-                        self.work()
-                    ));
-                    w.line("const int band = 2 * py + px;");
-                    w.block("if (band == 0)", |w| {
-                        w.line(
-                            "low[low_base + my * low_row_step + mx * low_col_step] = to_elem(v);",
-                        );
-                    });
-                    w.block("else", |w| {
-                        w.line(HIGH_BASE);
-                        w.line("high[hb + my * high_row_step + mx * high_col_step] = to_elem(v);");
-                    });
+                w.line("const int band = 2 * py + px;");
+                w.block("if (band == 0)", |w| {
+                    w.line("low[low_base + my * low_row_step + mx * low_col_step] = to_elem(v);");
                 });
-            },
-        );
+                w.block("else", |w| {
+                    w.line(HIGH_BASE);
+                    w.line("high[hb + my * high_row_step + mx * high_col_step] = to_elem(v);");
+                });
+            });
+        });
     }
 
     /// Inverse: the tile's own samples in natural order, coalesced along x; `checked` for tiles
@@ -688,7 +691,6 @@ impl Emitter<'_> {
         ly: AxisLayout,
         checked: bool,
     ) {
-        let threads = self.cfg.tile_threads;
         let (tx, ty) = (lx.t, ly.t);
         let undo = self.pre_shifted();
         w.comment(format!(
@@ -696,8 +698,7 @@ impl Emitter<'_> {
             2 * ty,
             2 * tx
         ));
-        w.line(UNROLL);
-        w.block(format!("for (int t = tid; t < {}; t += {threads})", 4 * tx * ty), |w| {
+        self.strided(w, 4 * tx * ty, true, |w| {
             w.line(format!(
                 "const int r = 2 * my0 + t / {}, c = 2 * mx0 + t % {};",
                 2 * tx,

@@ -14,7 +14,7 @@
 use dwt_ir::{Direction, ElementType, Op};
 
 use crate::emit::{offset, Emitter};
-use crate::tile::{Axis, AxisLayout, UNROLL};
+use crate::tile::{Axis, AxisLayout};
 use crate::writer::Writer;
 
 /// The longest divisor of `t` not above `max` (at least 1): the segment a work-item lifts.
@@ -144,7 +144,6 @@ impl Emitter<'_> {
     /// into both phases where each is stored. Inner tiles read inside the band for every `m`
     /// either phase stores (the band has at least as many even indices as odd ones).
     fn inner_load_pairs(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
-        let threads = self.cfg.tile_threads;
         let bmax = lx.before[0].max(lx.before[1]);
         let width = (0..2)
             .map(|q| lx.stored[q] - lx.before[q] + bmax)
@@ -154,53 +153,48 @@ impl Emitter<'_> {
         w.comment(format!(
             "Load (inner tile): {rows} rows x {width} (even, odd) pairs, no bounds checks."
         ));
-        w.line(UNROLL);
-        w.block(
-            format!("for (int t = tid; t < {}; t += {threads})", rows * width),
-            |w| {
-                w.line(format!("const int l = t / {width}, p = t % {width};"));
-                w.line(format!("const int nr = {};", ly.natural_row("l")));
-                w.line(format!(
-                    "const {} v = {};",
-                    self.d.pair_type(self.elem),
-                    self.d.load_pair(
-                        self.elem,
-                        "nat",
-                        &format!(
-                            "nat_base + nr * nat_row_step + 2 * ({})",
-                            offset("mx0 + p", -(bmax as i64))
-                        )
+        self.strided(w, rows * width, true, |w| {
+            w.line(format!("const int l = t / {width}, p = t % {width};"));
+            w.line(format!("const int nr = {};", ly.natural_row("l")));
+            w.line(format!(
+                "const {} v = {};",
+                self.d.pair_type(self.elem),
+                self.d.load_pair(
+                    self.elem,
+                    "nat",
+                    &format!(
+                        "nat_base + nr * nat_row_step + 2 * ({})",
+                        offset("mx0 + p", -(bmax as i64))
                     )
-                ));
-                let row = ly.all_lines("l");
-                for (q, field) in [(0, "x"), (1, "y")] {
-                    // Storage index of pair p in phase q, and the pairs that phase stores.
-                    let at = lx.before[q] as i64 - bmax as i64;
-                    let from = (bmax - lx.before[q]) as i64;
-                    let to = from + lx.stored[q] as i64;
-                    let value = self.loaded(&format!("v.{field}"));
-                    let base = if q == 0 { 0 } else { lx.phase1 as i64 };
-                    let store = format!("tile[{row}][{}] = {value};", offset("p", base + at));
-                    let mut bounds = Vec::new();
-                    if from > 0 {
-                        bounds.push(format!("p >= {from}"));
-                    }
-                    if to < width as i64 {
-                        bounds.push(format!("p < {to}"));
-                    }
-                    if bounds.is_empty() {
-                        w.line(store);
-                    } else {
-                        w.block(format!("if ({})", bounds.join(" && ")), |w| w.line(store));
-                    }
+                )
+            ));
+            let row = ly.all_lines("l");
+            for (q, field) in [(0, "x"), (1, "y")] {
+                // Storage index of pair p in phase q, and the pairs that phase stores.
+                let at = lx.before[q] as i64 - bmax as i64;
+                let from = (bmax - lx.before[q]) as i64;
+                let to = from + lx.stored[q] as i64;
+                let value = self.loaded(&format!("v.{field}"));
+                let base = if q == 0 { 0 } else { lx.phase1 as i64 };
+                let store = format!("tile[{row}][{}] = {value};", offset("p", base + at));
+                let mut bounds = Vec::new();
+                if from > 0 {
+                    bounds.push(format!("p >= {from}"));
                 }
-            },
-        );
+                if to < width as i64 {
+                    bounds.push(format!("p < {to}"));
+                }
+                if bounds.is_empty() {
+                    w.line(store);
+                } else {
+                    w.block(format!("if ({})", bounds.join(" && ")), |w| w.line(store));
+                }
+            }
+        });
     }
 
     /// The same one natural sample at a time, the phase of a column from its parity.
     fn inner_load_scalar(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
-        let threads = self.cfg.tile_threads;
         let (first, span) = lx.natural_span();
         let rows = ly.stored[0] + ly.stored[1];
         // `e` counts natural columns from an even point before the first, so that `e >> 1` and
@@ -215,36 +209,32 @@ impl Emitter<'_> {
         w.comment(format!(
             "Load (inner tile): {rows} rows x {span} natural columns, no bounds checks."
         ));
-        w.line(UNROLL);
-        w.block(
-            format!("for (int t = tid; t < {}; t += {threads})", rows * span),
-            |w| {
-                w.line(format!("const int l = t / {span}, j = t % {span};"));
-                w.line(format!("const int nr = {};", ly.natural_row("l")));
-                w.line(format!("const int e = j + {};", first + bias));
-                w.line(format!(
-                    "const int sx = (e >> 1) + ((e & 1) ? {} : {});",
-                    lx.phase1 as i64 + slot(0, 1),
-                    slot(0, 0)
-                ));
-                let load = self.loaded(&format!(
-                    "nat[nat_base + nr * nat_row_step + ({}) * nat_col_step]",
-                    offset("2 * mx0 + j", first)
-                ));
-                let store = format!("tile[{}][sx] = {load};", ly.all_lines("l"));
-                if all_stored {
-                    w.line(store);
-                } else {
-                    w.block(
-                        format!(
-                            "if ((e & 1) ? (sx >= {} && sx < {}) : (sx >= 0 && sx < {}))",
-                            lx.phase1, lx.total, lx.stored[0]
-                        ),
-                        |w| w.line(store),
-                    );
-                }
-            },
-        );
+        self.strided(w, rows * span, true, |w| {
+            w.line(format!("const int l = t / {span}, j = t % {span};"));
+            w.line(format!("const int nr = {};", ly.natural_row("l")));
+            w.line(format!("const int e = j + {};", first + bias));
+            w.line(format!(
+                "const int sx = (e >> 1) + ((e & 1) ? {} : {});",
+                lx.phase1 as i64 + slot(0, 1),
+                slot(0, 0)
+            ));
+            let load = self.loaded(&format!(
+                "nat[nat_base + nr * nat_row_step + ({}) * nat_col_step]",
+                offset("2 * mx0 + j", first)
+            ));
+            let store = format!("tile[{}][sx] = {load};", ly.all_lines("l"));
+            if all_stored {
+                w.line(store);
+            } else {
+                w.block(
+                    format!(
+                        "if ((e & 1) ? (sx >= {} && sx < {}) : (sx >= 0 && sx < {}))",
+                        lx.phase1, lx.total, lx.stored[0]
+                    ),
+                    |w| w.line(store),
+                );
+            }
+        });
     }
 
     /// One register pass: every work-item takes segments of `S` indices per phase of one line,
@@ -386,18 +376,15 @@ impl Emitter<'_> {
             }
         };
         if stage == Stage::Whole {
-            w.block(
-                format!("for (int t = tid; t < {tasks}; t += {threads})"),
-                |w| {
-                    header(w);
-                    lift(w);
-                    for q in 0..2 {
-                        for k in 0..s as i64 {
-                            store(w, q, k, &reg(q, k));
-                        }
+            self.strided(w, tasks, false, |w| {
+                header(w);
+                lift(w);
+                for q in 0..2 {
+                    for k in 0..s as i64 {
+                        store(w, q, k, &reg(q, k));
                     }
-                },
-            );
+                }
+            });
             return;
         }
         let rounds = tasks.div_ceil(threads);
