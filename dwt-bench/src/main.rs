@@ -4,20 +4,25 @@
 //! 2. Every requested 2-D case (catalogue wavelet x size x levels x direction) and a few 3-D ones,
 //!    on data already on the device, in three variants: the default plan from one buffer into
 //!    another ([`CudaBackend::run_on_device_into`]: the fused 2-D pass reads and writes the image
-//!    once per level), the default plan in place ([`CudaBackend::run_on_device`]: a fused plan
-//!    first copies the data), and the two passes per level in place; timed with CUDA events
+//!    once per level; in 3-D it and the depth pass each read and write the band once), the
+//!    default plan in place ([`CudaBackend::run_on_device`]: a plan that reads a source first
+//!    copies the data), and the two passes per axis and level in place; timed with CUDA events
 //!    after warm-up: the median over `--reps` calls, each call between its own pair of events
 //!    (host submission gaps included), and the mean of the same number of calls issued back to
 //!    back (submission overlapped with the GPU). Calls rotate over enough buffers (at least 3) that
 //!    the buffers together exceed the L2 cache, so small images are not timed out of the cache.
-//! 3. The first transform of each module (emission, NVRTC, module load, run) against a warm one.
+//! 3. One level forward of every 2-D case step by step: the two passes' horizontal and vertical
+//!    pass apart (van der Laan et al.'s Table IV) against the fused pass; and the steps of the
+//!    3-D cases' default plan.
+//! 4. The first transform of each module (emission, NVRTC, module load, run) against a warm one.
 //!
 //! Effective bandwidth is one read and one write of the data over the time, the same for every
 //! case and for the peers (`peers.py`), whatever the kernels really move.
 //!
 //! ```text
-//! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192] [--no-3d]
-//!           [--skip-fidelity-8192] [--tile XxY] [--threads N] [--segment N] [--own-stream]
+//! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d]
+//!           [--skip-fidelity-8192] [--tile XxY] [--threads N] [--segment N] [--window H]
+//!           [--slab WxR] [--own-stream]
 //! ```
 
 use std::collections::HashSet;
@@ -55,6 +60,8 @@ struct Opts {
     tile: Option<[usize; 2]>,
     threads: Option<usize>,
     segment: Option<usize>,
+    window: Option<usize>,
+    slab: Option<[usize; 2]>,
 }
 
 fn parse_args() -> Res<Opts> {
@@ -69,6 +76,8 @@ fn parse_args() -> Res<Opts> {
         tile: None,
         threads: None,
         segment: None,
+        window: None,
+        slab: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -82,21 +91,16 @@ fn parse_args() -> Res<Opts> {
                 }
             }
             "--wavelets" => o.wavelets = Some(value()?.split(',').map(String::from).collect()),
-            "--sizes" => o.sizes = value()?.split(',').map(String::from).collect(),
+            "--sizes" => match value()?.as_str() {
+                "none" => o.sizes.clear(),
+                v => o.sizes = v.split(',').map(String::from).collect(),
+            },
             "--no-3d" => o.three_d = false,
             "--own-stream" => o.own_stream = true,
             "--skip-fidelity-8192" => o.skip_fidelity_8192 = true,
-            "--tile" => {
-                let v = value()?;
-                let parsed: Vec<usize> = v
-                    .split('x')
-                    .map(|n| n.parse().map_err(|e| format!("--tile {v}: {e}")))
-                    .collect::<Res<_>>()?;
-                match parsed[..] {
-                    [x, y] => o.tile = Some([x, y]),
-                    _ => return Err(format!("--tile {v}: expected XxY")),
-                }
-            }
+            "--tile" => o.tile = Some(pair(&a, &value()?)?),
+            "--slab" => o.slab = Some(pair(&a, &value()?)?),
+            "--window" => o.window = Some(value()?.parse().map_err(|e| format!("--window: {e}"))?),
             "--threads" => {
                 o.threads = Some(value()?.parse().map_err(|e| format!("--threads: {e}"))?)
             }
@@ -104,13 +108,25 @@ fn parse_args() -> Res<Opts> {
                 o.segment = Some(value()?.parse().map_err(|e| format!("--segment: {e}"))?)
             }
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192] [--no-3d] [--skip-fidelity-8192] [--tile XxY] [--threads N] [--segment N] [--own-stream]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--own-stream]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
         }
     }
     Ok(o)
+}
+
+/// `XxY` as two numbers, for option `name`.
+fn pair(name: &str, v: &str) -> Res<[usize; 2]> {
+    let parsed: Vec<usize> = v
+        .split('x')
+        .map(|n| n.parse().map_err(|e| format!("{name} {v}: {e}")))
+        .collect::<Res<_>>()?;
+    match parsed[..] {
+        [x, y] => Ok([x, y]),
+        _ => Err(format!("{name} {v}: expected XxY")),
+    }
 }
 
 /// Host test data: never zeros; small enough integers that 3 levels cannot overflow.
@@ -232,7 +248,8 @@ enum Variant {
     /// The default plan (fused 2-D pass where it applies) from a source buffer into another:
     /// `run_on_device_into`.
     Into,
-    /// The default plan in place (`run_on_device`): a fused plan first copies the data.
+    /// The default plan in place (`run_on_device`): a plan that reads a source first copies the
+    /// data.
     InPlace,
     /// The two passes per level (van der Laan et al.), in place.
     TwoPass,
@@ -261,6 +278,23 @@ struct Row {
     bytes: usize,
 }
 
+/// One level forward as the two passes and as the fused pass, timed step by step.
+struct Passes {
+    case: String,
+    elem: &'static str,
+    horizontal_ms: f64,
+    vertical_ms: f64,
+    fused_ms: f64,
+    bytes: usize,
+}
+
+/// The steps of a transform's default plan, timed one by one.
+struct StepRows {
+    case: String,
+    elem: &'static str,
+    steps: Vec<dwt_cuda::StepTime>,
+}
+
 struct Compile {
     module: String,
     first_ms: f64,
@@ -274,6 +308,8 @@ struct Bench<'a> {
     stream: Arc<CudaStream>,
     reps: usize,
     rows: Vec<Row>,
+    passes: Vec<Passes>,
+    step_rows: Vec<StepRows>,
     compiles: Vec<Compile>,
     seen: HashSet<String>,
     checks: Vec<String>,
@@ -300,6 +336,108 @@ impl Bench<'_> {
         let copies = plan.steps.len() - launches;
         let kind = if plan.is_fused() { " fused" } else { "" };
         Ok(format!("{launches}+{copies}{kind}"))
+    }
+
+    /// One level forward on `shape`, timed step by step (`CudaBackend::time_steps`): the two
+    /// passes split into the horizontal pass (the rows kernel, or the shift and the sliding
+    /// window along long rows) and the vertical pass (the band copy and the sliding window down
+    /// the columns), against the fused pass: van der Laan et al.'s Table IV.
+    fn passes<T: Sample>(&mut self, wavelet: &Wavelet, shape: &[usize], label: &str) -> Res<()> {
+        let n: usize = shape.iter().product();
+        let host: Vec<T> = random_vec(n, n as u64 ^ 0x7AB4);
+        let src = self.stream.clone_htod(&host).map_err(drv)?;
+        let mut dst = self.stream.alloc_zeros::<T>(n).map_err(drv)?;
+        let r = Request {
+            wavelet,
+            direction: Direction::Forward,
+            shape: shape.to_vec(),
+            levels: 1,
+            layout: Layout::Mallat,
+        };
+        let module = dwt_emit_c::emit_module(
+            &dwt_emit_c::Cuda,
+            wavelet,
+            Direction::Forward,
+            T::TYPE,
+            Layout::Mallat,
+            self.two_pass.config(),
+        )
+        .map_err(|e| e.to_string())?;
+        let plan = dwt_emit_c::plan(&module, shape, 1)?;
+        let err = |e: dwt_runtime::DwtError| e.to_string();
+        let times = self
+            .two_pass
+            .time_steps(&r, &src, &mut dst, self.reps)
+            .map_err(err)?;
+        if times.len() != plan.steps.len() {
+            return Err(format!(
+                "{} timed steps for a plan of {}",
+                times.len(),
+                plan.steps.len()
+            ));
+        }
+        let (mut horizontal_ms, mut vertical_ms, mut copies) = (0.0, 0.0, 0.0);
+        for (step, t) in plan.steps.iter().zip(&times) {
+            match step {
+                // A band copy feeds the sliding window after it: counted with that pass.
+                Step::Copy(_) => copies += t.median_ms,
+                Step::Launch(l) => {
+                    let sliding = l.kernel.ends_with("_columns");
+                    // The sliding window's third int is the step along its lines: 1 along x.
+                    let along_x = !sliding || l.ints[2] == 1;
+                    let pass = if along_x {
+                        &mut horizontal_ms
+                    } else {
+                        &mut vertical_ms
+                    };
+                    *pass += t.median_ms + std::mem::take(&mut copies);
+                }
+            }
+        }
+        let fused = self
+            .b
+            .time_steps(&r, &src, &mut dst, self.reps)
+            .map_err(err)?;
+        self.passes.push(Passes {
+            case: format!("{} {label} L1 fwd", wavelet.name),
+            elem: T::NAME,
+            horizontal_ms,
+            vertical_ms,
+            fused_ms: fused.iter().map(|s| s.median_ms).sum(),
+            bytes: n * std::mem::size_of::<T>(),
+        });
+        Ok(())
+    }
+
+    /// The default plan's steps for `levels` levels forward on `shape`, timed one by one.
+    fn step_times<T: Sample>(
+        &mut self,
+        wavelet: &Wavelet,
+        shape: &[usize],
+        levels: u32,
+        label: &str,
+    ) -> Res<()> {
+        let n: usize = shape.iter().product();
+        let host: Vec<T> = random_vec(n, n as u64 ^ 0x5E7);
+        let src = self.stream.clone_htod(&host).map_err(drv)?;
+        let mut dst = self.stream.alloc_zeros::<T>(n).map_err(drv)?;
+        let r = Request {
+            wavelet,
+            direction: Direction::Forward,
+            shape: shape.to_vec(),
+            levels,
+            layout: Layout::Mallat,
+        };
+        let steps = self
+            .b
+            .time_steps(&r, &src, &mut dst, self.reps)
+            .map_err(|e| e.to_string())?;
+        self.step_rows.push(StepRows {
+            case: format!("{} {label} L{levels} fwd", wavelet.name),
+            elem: T::NAME,
+            steps,
+        });
+        Ok(())
     }
 
     /// Times `wavelet` on `shape` for every level count and both directions, in every variant.
@@ -513,6 +651,13 @@ fn run() -> Res<()> {
     if let Some(n) = o.segment {
         config.segment = n;
     }
+    if let Some(h) = o.window {
+        config.window_height = h;
+    }
+    if let Some([w, r]) = o.slab {
+        config.slab_width = w;
+        config.slab_rows = r;
+    }
     let b = CudaBackend::with_config(config).map_err(|e| e.to_string())?;
     // The context's default stream, or (`--own-stream`) a stream of the bench's own (which puts
     // cudarc's context in its multi-stream mode, tracking every buffer's use with events).
@@ -530,6 +675,13 @@ fn run() -> Res<()> {
         b.config().tile,
         b.config().tile_threads,
         b.config().segment
+    );
+    let _ = writeln!(
+        md,
+        "- Sliding window: H = {} rows, slabs of {} columns x {} work-items",
+        b.config().window_height,
+        b.config().slab_width,
+        b.config().slab_rows
     );
     let _ = writeln!(
         md,
@@ -586,6 +738,8 @@ fn run() -> Res<()> {
         stream: stream.clone(),
         reps: o.reps,
         rows: Vec::new(),
+        passes: Vec::new(),
+        step_rows: Vec::new(),
         compiles: Vec::new(),
         seen: HashSet::new(),
         checks: Vec::new(),
@@ -618,9 +772,15 @@ fn run() -> Res<()> {
             // i16 would overflow at their dynamic range).
             let small = shape.iter().product::<usize>() <= 1920 * 1080;
             let done = match (w.kind, small) {
-                (ElementKind::Integer, true) => bench.case::<i16>(w, &shape, &levels, label),
-                (ElementKind::Integer, false) => bench.case::<i32>(w, &shape, &levels, label),
-                (ElementKind::Float, _) => bench.case::<f32>(w, &shape, &levels, label),
+                (ElementKind::Integer, true) => bench
+                    .case::<i16>(w, &shape, &levels, label)
+                    .and_then(|()| bench.passes::<i16>(w, &shape, label)),
+                (ElementKind::Integer, false) => bench
+                    .case::<i32>(w, &shape, &levels, label)
+                    .and_then(|()| bench.passes::<i32>(w, &shape, label)),
+                (ElementKind::Float, _) => bench
+                    .case::<f32>(w, &shape, &levels, label)
+                    .and_then(|()| bench.passes::<f32>(w, &shape, label)),
             };
             if let Err(e) = done {
                 eprintln!("FAILED: {} {label}: {e}", w.name);
@@ -637,8 +797,12 @@ fn run() -> Res<()> {
             eprintln!("3-D {} {label}", w.name);
             let shape = [n, n, n];
             let done = match w.kind {
-                ElementKind::Integer => bench.case::<i32>(w, &shape, &[3], &label),
-                ElementKind::Float => bench.case::<f32>(w, &shape, &[3], &label),
+                ElementKind::Integer => bench
+                    .case::<i32>(w, &shape, &[3], &label)
+                    .and_then(|()| bench.step_times::<i32>(w, &shape, 3, &label)),
+                ElementKind::Float => bench
+                    .case::<f32>(w, &shape, &[3], &label)
+                    .and_then(|()| bench.step_times::<f32>(w, &shape, 3, &label)),
             };
             if let Err(e) = done {
                 eprintln!("FAILED: {} {label}: {e}", w.name);
@@ -671,6 +835,52 @@ fn run() -> Res<()> {
             bw / 1e9,
             100.0 * bw / roof
         );
+    }
+    let of_copy = |bytes: usize, ms: f64| 100.0 * 2.0 * bytes as f64 / (ms * 1e-3) / roof;
+    let _ = writeln!(
+        md,
+        "\n## Horizontal and vertical pass separately (one level forward; Table IV)\n"
+    );
+    let _ = writeln!(
+        md,
+        "The two-pass plan timed step by step (an event between steps, median of {} runs each): the horizontal pass (rows kernel; for rows longer than the row limit the shift kernel and the sliding window along the rows, with its band copy) and the vertical pass (band copy + sliding window down the columns); against the fused pass timed the same way. Percentages: one read and one write of the image over that time, of the copy bandwidth.\n",
+        o.reps
+    );
+    let _ = writeln!(
+        md,
+        "| case | type | horizontal | vertical | two passes | fused | fused vs two passes |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|");
+    for p in &bench.passes {
+        let cell = |ms: f64| format!("{ms:.3} ms ({:.0}%)", of_copy(p.bytes, ms));
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {:.2}x |",
+            p.case,
+            p.elem,
+            cell(p.horizontal_ms),
+            cell(p.vertical_ms),
+            cell(p.horizontal_ms + p.vertical_ms),
+            cell(p.fused_ms),
+            (p.horizontal_ms + p.vertical_ms) / p.fused_ms
+        );
+    }
+    if !bench.step_rows.is_empty() {
+        let _ = writeln!(
+            md,
+            "\n## Steps of the 3-D transforms (default plan, forward)\n"
+        );
+        let _ = writeln!(md, "| case | type | step | median |");
+        let _ = writeln!(md, "|---|---|---|---|");
+        for s in &bench.step_rows {
+            for t in &s.steps {
+                let _ = writeln!(
+                    md,
+                    "| {} | {} | {} | {:.3} ms |",
+                    s.case, s.elem, t.step, t.median_ms
+                );
+            }
+        }
     }
     let _ = writeln!(
         md,

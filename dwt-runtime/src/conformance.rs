@@ -39,6 +39,7 @@ pub const SHAPES_3D: &[[usize; 3]] = &[
     [8, 8, 8],
     [17, 9, 12],
     [9, 1, 10],
+    [6, 21, 35],
 ];
 
 /// Deterministic data: full-range for comparisons (wrap-around included), small for round trips.
@@ -315,7 +316,8 @@ pub fn catalogue_3d(backend: &dyn Backend) {
 
 /// Column heights just below, at and above the first multiples of the vertical window, for a
 /// backend whose working window height is `max(window_height, min_height)`; every catalogue
-/// wavelet, one level, both directions.
+/// wavelet, one level, both directions; as the columns of an image and as the depth of a volume
+/// (the depth pass slides the same window along z).
 pub fn window_edges(backend: &dyn Backend, window_height: usize) {
     let mut failures = Vec::new();
     let mut ran = 0;
@@ -335,6 +337,7 @@ pub fn window_edges(backend: &dyn Backend, window_height: usize) {
         heights.dedup();
         for rows in heights {
             ran += all_cases(backend, w, &[rows, 9], 1, &mut failures);
+            ran += all_cases(backend, w, &[rows, 3, 4], 1, &mut failures);
         }
     }
     report("window edges", backend, ran, failures);
@@ -426,11 +429,13 @@ pub fn random_wavelet(
         })
 }
 
-/// The differential property test: `cases` random lifting programs on random 2-D sizes, levels and
-/// layouts give the same bits on the backend as on the CPU reference, both ways.
+/// The differential property test: `cases` random lifting programs on random 2-D sizes (3-D in
+/// one case in three), levels and layouts give the same bits on the backend as on the CPU
+/// reference, both ways.
 pub fn random_programs(backend: &dyn Backend, cases: u32) {
     let strategy = (
         random_wavelet(&[Boundary::Clamp, Boundary::Symmetric], 2),
+        prop_oneof![2 => Just(1usize), 1 => 2usize..=6],
         1usize..=40,
         1usize..=40,
         1u32..=3,
@@ -442,8 +447,11 @@ pub fn random_programs(backend: &dyn Backend, cases: u32) {
         failure_persistence: None,
         ..Config::default()
     });
-    let result = runner.run(&strategy, |(w, h, wd, levels, interleaved, seed)| {
-        let shape = [h, wd];
+    let result = runner.run(&strategy, |(w, depth, h, wd, levels, interleaved, seed)| {
+        let shape = match depth {
+            1 => vec![h, wd],
+            _ => vec![depth, h, wd],
+        };
         let levels = levels.min(max_levels(&shape));
         let layout = if interleaved {
             Layout::Interleaved
@@ -454,11 +462,11 @@ pub fn random_programs(backend: &dyn Backend, cases: u32) {
             let request = Request {
                 wavelet: &w,
                 direction,
-                shape: shape.to_vec(),
+                shape: shape.clone(),
                 levels,
                 layout,
             };
-            let input = data::<i32>(h * wd, seed, false);
+            let input = data::<i32>(shape.iter().product(), seed, false);
             matches_reference::<i32>(backend, &request, &input).map_err(|e| {
                 TestCaseError::fail(format!(
                     "{}\n{direction:?} {shape:?} {levels} levels {layout:?}: {e}",
@@ -526,8 +534,8 @@ pub fn rejects_bad_requests(backend: &dyn Backend) {
 /// `#[ignore = "needs ..."]`, so they are reported as not run, never as passed.
 ///
 /// ```ignore
-/// dwt_runtime::conformance_tests!(backend = my_backend::Backend::new().expect("device"), window_height = 16, random_cases = 32, volume = [40, 40, 40]);
-/// dwt_runtime::conformance_tests!(#[ignore = "needs an NVIDIA GPU"] backend = Gpu::new().unwrap(), window_height = 16, random_cases = 32, volume = [40, 40, 40]);
+/// dwt_runtime::conformance_tests!(backend = my_backend::Backend::new().expect("device"), window_height = 64, random_cases = 32, volume = [40, 40, 40]);
+/// dwt_runtime::conformance_tests!(#[ignore = "needs an NVIDIA GPU"] backend = Gpu::new().unwrap(), window_height = 64, random_cases = 32, volume = [40, 40, 40]);
 /// ```
 #[macro_export]
 macro_rules! conformance_tests {
@@ -553,7 +561,7 @@ macro_rules! conformance_tests {
 /// kernels come from `dwt-emit-c`, so that every variant its planner can choose is held to the
 /// same suite: module `fused` (the default config: the fused 2-D pass where it applies),
 /// `two_pass` (`LaunchConfig::two_pass()`) and `tiny_tiles` (`LaunchConfig::tiny_tiles()`, the
-/// 2-D parts of the suite). `backend` is a path to a function from the config to the backend
+/// 2-D and 3-D parts of the suite). `backend` is a path to a function from the config to the backend
 /// (absolute, e.g. `crate::backend`: it is named from inside the modules); `random_cases` gives
 /// the random programs per variant, in that order.
 #[macro_export]
@@ -567,6 +575,7 @@ macro_rules! conformance_variants {
         }
         mod tiny_tiles {
             $crate::conformance_tests!(@one [$(#[$attr])*] conformance_catalogue_2d, $crate::conformance::catalogue_2d(&$make(<$cfg>::tiny_tiles())));
+            $crate::conformance_tests!(@one [$(#[$attr])*] conformance_catalogue_3d, $crate::conformance::catalogue_3d(&$make(<$cfg>::tiny_tiles())));
             $crate::conformance_tests!(@one [$(#[$attr])*] conformance_random_programs, $crate::conformance::random_programs(&$make(<$cfg>::tiny_tiles()), $tiny));
             $crate::conformance_tests!(@one [$(#[$attr])*] conformance_large_sizes, $crate::conformance::large(&$make(<$cfg>::tiny_tiles()), [8, 8, 8]));
         }

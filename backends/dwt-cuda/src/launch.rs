@@ -34,12 +34,24 @@ pub(crate) fn issue(
     element_bytes: usize,
     stream: sys::CUstream,
 ) -> Result<(), DwtError> {
+    issue_marked(plan, functions, at, element_bytes, stream, &mut |_| Ok(()))
+}
+
+/// [`issue`], calling `after(i)` once step `i` is issued (to record an event between steps).
+pub(crate) fn issue_marked(
+    plan: &LaunchPlan,
+    functions: &HashMap<String, CudaFunction>,
+    at: &Addresses,
+    element_bytes: usize,
+    stream: sys::CUstream,
+    after: &mut dyn FnMut(usize) -> Result<(), DwtError>,
+) -> Result<(), DwtError> {
     if at.copy_in {
         // SAFETY: the source copy was allocated with the data's length.
         unsafe { result::memcpy_dtod_async(at.source, at.data, at.len * element_bytes, stream) }
             .map_err(device_error)?;
     }
-    for step in &plan.steps {
+    for (i, step) in plan.steps.iter().enumerate() {
         match step {
             Step::Copy(c) => {
                 let span = c.span();
@@ -58,10 +70,8 @@ pub(crate) fn issue(
                 }
                 .map_err(device_error)?;
             }
+            Step::Launch(l) if l.is_empty() => {}
             Step::Launch(l) => {
-                if l.groups[0] == 0 || l.groups[1] == 0 {
-                    continue;
-                }
                 let mut pointers: Vec<sys::CUdeviceptr> = l
                     .buffers
                     .iter()
@@ -84,7 +94,7 @@ pub(crate) fn issue(
                 unsafe {
                     result::launch_kernel(
                         functions[&l.kernel].cu_function(),
-                        (l.groups[0] as u32, l.groups[1] as u32, 1),
+                        (l.groups[0] as u32, l.groups[1] as u32, l.groups[2] as u32),
                         (l.block[0] as u32, l.block[1] as u32, 1),
                         0,
                         stream,
@@ -94,6 +104,7 @@ pub(crate) fn issue(
                 .map_err(device_error)?;
             }
         }
+        after(i)?;
     }
     Ok(())
 }

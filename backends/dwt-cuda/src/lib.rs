@@ -34,6 +34,7 @@ pub mod disk_cache;
 mod graph;
 mod launch;
 mod nvrtc;
+mod profile;
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
@@ -57,6 +58,7 @@ pub use nvrtc::{
     annotate_log, check_nvrtc, compile, function_usage, options, version as nvrtc_version,
     Compiled, FunctionUsage, PROGRAM_NAME,
 };
+pub use profile::StepTime;
 
 /// The name the backend is selected by.
 pub const NAME: &str = "cuda";
@@ -343,6 +345,24 @@ impl CudaBackend {
         src: &CudaSlice<T>,
         dst: &mut CudaSlice<T>,
     ) -> Result<(), DwtError> {
+        self.check_into(request, src, dst)?;
+        let prepared = self.prepared(request, T::TYPE)?;
+        let stream = dst.stream().clone();
+        if prepared.plan.reads_source {
+            self.execute(&prepared, &stream, Some(src), dst, true)
+        } else {
+            stream.memcpy_dtod(src, dst).map_err(device_error)?;
+            self.execute(&prepared, &stream, None, dst, true)
+        }
+    }
+
+    /// Refuses a request that does not fit `src`, and a `dst` of another length.
+    fn check_into<T: DeviceElement>(
+        &self,
+        request: &Request,
+        src: &CudaSlice<T>,
+        dst: &CudaSlice<T>,
+    ) -> Result<(), DwtError> {
         request.validate_for(T::TYPE, src.len())?;
         if dst.len() != src.len() {
             return Err(DwtError::Unsupported {
@@ -354,17 +374,10 @@ impl CudaBackend {
                 ),
             });
         }
-        let prepared = self.prepared(request, T::TYPE)?;
-        let stream = dst.stream().clone();
-        if prepared.plan.is_fused() {
-            self.execute(&prepared, &stream, Some(src), dst, true)
-        } else {
-            stream.memcpy_dtod(src, dst).map_err(device_error)?;
-            self.execute(&prepared, &stream, None, dst, true)
-        }
+        Ok(())
     }
 
-    /// Whether the request would run the fused 2-D pass (else the two passes per level).
+    /// Whether the request would run the fused 2-D kernel (else a pass per axis and level).
     pub fn is_fused(&self, request: &Request, element: ElementType) -> Result<bool, DwtError> {
         Ok(self.prepared(request, element)?.plan.is_fused())
     }
@@ -393,10 +406,10 @@ impl CudaBackend {
     ) -> Result<(), DwtError> {
         let stream = self.stream();
         let uploaded = stream.clone_htod(&*data).map_err(device_error)?;
-        // A fused plan reads the upload as its source and writes a second buffer: no device copy.
-        let result = if prepared.plan.is_fused() {
-            // SAFETY: a fused plan writes every element of the data buffer (the subbands of
-            // every level tile the image) before the copy back reads it.
+        // A plan that reads a source reads the upload and writes a second buffer: no device copy.
+        let result = if prepared.plan.reads_source {
+            // SAFETY: a plan that reads a source writes every element of the data buffer (level
+            // 0's last pass covers the whole image or volume) before the copy back reads it.
             let mut out = unsafe { stream.alloc::<T>(data.len()) }.map_err(device_error)?;
             self.execute(prepared, &stream, Some(&uploaded), &mut out, false)?;
             out
@@ -424,10 +437,10 @@ impl CudaBackend {
             dwt_emit_c::plan(&module, &request.shape, request.levels).map_err(unsupported)?;
         for step in &plan.steps {
             if let Step::Launch(l) = step {
-                if l.groups[1] > 65535 {
+                if l.groups[1] > 65535 || l.groups[2] > 65535 {
                     return Err(unsupported(format!(
-                        "{} planes in one launch of {}: CUDA grids take at most 65535 along y",
-                        l.groups[1], l.kernel
+                        "{:?} groups in one launch of {}: CUDA grids take at most 65535 along y and z",
+                        l.groups, l.kernel
                     )));
                 }
             }

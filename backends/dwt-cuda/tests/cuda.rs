@@ -275,3 +275,66 @@ fn host_run_of_a_macro_wavelet() {
     b.run(&req, Samples::I16(&mut image)).unwrap();
     assert_eq!(image, original);
 }
+
+/// A volume runs the fused kernel on its x-y planes and the depth pass per level, out of place
+/// and in place; `time_steps` times each of those steps and leaves the same result.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn volumes_run_fused_and_time_steps_times_each_step() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    // Deeper than two windows of the depth pass.
+    let shape = vec![150usize, 37, 53];
+    let host: Vec<i32> = ramp(&shape);
+    let stream = b.stream();
+    for layout in [Layout::Mallat, Layout::Interleaved] {
+        let mut req = legall_forward(&shape, layout);
+        let mut want = host.clone();
+        cpu::transform(legall(), Direction::Forward, &mut want, &shape, 3, layout).unwrap();
+        for direction in [Direction::Forward, Direction::Inverse] {
+            req.direction = direction;
+            assert!(b.is_fused(&req, dwt_ir::ElementType::I32).unwrap());
+            let (input, output) = match direction {
+                Direction::Forward => (&host, &want),
+                Direction::Inverse => (&want, &host),
+            };
+            let src = stream.clone_htod(input).unwrap();
+            let mut dst = stream.alloc_zeros::<i32>(host.len()).unwrap();
+            b.run_on_device_into(&req, &src, &mut dst).unwrap();
+            assert_eq!(
+                &stream.clone_dtoh(&dst).unwrap(),
+                output,
+                "{layout:?} {direction:?}"
+            );
+            let mut in_place = src.clone();
+            b.run_on_device(&req, &mut in_place).unwrap();
+            assert_eq!(
+                &stream.clone_dtoh(&in_place).unwrap(),
+                output,
+                "{layout:?} {direction:?} in place"
+            );
+            let mut timed = stream.alloc_zeros::<i32>(host.len()).unwrap();
+            let steps = b.time_steps(&req, &src, &mut timed, 3).unwrap();
+            assert_eq!(steps.len(), 6, "{steps:?}");
+            assert!(
+                steps.iter().all(|s| s.launch && s.median_ms > 0.0),
+                "{steps:?}"
+            );
+            assert_eq!(
+                &stream.clone_dtoh(&timed).unwrap(),
+                output,
+                "{layout:?} {direction:?} timed"
+            );
+            assert_eq!(&stream.clone_dtoh(&src).unwrap(), input, "source kept");
+        }
+    }
+    // The two passes per axis: rows, then a band copy and a sliding window per other axis.
+    let two_pass = CudaBackend::with_config(dwt_cuda::LaunchConfig::two_pass()).unwrap();
+    let req = legall_forward(&[64, 64], Layout::Mallat);
+    let req = Request { levels: 1, ..req };
+    let src = stream.clone_htod(&ramp::<i32>(&[64, 64])).unwrap();
+    let mut dst = stream.alloc_zeros::<i32>(64 * 64).unwrap();
+    let steps = two_pass.time_steps(&req, &src, &mut dst, 2).unwrap();
+    let kinds: Vec<bool> = steps.iter().map(|s| s.launch).collect();
+    assert_eq!(kinds, [true, false, true], "{steps:?}");
+    assert!(two_pass.time_steps(&req, &src, &mut dst, 0).is_err());
+}

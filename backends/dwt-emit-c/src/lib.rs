@@ -10,7 +10,8 @@
 //!   transform (section IV-G: slabs in the x-z plane, sliding along z);
 //! - a fused 2-D pass ([`TilePass`], module `tile`): one tile of the band with its halo read once,
 //!   lifted along both axes in local memory, its subbands written once, out of place; the planner
-//!   ([`plan()`]) prefers it for 2-D transforms where the IR proves its edge tiles exact.
+//!   ([`plan()`]) prefers it for 2-D transforms, and for the x-y planes of 3-D ones (then the depth
+//!   pass), where the IR proves its edge tiles exact.
 //!
 //! The VC-2 per-level pre-shift is fused into the horizontal pass: applied as the row is loaded
 //! (forward), undone as it is stored (inverse). Rows longer than [`LaunchConfig::max_row_len`] run
@@ -50,7 +51,9 @@ pub struct LaunchConfig {
     /// memory. Executors run longer rows through the sliding-window kernel along the row.
     pub max_row_len: usize,
     /// The working height `H` of the vertical window; raised to the program's `min_height` (and to
-    /// an even number) when smaller.
+    /// an even number) when smaller. Taller windows keep more loads of a work-item in flight:
+    /// on an H200 the depth pass of a 512^3 volume took 0.63 ms at 16, 0.39 at 32, 0.31 at 64
+    /// (BENCHMARKS.md).
     pub window_height: usize,
     /// Columns per slab (work-items along x of the vertical pass).
     pub slab_width: usize,
@@ -63,7 +66,7 @@ pub struct LaunchConfig {
     /// Polyphase indices per phase a work-item lifts in registers in tiles away from the band's
     /// edges (the longest divisor of the tile's extent up to this).
     pub segment: usize,
-    /// Which passes 2-D levels take.
+    /// Which passes 2-D and 3-D levels take.
     pub strategy: Strategy,
 }
 
@@ -89,12 +92,13 @@ impl LaunchConfig {
     }
 }
 
-/// How the planner runs the levels of a 2-D transform.
+/// How the planner runs the levels of a 2-D or 3-D transform.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Strategy {
-    /// The fused 2-D pass (one read and one write of each level) wherever its tiles are proven
-    /// exact for the band's size, every level of the transform; else [`Strategy::TwoPass`]. The
-    /// default: in every case benchmarked it was the faster (BENCHMARKS.md).
+    /// The fused 2-D pass (one read and one write of each level; in 3-D, of each level's x-y
+    /// planes, then the depth pass) wherever its tiles are proven exact for the band's size,
+    /// every level of the transform; else [`Strategy::TwoPass`]. The default: in every case
+    /// benchmarked it was the faster (BENCHMARKS.md).
     #[default]
     Fused,
     /// Van der Laan et al.'s passes only: rows, then the sliding-window columns (and depth).
@@ -106,7 +110,7 @@ impl Default for LaunchConfig {
         LaunchConfig {
             row_group_size: 64,
             max_row_len: 4096,
-            window_height: 16,
+            window_height: 64,
             slab_width: 32,
             slab_rows: 8,
             tile: [32, 16],

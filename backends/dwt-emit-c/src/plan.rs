@@ -1,10 +1,13 @@
-//! The launches of one whole transform, computed once for every executor, in one of two shapes:
+//! The launches of one whole transform, computed once for every executor, in one of three shapes:
 //! - two passes per level (van der Laan et al.), in place: per level the pre-shift, the rows (or
 //!   the sliding-window kernel along long rows), the columns and the depth pass, with the Mallat
 //!   band copies;
-//! - fused (2-D only, [`Strategy::Fused`](crate::Strategy)): one tile kernel per level, out of
-//!   place: level 0 reads [`Buffer::Source`], the subbands land in [`Buffer::Data`], and the low
-//!   band each level hands the next lives in [`Buffer::Scratch`] (two regions used in turn).
+//! - fused 2-D ([`Strategy::Fused`](crate::Strategy)): one tile kernel per level, out of place:
+//!   level 0 reads [`Buffer::Source`], the subbands land in [`Buffer::Data`], and the low band
+//!   each level hands the next lives in [`Buffer::Scratch`] (two regions used in turn);
+//! - fused 3-D ([`Strategy::Fused`](crate::Strategy)): per level the tile kernel on every x-y
+//!   plane of the band at once and the depth pass, between the data and the scratch (see
+//!   `fused_volume`).
 //!
 //! An executor allocates [`LaunchPlan::scratch`] elements of scratch, gives a plan that
 //! [`reads_source`](LaunchPlan::reads_source) the input as the source (a copy of it for an
@@ -17,6 +20,7 @@
 use dwt_ir::{Direction, Layout};
 
 use crate::emit::KernelModule;
+use crate::tile::TilePass;
 use crate::Strategy;
 
 /// Which device buffer a kernel argument is.
@@ -31,12 +35,13 @@ pub enum Buffer {
     Source,
 }
 
-/// One kernel launch: `groups` blocks (work-groups) of `block` threads (work-items) along x and
-/// y, the kernel's buffer arguments then its `int` arguments, in the kernel's parameter order.
+/// One kernel launch: `groups` blocks (work-groups) along x, y and z of `block` threads
+/// (work-items) along x and y, the kernel's buffer arguments then its `int` arguments, in the
+/// kernel's parameter order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Launch {
     pub kernel: String,
-    pub groups: [usize; 2],
+    pub groups: [usize; 3],
     pub block: [usize; 2],
     pub buffers: Vec<Buffer>,
     pub ints: Vec<i32>,
@@ -44,11 +49,22 @@ pub struct Launch {
 
 impl Launch {
     /// The global work size (OpenCL's `groups * block`).
-    pub fn global(&self) -> [usize; 2] {
+    pub fn global(&self) -> [usize; 3] {
         [
             self.groups[0] * self.block[0],
             self.groups[1] * self.block[1],
+            self.groups[2],
         ]
+    }
+
+    /// The work-group size in three dimensions (OpenCL wants as many as the global size has).
+    pub fn local(&self) -> [usize; 3] {
+        [self.block[0], self.block[1], 1]
+    }
+
+    /// Whether the launch has no work (a zero extent): executors skip it.
+    pub fn is_empty(&self) -> bool {
+        self.groups.contains(&0)
     }
 }
 
@@ -85,8 +101,11 @@ pub struct LaunchPlan {
     /// Elements of [`Buffer::Scratch`] the steps use (0: none).
     pub scratch: usize,
     /// Whether the steps read the input from [`Buffer::Source`] and write the result to
-    /// [`Buffer::Data`] (fused); else they transform [`Buffer::Data`] in place.
+    /// [`Buffer::Data`]; else they transform [`Buffer::Data`] in place.
     pub reads_source: bool,
+    /// Whether the fused 2-D kernel lifts the rows and columns of every level (of every x-y
+    /// plane, in 3-D), rather than a pass per axis.
+    pub fused: bool,
 }
 
 impl LaunchPlan {
@@ -105,7 +124,7 @@ impl LaunchPlan {
 
     /// Whether the fused 2-D kernel runs the levels.
     pub fn is_fused(&self) -> bool {
-        self.reads_source
+        self.fused
     }
 }
 
@@ -158,7 +177,12 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
         }
     }
     if module.config.strategy == Strategy::Fused {
-        if let Some(fused) = fused(module, shape, levels)? {
+        let fused = match *shape {
+            [height, width] => fused(module, [height, width], levels)?,
+            [depth, height, width] => fused_volume(module, [depth, height, width], levels)?,
+            _ => None,
+        };
+        if let Some(fused) = fused {
             return Ok(fused);
         }
     }
@@ -202,6 +226,7 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
         steps: p.steps,
         scratch,
         reads_source: false,
+        fused: false,
     })
 }
 
@@ -214,30 +239,118 @@ struct Place {
     row_step: usize,
 }
 
-/// The fused plan of a 2-D transform, or `None` where it does not apply: not 2-D, no tile kernel,
-/// a level with a band of one row or column, or tiles not proven exact at some level's size.
-fn fused(
-    module: &KernelModule,
-    shape: &[usize],
-    levels: u32,
-) -> Result<Option<LaunchPlan>, String> {
-    let (Ok(tile), [height, width]) = (&module.tile, shape) else {
-        return Ok(None);
-    };
-    let (height, width) = (*height, *width);
-    if levels == 0 {
-        return Ok(None);
-    }
-    let (program, boundary) = (&module.program, module.boundary);
+/// The fused kernel's launch over `planes` x-y planes (group z), `plane_step` elements apart in
+/// every buffer, of an `h` x `w` band: natural samples at `nat`, subband (0, 0) at `low`, subbands
+/// (0, 1), (1, 0) and (1, 1) at `highs` (one buffer and the same steps for the three).
+fn tile_launch(
+    tile: &TilePass,
+    [planes, h, w]: [usize; 3],
+    plane_step: usize,
+    nat: Place,
+    low: Place,
+    highs: [Place; 3],
+) -> Result<Launch, String> {
     let [tx, ty] = tile.tile;
-    for level in 0..levels {
-        let (h, w) = (band_shape(height, level), band_shape(width, level));
-        if !program.tiles_exact(boundary, w, tx, &tile.halo)
-            || !program.tiles_exact(boundary, h, ty, &tile.halo)
-        {
-            return Ok(None);
+    let ints = [
+        h,
+        w,
+        nat.base,
+        nat.col_step,
+        nat.row_step,
+        low.base,
+        low.col_step,
+        low.row_step,
+        highs[0].base,
+        highs[1].base,
+        highs[2].base,
+        highs[0].col_step,
+        highs[0].row_step,
+        plane_step,
+    ]
+    .into_iter()
+    .map(int)
+    .collect::<Result<Vec<_>, _>>()?;
+    Ok(Launch {
+        kernel: tile.kernel.clone(),
+        groups: [
+            w.div_ceil(2).div_ceil(tx),
+            h.div_ceil(2).div_ceil(ty),
+            planes,
+        ],
+        block: [tile.threads, 1],
+        buffers: vec![nat.buffer, low.buffer, highs[0].buffer],
+        ints,
+    })
+}
+
+/// Subband `(py, px)` of level `level` of an image (or of every x-y plane of a volume) whose
+/// rows are `width` samples long and whose level-0 band is `height` x `width`, in its final
+/// place in `buffer`.
+fn subband(
+    layout: Layout,
+    buffer: Buffer,
+    [height, width]: [usize; 2],
+    level: u32,
+    [py, px]: [usize; 2],
+) -> Place {
+    let (h, w) = (band_shape(height, level), band_shape(width, level));
+    match layout {
+        Layout::Mallat => Place {
+            buffer,
+            base: py * h.div_ceil(2) * width + px * w.div_ceil(2),
+            col_step: 1,
+            row_step: width,
+        },
+        Layout::Interleaved => {
+            let s = 1usize << level;
+            Place {
+                buffer,
+                base: py * s * width + px * s,
+                col_step: 2 * s,
+                row_step: 2 * s * width,
+            }
         }
     }
+}
+
+/// The three high subbands of a level, in `buffer`.
+fn highs(layout: Layout, buffer: Buffer, image: [usize; 2], level: u32) -> [Place; 3] {
+    [[0, 1], [1, 0], [1, 1]].map(|p| subband(layout, buffer, image, level, p))
+}
+
+/// Whether the fused kernel is proven exact on the x-y bands of every level.
+fn tiles_fit(
+    module: &KernelModule,
+    tile: &TilePass,
+    [height, width]: [usize; 2],
+    levels: u32,
+) -> bool {
+    let [tx, ty] = tile.tile;
+    (0..levels).all(|level| {
+        let (h, w) = (band_shape(height, level), band_shape(width, level));
+        module
+            .program
+            .tiles_exact(module.boundary, w, tx, &tile.halo)
+            && module
+                .program
+                .tiles_exact(module.boundary, h, ty, &tile.halo)
+    })
+}
+
+/// The fused plan of a 2-D transform, or `None` where it does not apply: no tile kernel, a level
+/// with a band of one row or column, or tiles not proven exact at some level's size.
+fn fused(
+    module: &KernelModule,
+    [height, width]: [usize; 2],
+    levels: u32,
+) -> Result<Option<LaunchPlan>, String> {
+    let Ok(tile) = &module.tile else {
+        return Ok(None);
+    };
+    if levels == 0 || !tiles_fit(module, tile, [height, width], levels) {
+        return Ok(None);
+    }
+    let image = [height, width];
     // Band b >= 1 (the low band of level b - 1) lives compact in scratch region (b - 1) % 2.
     let region_len = |b: u32| band_shape(height, b) * band_shape(width, b);
     let region = |b: u32| -> usize {
@@ -258,64 +371,18 @@ fn fused(
         col_step: 1,
         row_step: band_shape(width, b),
     };
-    // Subband (py, px) of level `level` in the final layout, in `buffer`.
-    let subband = |buffer: Buffer, level: u32, py: usize, px: usize| {
-        let (h, w) = (band_shape(height, level), band_shape(width, level));
-        match module.layout {
-            Layout::Mallat => Place {
-                buffer,
-                base: py * h.div_ceil(2) * width + px * w.div_ceil(2),
-                col_step: 1,
-                row_step: width,
-            },
-            Layout::Interleaved => {
-                let s = 1usize << level;
-                Place {
-                    buffer,
-                    base: py * s * width + px * s,
-                    col_step: 2 * s,
-                    row_step: 2 * s * width,
-                }
-            }
-        }
-    };
     let natural = |buffer: Buffer| Place {
         buffer,
         base: 0,
         col_step: 1,
         row_step: width,
     };
-    let mut steps = Vec::new();
-    let mut launch = |level: u32, nat: Place, low: Place, high: Buffer| {
-        let (h, w) = (band_shape(height, level), band_shape(width, level));
-        let highs = [(0, 1), (1, 0), (1, 1)].map(|(py, px)| subband(high, level, py, px));
-        let ints = [
-            h,
-            w,
-            nat.base,
-            nat.col_step,
-            nat.row_step,
-            low.base,
-            low.col_step,
-            low.row_step,
-            highs[0].base,
-            highs[1].base,
-            highs[2].base,
-            highs[0].col_step,
-            highs[0].row_step,
-        ]
-        .into_iter()
-        .map(int)
-        .collect::<Result<Vec<_>, _>>()?;
-        steps.push(Step::Launch(Launch {
-            kernel: tile.kernel.clone(),
-            groups: [w.div_ceil(2).div_ceil(tx), h.div_ceil(2).div_ceil(ty)],
-            block: [tile.threads, 1],
-            buffers: vec![nat.buffer, low.buffer, high],
-            ints,
-        }));
-        Ok::<(), String>(())
+    let layout = module.layout;
+    let launch = |level: u32, nat: Place, low: Place, high: Buffer| {
+        let shape = [1, band_shape(height, level), band_shape(width, level)];
+        tile_launch(tile, shape, 0, nat, low, highs(layout, high, image, level)).map(Step::Launch)
     };
+    let mut steps = Vec::new();
     match module.direction {
         Direction::Forward => {
             for level in 0..levels {
@@ -325,17 +392,17 @@ fn fused(
                     compact(level)
                 };
                 let low = if level + 1 == levels {
-                    subband(Buffer::Data, level, 0, 0)
+                    subband(layout, Buffer::Data, image, level, [0, 0])
                 } else {
                     compact(level + 1)
                 };
-                launch(level, nat, low, Buffer::Data)?;
+                steps.push(launch(level, nat, low, Buffer::Data)?);
             }
         }
         Direction::Inverse => {
             for level in (0..levels).rev() {
                 let low = if level + 1 == levels {
-                    subband(Buffer::Source, level, 0, 0)
+                    subband(layout, Buffer::Source, image, level, [0, 0])
                 } else {
                     compact(level + 1)
                 };
@@ -344,7 +411,7 @@ fn fused(
                 } else {
                     compact(level)
                 };
-                launch(level, nat, low, Buffer::Source)?;
+                steps.push(launch(level, nat, low, Buffer::Source)?);
             }
         }
     }
@@ -352,8 +419,117 @@ fn fused(
         steps,
         scratch,
         reads_source: true,
+        fused: true,
     }))
 }
+
+/// The fused plan of a 3-D transform, or `None` where it does not apply (where [`fused`] would
+/// not on the x-y bands, a level whose band has a single plane, more planes than a grid takes).
+/// Per level two passes over the band, each reading one buffer and writing the other, where the
+/// passes per axis take five (the rows, and a band copy and a sliding window per other axis):
+/// the fused kernel lifts the rows and columns of every x-y plane at once (group z = plane) and
+/// the depth pass's sliding window lifts along z. The order is the reference's (forward rows,
+/// columns, depth; inverse depth, columns, rows).
+/// - forward (reads the source): level 0's kernel reads the source, later levels the low band
+///   the previous level's depth pass left at the data's origin; the kernel writes the plane's
+///   four subbands in their final x-y places in the scratch, the depth pass moves them from
+///   there to the data, split along z.
+/// - inverse (in place on the data): the depth pass reads the band from the data and writes it
+///   merged along z to the scratch, the kernel reads the subbands there and writes the band's
+///   natural samples back to the data's origin, where the next level finds its low band.
+fn fused_volume(
+    module: &KernelModule,
+    [depth, height, width]: [usize; 3],
+    levels: u32,
+) -> Result<Option<LaunchPlan>, String> {
+    let (Ok(tile), Ok(vertical)) = (&module.tile, &module.vertical) else {
+        return Ok(None);
+    };
+    let planes_fit = (0..levels).all(|level| band_shape(depth, level) >= 2) && depth <= MAX_PLANES;
+    if levels == 0 || !planes_fit || !tiles_fit(module, tile, [height, width], levels) {
+        return Ok(None);
+    }
+    let image = [height, width];
+    let layout = module.layout;
+    let slab = module.config.slab_width;
+    let spacing = |level: u32| match layout {
+        Layout::Interleaved => 1usize << level,
+        Layout::Mallat => 1,
+    };
+    // Band `level`'s natural samples at the origin of `buffer`, with the volume's pitches.
+    let natural = |buffer: Buffer, level: u32| Place {
+        buffer,
+        base: 0,
+        col_step: spacing(level),
+        row_step: width * spacing(level),
+    };
+    let planes = |level: u32| {
+        let n = [depth, height, width].map(|n| band_shape(n, level));
+        (n, width * height * spacing(level))
+    };
+    let lift_planes = |level: u32, nat: Place, bands: Buffer| {
+        let (n, plane_step) = planes(level);
+        let low = subband(layout, bands, image, level, [0, 0]);
+        tile_launch(
+            tile,
+            n,
+            plane_step,
+            nat,
+            low,
+            highs(layout, bands, image, level),
+        )
+        .map(Step::Launch)
+    };
+    let lift_depth = |level: u32, src: Buffer, dst: Buffer| {
+        let ([d, h, w], plane_step) = planes(level);
+        let s = spacing(level);
+        Ok::<_, String>(Step::Launch(Launch {
+            kernel: vertical.columns_kernel.clone(),
+            groups: [w.div_ceil(slab), h, 1],
+            block: [slab, module.config.slab_rows],
+            buffers: vec![src, dst],
+            ints: vec![
+                0,
+                int(s)?,
+                int(plane_step)?,
+                int(width * s)?,
+                int(d)?,
+                int(w)?,
+            ],
+        }))
+    };
+    let mut steps = Vec::new();
+    let reads_source = module.direction == Direction::Forward;
+    if reads_source {
+        for level in 0..levels {
+            let nat = if level == 0 {
+                natural(Buffer::Source, 0)
+            } else {
+                natural(Buffer::Data, level)
+            };
+            steps.push(lift_planes(level, nat, Buffer::Scratch)?);
+            steps.push(lift_depth(level, Buffer::Scratch, Buffer::Data)?);
+        }
+    } else {
+        for level in (0..levels).rev() {
+            steps.push(lift_depth(level, Buffer::Data, Buffer::Scratch)?);
+            steps.push(lift_planes(
+                level,
+                natural(Buffer::Data, level),
+                Buffer::Scratch,
+            )?);
+        }
+    }
+    Ok(Some(LaunchPlan {
+        steps,
+        scratch: depth * height * width,
+        reads_source,
+        fused: true,
+    }))
+}
+
+/// The most planes one launch of the fused kernel takes: CUDA's grid limit along z.
+const MAX_PLANES: usize = 65535;
 
 struct Planner<'a> {
     module: &'a KernelModule,
@@ -391,7 +567,7 @@ impl Planner<'_> {
         let wg = self.module.config.row_group_size;
         self.steps.push(Step::Launch(Launch {
             kernel: name.to_string(),
-            groups: [b.n[1], b.n[0]],
+            groups: [b.n[1], b.n[0], 1],
             block: [wg, 1],
             buffers: vec![Buffer::Data],
             ints: vec![
@@ -456,7 +632,7 @@ impl Planner<'_> {
         };
         self.steps.push(Step::Launch(Launch {
             kernel: v.columns_kernel.clone(),
-            groups: [lines[0].div_ceil(cfg.slab_width), planes[0]],
+            groups: [lines[0].div_ceil(cfg.slab_width), planes[0], 1],
             block: [cfg.slab_width, cfg.slab_rows],
             buffers: vec![src, Buffer::Data],
             ints: vec![

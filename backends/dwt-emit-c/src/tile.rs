@@ -24,9 +24,10 @@ use crate::EmitError;
 pub struct TilePass {
     /// `(nat, low, high, rows, cols, nat_base, nat_col_step, nat_row_step, low_base,
     /// low_col_step, low_row_step, high01_base, high10_base, high11_base, high_col_step,
-    /// high_row_step)`, one group of `threads` work-items per tile: group `(gx, gy)` owns
-    /// polyphase indices `[gx * tile[0], (gx + 1) * tile[0])` along x and `[gy * tile[1], ...)`
-    /// along y of both phases. `nat` holds the band in natural order (forward: read, inverse:
+    /// high_row_step, plane_step)`, one group of `threads` work-items per tile and plane (group
+    /// z: every buffer offset by `z * plane_step`, for the x-y planes of a volume): group
+    /// `(gx, gy)` owns polyphase indices `[gx * tile[0], (gx + 1) * tile[0])` along x and
+    /// `[gy * tile[1], ...)` along y of both phases. `nat` holds the band in natural order (forward: read, inverse:
     /// written); subband `(py, px)` (row phase, column phase) sample `(my, mx)` is in `low` for
     /// `(0, 0)` and in `high` at `high{py}{px}_base` otherwise. The reads never alias the writes.
     pub kernel: String,
@@ -257,6 +258,7 @@ impl Emitter<'_> {
             "high11_base",
             "high_col_step",
             "high_row_step",
+            "plane_step",
         ] {
             params.push(Param::Int(n));
         }
@@ -289,6 +291,11 @@ impl Emitter<'_> {
         w.block(sig, |w| {
             w.line(d.local_array(self.work(), "tile", &[ly.extent, lx.extent]));
             w.line(format!("const int tid = {};", d.local_id(0)));
+            w.comment("Group z lifts plane z of a stack of bands (the x-y planes of a volume).");
+            w.line(format!("const int plane = {} * plane_step;", d.group_id(2)));
+            w.line("nat += plane;");
+            w.line("low += plane;");
+            w.line("high += plane;");
             w.line(format!("const int mx0 = {} * {};", d.group_id(0), lx.t));
             w.line(format!("const int my0 = {} * {};", d.group_id(1), ly.t));
             w.line("const int nx0 = (cols + 1) / 2, nx1 = cols / 2;");

@@ -1,4 +1,5 @@
-//! Which plans take the fused 2-D pass, and how they move data between levels. That the fused
+//! Which plans take the fused 2-D pass (for images, and the x-y planes of volumes), and how they
+//! move data between levels. That the fused
 //! kernels compute the right thing is the execution suites' business (PoCL in CI, CUDA on the GPU
 //! machine); these tests make sure those suites really run the fused kernels.
 
@@ -48,12 +49,9 @@ fn the_two_pass_strategy_and_other_shapes_take_the_passes() {
     };
     let m = module("Cdf97", Direction::Forward, &two_pass);
     assert!(!plan(&m, &[64, 64], 2).unwrap().is_fused());
+    assert!(!plan(&m, &[8, 8, 8], 1).unwrap().is_fused());
     let m = module("Cdf97", Direction::Forward, &LaunchConfig::default());
-    for (shape, levels) in [
-        (&[64usize][..], 2u32),
-        (&[8, 8, 8][..], 1),
-        (&[1, 64][..], 1),
-    ] {
+    for (shape, levels) in [(&[64usize][..], 2u32), (&[1, 64][..], 1)] {
         assert!(!plan(&m, shape, levels).unwrap().is_fused(), "{shape:?}");
     }
     // A level whose band has a single row (64 x 3, 2 levels: the second level is 32 x 2, the
@@ -109,4 +107,84 @@ fn fused_levels_hand_the_low_band_on_through_scratch() {
         Step::Launch(l) => assert_eq!(l.buffers, [Buffer::Data, Buffer::Source, Buffer::Source]),
         Step::Copy(_) => panic!("fused plans copy nothing"),
     }
+}
+
+fn launches(p: &dwt_emit_c::LaunchPlan) -> Vec<&dwt_emit_c::Launch> {
+    p.steps
+        .iter()
+        .map(|s| match s {
+            Step::Launch(l) => l,
+            Step::Copy(_) => panic!("fused plans copy nothing"),
+        })
+        .collect()
+}
+
+#[test]
+fn volumes_take_the_fused_pass_on_their_planes_then_the_depth_pass() {
+    for w in dwt_catalogue::all() {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let m = module(&w.name, direction, &LaunchConfig::default());
+            let tile = &m.tile.as_ref().unwrap().kernel;
+            let depth = &m.vertical.as_ref().unwrap().columns_kernel;
+            let p = plan(&m, &[512, 512, 512], 3).unwrap();
+            assert!(p.is_fused(), "{} {direction:?}", w.name);
+            let kernels: Vec<&str> = launches(&p).iter().map(|l| l.kernel.as_str()).collect();
+            let level = match direction {
+                Direction::Forward => [tile, depth],
+                Direction::Inverse => [depth, tile],
+            };
+            assert_eq!(kernels, level.repeat(3), "{} {direction:?}", w.name);
+            // The forward pass reads the source; the inverse works in place.
+            assert_eq!(p.reads_source, direction == Direction::Forward);
+            assert_eq!(p.scratch, 512 * 512 * 512);
+        }
+    }
+}
+
+#[test]
+fn fused_volume_levels_alternate_between_data_and_scratch() {
+    let m = module("LeGall53", Direction::Forward, &LaunchConfig::default());
+    let p = plan(&m, &[20, 30, 40], 2).unwrap();
+    let l = launches(&p);
+    let buffers: Vec<&[Buffer]> = l.iter().map(|l| &l.buffers[..]).collect();
+    assert_eq!(
+        buffers,
+        [
+            &[Buffer::Source, Buffer::Scratch, Buffer::Scratch][..],
+            &[Buffer::Scratch, Buffer::Data],
+            &[Buffer::Data, Buffer::Scratch, Buffer::Scratch],
+            &[Buffer::Scratch, Buffer::Data],
+        ]
+    );
+    // One group per plane of the level's band along z; the planes 30 * 40 samples apart.
+    assert_eq!(l[0].groups[2], 20);
+    assert_eq!(l[2].groups[2], 10);
+    assert_eq!(*l[0].ints.last().unwrap(), 30 * 40);
+    // The depth pass slides along z (20, then 10 samples) over the band's columns (40, 20)
+    // and rows (30, 15).
+    assert_eq!(l[1].ints[4..], [20, 40]);
+    assert_eq!(l[3].ints[4..], [10, 20]);
+    assert_eq!(l[3].groups[1], 15);
+    let inverse = module("LeGall53", Direction::Inverse, &LaunchConfig::default());
+    let p = plan(&inverse, &[20, 30, 40], 2).unwrap();
+    let buffers: Vec<Vec<Buffer>> = launches(&p).iter().map(|l| l.buffers.clone()).collect();
+    assert_eq!(
+        buffers,
+        [
+            vec![Buffer::Data, Buffer::Scratch],
+            vec![Buffer::Data, Buffer::Scratch, Buffer::Scratch],
+            vec![Buffer::Data, Buffer::Scratch],
+            vec![Buffer::Data, Buffer::Scratch, Buffer::Scratch],
+        ]
+    );
+}
+
+#[test]
+fn a_volume_level_of_one_plane_takes_the_passes() {
+    let m = module("LeGall53", Direction::Forward, &LaunchConfig::default());
+    // 3 planes: level 1 has 2, level 2 one.
+    assert!(plan(&m, &[3, 32, 32], 2).unwrap().is_fused());
+    assert!(!plan(&m, &[3, 32, 32], 3).unwrap().is_fused());
+    assert!(!plan(&m, &[1, 32, 32], 1).unwrap().is_fused());
+    assert!(!plan(&m, &[8, 1, 32], 1).unwrap().is_fused());
 }

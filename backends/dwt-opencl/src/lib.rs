@@ -316,8 +316,8 @@ impl OpenClBackend {
             .copy_host_slice(data)
             .build()
             .map_err(device_error)?;
-        // A fused plan reads the upload as its source and writes a second buffer: no device copy.
-        let result = if plan.launches.is_fused() {
+        // A plan that reads a source reads the upload and writes a second buffer: no device copy.
+        let result = if plan.launches.reads_source {
             let out = Buffer::<T>::builder()
                 .queue(queue.clone())
                 .len(data.len())
@@ -363,7 +363,7 @@ impl OpenClBackend {
     }
 
     /// Runs every step of the plan on `data`, enqueued on `queue` (not waited for). A plan that
-    /// reads a source (the fused 2-D pass, out of place) reads `source`, or a copy of `data` when
+    /// reads a source (the fused passes, out of place) reads `source`, or a copy of `data` when
     /// there is none.
     fn execute<T: DeviceElement>(
         &self,
@@ -384,7 +384,7 @@ impl OpenClBackend {
             n => Some(buffer(n)?),
         };
         let copy;
-        let source = match (plan.launches.is_fused(), source) {
+        let source = match (plan.launches.reads_source, source) {
             (false, _) => None,
             (true, Some(s)) => Some(s),
             (true, None) => {
@@ -401,13 +401,14 @@ impl OpenClBackend {
         for step in &plan.launches.steps {
             match step {
                 Step::Copy(c) => copy_band(queue, data, scratch(), c)?,
+                Step::Launch(l) if l.is_empty() => {}
                 Step::Launch(l) => {
                     let mut k = Kernel::builder();
                     k.program(&plan.program)
                         .name(&l.kernel)
                         .queue(queue.clone())
                         .global_work_size(l.global())
-                        .local_work_size(l.block);
+                        .local_work_size(l.local());
                     for b in &l.buffers {
                         match b {
                             PlanBuffer::Data => k.arg(data),
