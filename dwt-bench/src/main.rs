@@ -324,7 +324,7 @@ impl Bench<'_> {
             r.direction,
             T::TYPE,
             r.layout,
-            backend.config(),
+            &backend.config().for_axes(r.shape.len()),
         )
         .map_err(|e| e.to_string())?;
         let plan = dwt_emit_c::plan(&module, &r.shape, r.levels)?;

@@ -430,7 +430,7 @@ impl CudaBackend {
             request.direction,
             elem,
             request.layout,
-            &self.config,
+            &self.config.for_axes(request.shape.len()),
         )
         .map_err(|e| unsupported(e.to_string()))?;
         let plan =

@@ -19,12 +19,22 @@ fn every_catalogue_module_compiles_for_sm_90_without_spills() {
                 if elem.kind() != w.kind {
                     continue;
                 }
-                for layout in [Layout::Mallat, Layout::Interleaved] {
-                    let module =
-                        emit_module(&Cuda, w, direction, elem, layout, &LaunchConfig::default())
-                            .expect("catalogue wavelets emit");
-                    let what =
-                        format!("{} {direction:?} {} {}", w.name, elem.name(), layout.name());
+                // The 2-D modules in both layouts, and the 3-D one (the fused kernel over planes).
+                let cases = [
+                    (Layout::Mallat, 2),
+                    (Layout::Interleaved, 2),
+                    (Layout::Mallat, 3),
+                ];
+                for (layout, axes) in cases {
+                    let config = LaunchConfig::default().for_axes(axes);
+                    let module = emit_module(&Cuda, w, direction, elem, layout, &config)
+                        .expect("catalogue wavelets emit");
+                    let what = format!(
+                        "{} {direction:?} {} {} {axes}-D",
+                        w.name,
+                        elem.name(),
+                        layout.name()
+                    );
                     let compiled =
                         compile(&module.source, "sm_90").unwrap_or_else(|e| panic!("{what}: {e}"));
                     assert!(!compiled.cubin.is_empty(), "{what}: empty CUBIN");

@@ -171,6 +171,7 @@ pub fn emit_module(
             tile: config.tile,
             threads: config.tile_threads,
             halo,
+            planes: config.planes,
         }
     });
     Ok(KernelModule {

@@ -68,9 +68,21 @@ pub struct LaunchConfig {
     pub segment: usize,
     /// Which passes 2-D and 3-D levels take.
     pub strategy: Strategy,
+    /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused
+    /// plan of a 3-D transform) rather than one image. Executors set it for 3-D requests; the
+    /// 2-D kernel stays free of the plane offset, which slowed it.
+    pub planes: bool,
 }
 
 impl LaunchConfig {
+    /// This configuration for a transform of `axes` axes: [`planes`](Self::planes) set for 3-D.
+    pub fn for_axes(&self, axes: usize) -> Self {
+        LaunchConfig {
+            planes: axes == 3,
+            ..*self
+        }
+    }
+
     /// The defaults with [`Strategy::TwoPass`]: van der Laan et al.'s passes only.
     pub fn two_pass() -> Self {
         LaunchConfig {
@@ -117,6 +129,7 @@ impl Default for LaunchConfig {
             tile_threads: 256,
             segment: 8,
             strategy: Strategy::Fused,
+            planes: false,
         }
     }
 }

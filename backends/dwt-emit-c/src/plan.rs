@@ -240,7 +240,7 @@ struct Place {
 }
 
 /// The fused kernel's launch over `planes` x-y planes (group z), `plane_step` elements apart in
-/// every buffer, of an `h` x `w` band: natural samples at `nat`, subband (0, 0) at `low`, subbands
+/// every buffer (one plane, for a kernel without [`TilePass::planes`]), of an `h` x `w` band: natural samples at `nat`, subband (0, 0) at `low`, subbands
 /// (0, 1), (1, 0) and (1, 1) at `highs` (one buffer and the same steps for the three).
 fn tile_launch(
     tile: &TilePass,
@@ -265,9 +265,9 @@ fn tile_launch(
         highs[2].base,
         highs[0].col_step,
         highs[0].row_step,
-        plane_step,
     ]
     .into_iter()
+    .chain(tile.planes.then_some(plane_step))
     .map(int)
     .collect::<Result<Vec<_>, _>>()?;
     Ok(Launch {
@@ -423,8 +423,9 @@ fn fused(
     }))
 }
 
-/// The fused plan of a 3-D transform, or `None` where it does not apply (where [`fused`] would
-/// not on the x-y bands, a level whose band has a single plane, more planes than a grid takes).
+/// The fused plan of a 3-D transform, or `None` where it does not apply (a module emitted
+/// without [`LaunchConfig::planes`](crate::LaunchConfig::planes), where [`fused`] would not on
+/// the x-y bands, a level whose band has a single plane, more planes than a grid takes).
 /// Per level two passes over the band, each reading one buffer and writing the other, where the
 /// passes per axis take five (the rows, and a band copy and a sliding window per other axis):
 /// the fused kernel lifts the rows and columns of every x-y plane at once (group z = plane) and
@@ -445,6 +446,9 @@ fn fused_volume(
     let (Ok(tile), Ok(vertical)) = (&module.tile, &module.vertical) else {
         return Ok(None);
     };
+    if !tile.planes {
+        return Ok(None);
+    }
     let planes_fit = (0..levels).all(|level| band_shape(depth, level) >= 2) && depth <= MAX_PLANES;
     if levels == 0 || !planes_fit || !tiles_fit(module, tile, [height, width], levels) {
         return Ok(None);

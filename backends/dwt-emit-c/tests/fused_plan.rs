@@ -123,7 +123,7 @@ fn launches(p: &dwt_emit_c::LaunchPlan) -> Vec<&dwt_emit_c::Launch> {
 fn volumes_take_the_fused_pass_on_their_planes_then_the_depth_pass() {
     for w in dwt_catalogue::all() {
         for direction in [Direction::Forward, Direction::Inverse] {
-            let m = module(&w.name, direction, &LaunchConfig::default());
+            let m = module(&w.name, direction, &LaunchConfig::default().for_axes(3));
             let tile = &m.tile.as_ref().unwrap().kernel;
             let depth = &m.vertical.as_ref().unwrap().columns_kernel;
             let p = plan(&m, &[512, 512, 512], 3).unwrap();
@@ -143,7 +143,8 @@ fn volumes_take_the_fused_pass_on_their_planes_then_the_depth_pass() {
 
 #[test]
 fn fused_volume_levels_alternate_between_data_and_scratch() {
-    let m = module("LeGall53", Direction::Forward, &LaunchConfig::default());
+    let volume = LaunchConfig::default().for_axes(3);
+    let m = module("LeGall53", Direction::Forward, &volume);
     let p = plan(&m, &[20, 30, 40], 2).unwrap();
     let l = launches(&p);
     let buffers: Vec<&[Buffer]> = l.iter().map(|l| &l.buffers[..]).collect();
@@ -165,7 +166,7 @@ fn fused_volume_levels_alternate_between_data_and_scratch() {
     assert_eq!(l[1].ints[4..], [20, 40]);
     assert_eq!(l[3].ints[4..], [10, 20]);
     assert_eq!(l[3].groups[1], 15);
-    let inverse = module("LeGall53", Direction::Inverse, &LaunchConfig::default());
+    let inverse = module("LeGall53", Direction::Inverse, &volume);
     let p = plan(&inverse, &[20, 30, 40], 2).unwrap();
     let buffers: Vec<Vec<Buffer>> = launches(&p).iter().map(|l| l.buffers.clone()).collect();
     assert_eq!(
@@ -181,10 +182,19 @@ fn fused_volume_levels_alternate_between_data_and_scratch() {
 
 #[test]
 fn a_volume_level_of_one_plane_takes_the_passes() {
-    let m = module("LeGall53", Direction::Forward, &LaunchConfig::default());
+    let m = module(
+        "LeGall53",
+        Direction::Forward,
+        &LaunchConfig::default().for_axes(3),
+    );
     // 3 planes: level 1 has 2, level 2 one.
     assert!(plan(&m, &[3, 32, 32], 2).unwrap().is_fused());
     assert!(!plan(&m, &[3, 32, 32], 3).unwrap().is_fused());
     assert!(!plan(&m, &[1, 32, 32], 1).unwrap().is_fused());
     assert!(!plan(&m, &[8, 1, 32], 1).unwrap().is_fused());
+    // A module emitted for images has no fused kernel over planes: volumes take the passes.
+    let image = module("LeGall53", Direction::Forward, &LaunchConfig::default());
+    assert!(!plan(&image, &[8, 32, 32], 1).unwrap().is_fused());
+    // A module for volumes runs an image's fused pass too (one plane).
+    assert!(plan(&m, &[32, 32], 1).unwrap().is_fused());
 }

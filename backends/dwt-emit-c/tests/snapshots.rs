@@ -1,13 +1,14 @@
 //! Every emitted kernel module, as a reader sees it: each catalogue wavelet, forward and inverse,
 //! each element type of its kind, Mallat layout, plus one interleaved example. One snapshot per
 //! module, named `{wavelet}_{direction}_{elem}_{layout}` (OpenCL C) and
-//! `cuda_{wavelet}_{direction}_{elem}_{layout}` (CUDA C++).
+//! `cuda_{wavelet}_{direction}_{elem}_{layout}` (CUDA C++); and the modules of 3-D requests for
+//! one wavelet (`volume_`, `cuda_volume_`: the fused kernel over planes).
 
 use dwt_emit_c::{emit_module, is_integer, Cuda, Dialect, LaunchConfig, OpenCl};
 use dwt_ir::{Direction, ElementKind, ElementType, Layout, Wavelet};
 
 fn snapshot(w: &Wavelet, direction: Direction, elem: ElementType, layout: Layout) {
-    snapshot_in(&OpenCl, "", w, direction, elem, layout);
+    snapshot_in(&OpenCl, "", w, direction, elem, layout, 2);
 }
 
 fn snapshot_in(
@@ -17,16 +18,11 @@ fn snapshot_in(
     direction: Direction,
     elem: ElementType,
     layout: Layout,
+    axes: usize,
 ) {
-    let module = emit_module(
-        dialect,
-        w,
-        direction,
-        elem,
-        layout,
-        &LaunchConfig::default(),
-    )
-    .expect("catalogue wavelets emit");
+    let config = LaunchConfig::default().for_axes(axes);
+    let module =
+        emit_module(dialect, w, direction, elem, layout, &config).expect("catalogue wavelets emit");
     let dir = match direction {
         Direction::Forward => "forward",
         Direction::Inverse => "inverse",
@@ -70,9 +66,26 @@ fn every_catalogue_cuda_module() {
         for direction in [Direction::Forward, Direction::Inverse] {
             for elem in ElementType::ALL {
                 if elem.kind() == w.kind {
-                    snapshot_in(&Cuda, "cuda_", w, direction, elem, Layout::Mallat);
+                    snapshot_in(&Cuda, "cuda_", w, direction, elem, Layout::Mallat, 2);
                 }
             }
         }
     }
+}
+
+/// The module of a 3-D request: its fused kernel lifts one x-y plane per group along z.
+#[test]
+fn a_volume_module() {
+    let w = dwt_catalogue::by_name("LeGall53").expect("catalogue wavelet");
+    let (elem, layout) = (ElementType::I32, Layout::Mallat);
+    snapshot_in(
+        &Cuda,
+        "cuda_volume_",
+        w,
+        Direction::Forward,
+        elem,
+        layout,
+        3,
+    );
+    snapshot_in(&OpenCl, "volume_", w, Direction::Inverse, elem, layout, 3);
 }

@@ -347,7 +347,7 @@ impl OpenClBackend {
             request.direction,
             elem,
             request.layout,
-            &self.config,
+            &self.config.for_axes(request.shape.len()),
         )
         .map_err(|e| unsupported(e.to_string()))?;
         let launches =
