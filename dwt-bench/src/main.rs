@@ -316,8 +316,12 @@ struct Bench<'a> {
 }
 
 impl Bench<'_> {
-    /// Launches and band copies of the request's plan as `backend` runs it, and whether fused.
-    fn steps<T: DeviceElement>(&self, backend: &CudaBackend, r: &Request) -> Res<String> {
+    /// The request's plan as `backend` runs it.
+    fn plan<T: DeviceElement>(
+        &self,
+        backend: &CudaBackend,
+        r: &Request,
+    ) -> Res<dwt_emit_c::LaunchPlan> {
         let module = dwt_emit_c::emit_module(
             &dwt_emit_c::Cuda,
             r.wavelet,
@@ -327,7 +331,12 @@ impl Bench<'_> {
             &backend.config().for_axes(r.shape.len()),
         )
         .map_err(|e| e.to_string())?;
-        let plan = dwt_emit_c::plan(&module, &r.shape, r.levels)?;
+        dwt_emit_c::plan(&module, &r.shape, r.levels)
+    }
+
+    /// Launches and band copies of the request's plan as `backend` runs it, and whether fused.
+    fn steps<T: DeviceElement>(&self, backend: &CudaBackend, r: &Request) -> Res<String> {
+        let plan = self.plan::<T>(backend, r)?;
         let launches = plan
             .steps
             .iter()
@@ -338,11 +347,15 @@ impl Bench<'_> {
         Ok(format!("{launches}+{copies}{kind}"))
     }
 
-    /// One level forward on `shape`, timed step by step (`CudaBackend::time_steps`): the two
-    /// passes split into the horizontal pass (the rows kernel, or the shift and the sliding
-    /// window along long rows) and the vertical pass (the band copy and the sliding window down
-    /// the columns), against the fused pass: van der Laan et al.'s Table IV.
-    fn passes<T: Sample>(&mut self, wavelet: &Wavelet, shape: &[usize], label: &str) -> Res<()> {
+    /// `backend`'s plan of `levels` levels forward on `shape`, each step timed on random data
+    /// (`CudaBackend::time_steps`), with the plan itself.
+    fn forward_steps<T: Sample>(
+        &self,
+        backend: &CudaBackend,
+        wavelet: &Wavelet,
+        shape: &[usize],
+        levels: u32,
+    ) -> Res<(dwt_emit_c::LaunchPlan, Vec<dwt_cuda::StepTime>)> {
         let n: usize = shape.iter().product();
         let host: Vec<T> = random_vec(n, n as u64 ^ 0x7AB4);
         let src = self.stream.clone_htod(&host).map_err(drv)?;
@@ -351,24 +364,13 @@ impl Bench<'_> {
             wavelet,
             direction: Direction::Forward,
             shape: shape.to_vec(),
-            levels: 1,
+            levels,
             layout: Layout::Mallat,
         };
-        let module = dwt_emit_c::emit_module(
-            &dwt_emit_c::Cuda,
-            wavelet,
-            Direction::Forward,
-            T::TYPE,
-            Layout::Mallat,
-            self.two_pass.config(),
-        )
-        .map_err(|e| e.to_string())?;
-        let plan = dwt_emit_c::plan(&module, shape, 1)?;
-        let err = |e: dwt_runtime::DwtError| e.to_string();
-        let times = self
-            .two_pass
+        let plan = self.plan::<T>(backend, &r)?;
+        let times = backend
             .time_steps(&r, &src, &mut dst, self.reps)
-            .map_err(err)?;
+            .map_err(|e| e.to_string())?;
         if times.len() != plan.steps.len() {
             return Err(format!(
                 "{} timed steps for a plan of {}",
@@ -376,6 +378,15 @@ impl Bench<'_> {
                 plan.steps.len()
             ));
         }
+        Ok((plan, times))
+    }
+
+    /// One level forward on `shape`, timed step by step: the two passes split into the
+    /// horizontal pass (the rows kernel, or the shift and the sliding window along long rows)
+    /// and the vertical pass (the band copy and the sliding window down the columns), against
+    /// the fused pass: van der Laan et al.'s Table IV.
+    fn passes<T: Sample>(&mut self, wavelet: &Wavelet, shape: &[usize], label: &str) -> Res<()> {
+        let (plan, times) = self.forward_steps::<T>(&self.two_pass, wavelet, shape, 1)?;
         let (mut horizontal_ms, mut vertical_ms, mut copies) = (0.0, 0.0, 0.0);
         for (step, t) in plan.steps.iter().zip(&times) {
             match step {
@@ -394,17 +405,14 @@ impl Bench<'_> {
                 }
             }
         }
-        let fused = self
-            .b
-            .time_steps(&r, &src, &mut dst, self.reps)
-            .map_err(err)?;
+        let (_, fused) = self.forward_steps::<T>(self.b, wavelet, shape, 1)?;
         self.passes.push(Passes {
             case: format!("{} {label} L1 fwd", wavelet.name),
             elem: T::NAME,
             horizontal_ms,
             vertical_ms,
             fused_ms: fused.iter().map(|s| s.median_ms).sum(),
-            bytes: n * std::mem::size_of::<T>(),
+            bytes: shape.iter().product::<usize>() * std::mem::size_of::<T>(),
         });
         Ok(())
     }
@@ -417,21 +425,7 @@ impl Bench<'_> {
         levels: u32,
         label: &str,
     ) -> Res<()> {
-        let n: usize = shape.iter().product();
-        let host: Vec<T> = random_vec(n, n as u64 ^ 0x5E7);
-        let src = self.stream.clone_htod(&host).map_err(drv)?;
-        let mut dst = self.stream.alloc_zeros::<T>(n).map_err(drv)?;
-        let r = Request {
-            wavelet,
-            direction: Direction::Forward,
-            shape: shape.to_vec(),
-            levels,
-            layout: Layout::Mallat,
-        };
-        let steps = self
-            .b
-            .time_steps(&r, &src, &mut dst, self.reps)
-            .map_err(|e| e.to_string())?;
+        let (_, steps) = self.forward_steps::<T>(self.b, wavelet, shape, levels)?;
         self.step_rows.push(StepRows {
             case: format!("{} {label} L{levels} fwd", wavelet.name),
             elem: T::NAME,
