@@ -462,7 +462,8 @@ impl CudaBackend {
     }
 
     /// Runs every step of the plan on `data`, on `stream` (not waited for). A plan that reads a
-    /// source reads `source`, or a copy of `data` when there is none. With `graphs`, transforms
+    /// source reads `source`, or when there is none a copy of `data` (`data` itself where the
+    /// plan says its source may be the data). With `graphs`, transforms
     /// of up to `graph_samples` samples replay the graph recorded for these buffers (recorded
     /// now when there is none); the rest issue their steps directly. Host runs pass no `graphs`:
     /// their upload and download cost far more than the launches, and their buffers are fresh
@@ -508,9 +509,14 @@ impl CudaBackend {
             owned.push(Box::new(buffer));
             Ok(at)
         };
-        let copy_in = plan.reads_source && source.is_none();
+        let in_place_source = plan.reads_source && source.is_none();
+        let copy_in = in_place_source && !plan.source_may_be_data;
         let at = launch::Addresses {
-            source: if copy_in { own(len)? } else { source_at },
+            source: match (copy_in, in_place_source) {
+                (true, _) => own(len)?,
+                (false, true) => data_at,
+                (false, false) => source_at,
+            },
             scratch: if plan.scratch > 0 {
                 own(plan.scratch)?
             } else {

@@ -10,8 +10,9 @@
 //!   `fused_volume`).
 //!
 //! An executor allocates [`LaunchPlan::scratch`] elements of scratch, gives a plan that
-//! [`reads_source`](LaunchPlan::reads_source) the input as the source (a copy of it for an
-//! in-place call), and interprets the steps in order on one queue or stream.
+//! [`reads_source`](LaunchPlan::reads_source) the input as the source (for an in-place call a
+//! copy of it, or the data itself where [`LaunchPlan::source_may_be_data`]), and interprets the
+//! steps in order on one queue or stream.
 //!
 //! Level semantics are the CPU reference's: forward per level rows, columns, depth; inverse depth,
 //! columns, rows; levels recurse on the low band, addressed in place with the full image's pitches
@@ -106,6 +107,10 @@ pub struct LaunchPlan {
     /// Whether the fused 2-D kernel lifts the rows and columns of every level (of every x-y
     /// plane, in 3-D), rather than a pass per axis.
     pub fused: bool,
+    /// Whether a plan that reads a source may, run in place, read the data itself as its source
+    /// (no copy of the input): every step that reads [`Buffer::Source`] writes only the scratch
+    /// and runs before any step writes the data.
+    pub source_may_be_data: bool,
 }
 
 impl LaunchPlan {
@@ -227,6 +232,7 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
         scratch,
         reads_source: false,
         fused: false,
+        source_may_be_data: false,
     })
 }
 
@@ -420,6 +426,7 @@ fn fused(
         scratch,
         reads_source: true,
         fused: true,
+        source_may_be_data: false,
     }))
 }
 
@@ -529,6 +536,8 @@ fn fused_volume(
         scratch: depth * height * width,
         reads_source,
         fused: true,
+        // Level 0's kernel, the only reader of the source, writes the scratch only.
+        source_may_be_data: reads_source,
     }))
 }
 

@@ -98,6 +98,8 @@ fn fused_levels_hand_the_low_band_on_through_scratch() {
     assert_eq!(buffers[0], [Buffer::Source, Buffer::Scratch, Buffer::Data]);
     assert_eq!(buffers[1], [Buffer::Scratch, Buffer::Scratch, Buffer::Data]);
     assert_eq!(buffers[2], [Buffer::Scratch, Buffer::Data, Buffer::Data]);
+    // Level 0 writes subbands to the data it would read in place: the source must be a copy.
+    assert!(!p.source_may_be_data);
     // Two regions: the 50 x 30 band of level 1, then the 25 x 15 band of level 2.
     assert_eq!(p.scratch, 50 * 30 + 25 * 15);
     let inverse = module("LeGall53", Direction::Inverse, &LaunchConfig::default());
@@ -134,8 +136,11 @@ fn volumes_take_the_fused_pass_on_their_planes_then_the_depth_pass() {
                 Direction::Inverse => [depth, tile],
             };
             assert_eq!(kernels, level.repeat(3), "{} {direction:?}", w.name);
-            // The forward pass reads the source; the inverse works in place.
+            // The forward pass reads the source (only its first kernel, which writes the
+            // scratch: run in place, the data itself may be the source); the inverse works in
+            // place.
             assert_eq!(p.reads_source, direction == Direction::Forward);
+            assert_eq!(p.source_may_be_data, direction == Direction::Forward);
             assert_eq!(p.scratch, 512 * 512 * 512);
         }
     }

@@ -363,8 +363,8 @@ impl OpenClBackend {
     }
 
     /// Runs every step of the plan on `data`, enqueued on `queue` (not waited for). A plan that
-    /// reads a source (the fused passes, out of place) reads `source`, or a copy of `data` when
-    /// there is none.
+    /// reads a source (the fused passes, out of place) reads `source`, or when there is none a
+    /// copy of `data` (`data` itself where the plan says its source may be the data).
     fn execute<T: DeviceElement>(
         &self,
         plan: &Plan,
@@ -387,6 +387,7 @@ impl OpenClBackend {
         let source = match (plan.launches.reads_source, source) {
             (false, _) => None,
             (true, Some(s)) => Some(s),
+            (true, None) if plan.launches.source_may_be_data => Some(data),
             (true, None) => {
                 copy = buffer(data.len())?;
                 data.cmd()
