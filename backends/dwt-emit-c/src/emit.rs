@@ -8,7 +8,7 @@ use crate::tile::TilePass;
 use crate::writer::Writer;
 use dwt_ir::{ElementType, Layout};
 
-use crate::{is_integer, EmitError, LaunchConfig};
+use crate::{is_integer, EmitError, LaunchConfig, Strategy};
 
 /// The vertical window the kernels were emitted for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,7 +67,7 @@ pub struct KernelModule {
     /// boundary, a scale between steps): the rows kernel is emitted either way.
     pub vertical: Result<VerticalPass, EmitError>,
     /// The fused 2-D kernel, or why there is none (a periodic boundary, a tile too large for
-    /// local memory): the planner then runs the two passes.
+    /// local memory, the two-pass strategy): the planner then runs the two passes.
     pub tile: Result<TilePass, EmitError>,
     /// The program the kernels lift (the wavelet's, in `direction`) and its boundary rule.
     pub program: Program,
@@ -163,7 +163,14 @@ pub fn emit_module(
         e.columns(&mut w, &columns_kernel);
     }
     let tile_kernel = dialect.kernel_name(&prefix, elem, "tile");
-    let tile = e.tile_plan(config.tile).map(|(halo, layout)| {
+    // A two-pass module never launches the fused kernel: it is not emitted (nor compiled).
+    let tile = match config.strategy {
+        Strategy::TwoPass => Err(EmitError::NoTile(
+            "the two-pass strategy (LaunchConfig::strategy) takes no fused pass".into(),
+        )),
+        Strategy::Fused => e.tile_plan(config.tile),
+    };
+    let tile = tile.map(|(halo, layout)| {
         w.blank();
         e.tile(&mut w, &tile_kernel, &halo, layout);
         TilePass {

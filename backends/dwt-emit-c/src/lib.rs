@@ -75,10 +75,11 @@ pub struct LaunchConfig {
 }
 
 impl LaunchConfig {
-    /// This configuration for a transform of `axes` axes: [`planes`](Self::planes) set for 3-D.
+    /// This configuration for a transform of `axes` axes: [`planes`](Self::planes) set for a
+    /// fused 3-D one (a two-pass module has no fused kernel).
     pub fn for_axes(&self, axes: usize) -> Self {
         LaunchConfig {
-            planes: axes == 3,
+            planes: axes == 3 && self.strategy == Strategy::Fused,
             ..*self
         }
     }

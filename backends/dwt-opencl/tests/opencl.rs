@@ -222,11 +222,12 @@ fn check_case(b: &OpenClBackend, r: &Request, seed: usize) {
 }
 
 /// Every third catalogue wavelet from `first` (three tests, run in parallel), with a small row
-/// limit: the first levels' rows slide, later ones fit the rows kernel.
+/// limit: the first levels' rows slide, later ones fit the rows kernel. The two passes only:
+/// the fused passes read whole rows whatever their length.
 fn long_rows_slide(first: usize) {
     let b = OpenClBackend::with_config(LaunchConfig {
         max_row_len: 64,
-        ..Default::default()
+        ..LaunchConfig::two_pass()
     })
     .unwrap();
     let shapes: [&[usize]; 5] = [&[5, 200], &[3, 65], &[2, 1000], &[7, 130, 70], &[300]];
@@ -264,7 +265,7 @@ fn rows_longer_than_the_limit_slide_2() {
 
 #[test]
 fn rows_longer_than_the_default_limit_slide() {
-    let b = backend();
+    let b = OpenClBackend::with_config(LaunchConfig::two_pass()).unwrap();
     let limit = b.config().max_row_len;
     for name in ["HaarWithShift", "DeslauriersDubuc137", "Cdf97"] {
         let w = dwt_catalogue::by_name(name).unwrap();
