@@ -34,7 +34,7 @@ use std::time::Instant;
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaEvent, CudaSlice, CudaStream};
 use dwt_cuda::{CudaBackend, DeviceElement, LaunchConfig, Strategy};
-use dwt_emit_c::Step;
+use dwt_emit_c::{Axis, Pass, Step};
 use dwt_ir::{Direction, ElementKind, Layout, Wavelet};
 use dwt_runtime::{Backend, Request};
 
@@ -115,6 +115,12 @@ fn parse_args() -> Res<Opts> {
         }
     }
     Ok(o)
+}
+
+/// A markdown table's header row and separator line.
+fn table_head(md: &mut String, columns: &[&str]) {
+    let _ = writeln!(md, "| {} |", columns.join(" | "));
+    let _ = writeln!(md, "|{}", "---|".repeat(columns.len()));
 }
 
 /// `XxY` as two numbers, for option `name`.
@@ -316,27 +322,9 @@ struct Bench<'a> {
 }
 
 impl Bench<'_> {
-    /// The request's plan as `backend` runs it.
-    fn plan<T: DeviceElement>(
-        &self,
-        backend: &CudaBackend,
-        r: &Request,
-    ) -> Res<dwt_emit_c::LaunchPlan> {
-        let module = dwt_emit_c::emit_module(
-            &dwt_emit_c::Cuda,
-            r.wavelet,
-            r.direction,
-            T::TYPE,
-            r.layout,
-            &backend.config().for_axes(r.shape.len()),
-        )
-        .map_err(|e| e.to_string())?;
-        dwt_emit_c::plan(&module, &r.shape, r.levels)
-    }
-
     /// Launches and band copies of the request's plan as `backend` runs it, and whether fused.
     fn steps<T: DeviceElement>(&self, backend: &CudaBackend, r: &Request) -> Res<String> {
-        let plan = self.plan::<T>(backend, r)?;
+        let plan = backend.launch_plan(r, T::TYPE).map_err(|e| e.to_string())?;
         let launches = plan
             .steps
             .iter()
@@ -348,14 +336,14 @@ impl Bench<'_> {
     }
 
     /// `backend`'s plan of `levels` levels forward on `shape`, each step timed on random data
-    /// (`CudaBackend::time_steps`), with the plan itself.
+    /// (`CudaBackend::time_steps`).
     fn forward_steps<T: Sample>(
         &self,
         backend: &CudaBackend,
         wavelet: &Wavelet,
         shape: &[usize],
         levels: u32,
-    ) -> Res<(dwt_emit_c::LaunchPlan, Vec<dwt_cuda::StepTime>)> {
+    ) -> Res<Vec<dwt_cuda::StepTime>> {
         let n: usize = shape.iter().product();
         let host: Vec<T> = random_vec(n, n as u64 ^ 0x7AB4);
         let src = self.stream.clone_htod(&host).map_err(drv)?;
@@ -367,18 +355,9 @@ impl Bench<'_> {
             levels,
             layout: Layout::Mallat,
         };
-        let plan = self.plan::<T>(backend, &r)?;
-        let times = backend
+        backend
             .time_steps(&r, &src, &mut dst, self.reps)
-            .map_err(|e| e.to_string())?;
-        if times.len() != plan.steps.len() {
-            return Err(format!(
-                "{} timed steps for a plan of {}",
-                times.len(),
-                plan.steps.len()
-            ));
-        }
-        Ok((plan, times))
+            .map_err(|e| e.to_string())
     }
 
     /// One level forward on `shape`, timed step by step: the two passes split into the
@@ -386,26 +365,25 @@ impl Bench<'_> {
     /// and the vertical pass (the band copy and the sliding window down the columns), against
     /// the fused pass: van der Laan et al.'s Table IV.
     fn passes<T: Sample>(&mut self, wavelet: &Wavelet, shape: &[usize], label: &str) -> Res<()> {
-        let (plan, times) = self.forward_steps::<T>(&self.two_pass, wavelet, shape, 1)?;
+        let times = self.forward_steps::<T>(&self.two_pass, wavelet, shape, 1)?;
         let (mut horizontal_ms, mut vertical_ms, mut copies) = (0.0, 0.0, 0.0);
-        for (step, t) in plan.steps.iter().zip(&times) {
-            match step {
+        for t in &times {
+            match &t.step {
                 // A band copy feeds the sliding window after it: counted with that pass.
                 Step::Copy(_) => copies += t.median_ms,
                 Step::Launch(l) => {
-                    let sliding = l.kernel.ends_with("_columns");
-                    // The sliding window's third int is the step along its lines: 1 along x.
-                    let along_x = !sliding || l.ints[2] == 1;
-                    let pass = if along_x {
-                        &mut horizontal_ms
-                    } else {
-                        &mut vertical_ms
+                    let pass = match l.pass {
+                        Pass::Rows | Pass::Shift | Pass::Window(Axis::X) => &mut horizontal_ms,
+                        Pass::Window(Axis::Y | Axis::Z) => &mut vertical_ms,
+                        Pass::Fused => {
+                            return Err("the two-pass plan launched the fused kernel".into())
+                        }
                     };
                     *pass += t.median_ms + std::mem::take(&mut copies);
                 }
             }
         }
-        let (_, fused) = self.forward_steps::<T>(self.b, wavelet, shape, 1)?;
+        let fused = self.forward_steps::<T>(self.b, wavelet, shape, 1)?;
         self.passes.push(Passes {
             case: format!("{} {label} L1 fwd", wavelet.name),
             elem: T::NAME,
@@ -425,7 +403,7 @@ impl Bench<'_> {
         levels: u32,
         label: &str,
     ) -> Res<()> {
-        let (_, steps) = self.forward_steps::<T>(self.b, wavelet, shape, levels)?;
+        let steps = self.forward_steps::<T>(self.b, wavelet, shape, levels)?;
         self.step_rows.push(StepRows {
             case: format!("{} {label} L{levels} fwd", wavelet.name),
             elem: T::NAME,
@@ -703,8 +681,10 @@ fn run() -> Res<()> {
     }
     let roof = copies.last().expect("one copy").1 .1;
     let _ = writeln!(md, "## Device-to-device copy (the roofline)\n");
-    let _ = writeln!(md, "| buffer | median time | bytes read + written / time |");
-    let _ = writeln!(md, "|---|---|---|");
+    table_head(
+        &mut md,
+        &["buffer", "median time", "bytes read + written / time"],
+    );
     for (mib, (ms, bw)) in &copies {
         let _ = writeln!(md, "| {mib} MiB | {ms:.3} ms | {:.0} GB/s |", bw / 1e9);
     }
@@ -806,11 +786,21 @@ fn run() -> Res<()> {
     }
 
     let _ = writeln!(md, "## Transforms (Mallat layout, data on the device)\n");
-    let _ = writeln!(
-        md,
-        "| case | type | variant | launches+copies | median | min-max | pipelined | host submit | effective BW | of copy BW |"
+    table_head(
+        &mut md,
+        &[
+            "case",
+            "type",
+            "variant",
+            "launches+copies",
+            "median",
+            "min-max",
+            "pipelined",
+            "host submit",
+            "effective BW",
+            "of copy BW",
+        ],
     );
-    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|");
     for r in &bench.rows {
         let t = &r.timing;
         let bw = 2.0 * r.bytes as f64 / (t.median_ms * 1e-3);
@@ -840,11 +830,18 @@ fn run() -> Res<()> {
         "The two-pass plan timed step by step (an event between steps, median of {} runs each): the horizontal pass (rows kernel; for rows longer than the row limit the shift kernel and the sliding window along the rows, with its band copy) and the vertical pass (band copy + sliding window down the columns); against the fused pass timed the same way. Percentages: one read and one write of the image over that time, of the copy bandwidth.\n",
         o.reps
     );
-    let _ = writeln!(
-        md,
-        "| case | type | horizontal | vertical | two passes | fused | fused vs two passes |"
+    table_head(
+        &mut md,
+        &[
+            "case",
+            "type",
+            "horizontal",
+            "vertical",
+            "two passes",
+            "fused",
+            "fused vs two passes",
+        ],
     );
-    let _ = writeln!(md, "|---|---|---|---|---|---|---|");
     for p in &bench.passes {
         let cell = |ms: f64| format!("{ms:.3} ms ({:.0}%)", of_copy(p.bytes, ms));
         let _ = writeln!(
@@ -864,14 +861,13 @@ fn run() -> Res<()> {
             md,
             "\n## Steps of the 3-D transforms (default plan, forward)\n"
         );
-        let _ = writeln!(md, "| case | type | step | median |");
-        let _ = writeln!(md, "|---|---|---|---|");
+        table_head(&mut md, &["case", "type", "step", "median"]);
         for s in &bench.step_rows {
             for t in &s.steps {
                 let _ = writeln!(
                     md,
-                    "| {} | {} | {} | {:.3} ms |",
-                    s.case, s.elem, t.step, t.median_ms
+                    "| {} | {} | {t} | {:.3} ms |",
+                    s.case, s.elem, t.median_ms
                 );
             }
         }
@@ -884,8 +880,7 @@ fn run() -> Res<()> {
         md,
         "The first includes emission, NVRTC compilation, module load and the run; the size is the first one benchmarked.\n"
     );
-    let _ = writeln!(md, "| module | first | warm |");
-    let _ = writeln!(md, "|---|---|---|");
+    table_head(&mut md, &["module", "first", "warm"]);
     for c in &bench.compiles {
         let _ = writeln!(
             md,

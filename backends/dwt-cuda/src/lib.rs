@@ -382,6 +382,16 @@ impl CudaBackend {
         Ok(self.prepared(request, element)?.plan.is_fused())
     }
 
+    /// The launches and band copies the request runs on this backend (prepared and cached as
+    /// a run would: kernels built, nothing run).
+    pub fn launch_plan(
+        &self,
+        request: &Request,
+        element: ElementType,
+    ) -> Result<LaunchPlan, DwtError> {
+        Ok(self.prepared(request, element)?.plan.clone())
+    }
+
     /// The request's prepared launches, from this backend's cache or prepared now.
     fn prepared(&self, request: &Request, elem: ElementType) -> Result<Arc<Prepared>, DwtError> {
         self.plans

@@ -11,12 +11,21 @@ use crate::{device_error, launch, unsupported, CudaBackend, DeviceElement};
 /// One step of a plan and its median time on the device.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StepTime {
-    /// The step: a kernel with its grid (`name [gx, gy, gz] x [bx, by]`) or a band copy.
-    pub step: String,
-    /// Whether the step is a kernel launch (else a device copy).
-    pub launch: bool,
+    /// The step as planned: a launch (its kernel, grid and [`Pass`](dwt_emit_c::Pass)) or a
+    /// band copy.
+    pub step: Step,
     /// The median over the runs, in milliseconds.
     pub median_ms: f64,
+}
+
+impl std::fmt::Display for StepTime {
+    /// The step, for a table row: `kernel [gx, gy, gz] x [bx, by]` or `band copy [d, h, w]`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.step {
+            Step::Launch(l) => write!(f, "{} {:?} x {:?}", l.kernel, l.groups, l.block),
+            Step::Copy(c) => write!(f, "band copy {:?}", c.extents),
+        }
+    }
 }
 
 impl CudaBackend {
@@ -89,11 +98,7 @@ impl CudaBackend {
             .map(|(step, mut t)| {
                 t.sort_by(f64::total_cmp);
                 StepTime {
-                    step: match step {
-                        Step::Launch(l) => format!("{} {:?} x {:?}", l.kernel, l.groups, l.block),
-                        Step::Copy(c) => format!("band copy {:?}", c.extents),
-                    },
-                    launch: matches!(step, Step::Launch(_)),
+                    step: step.clone(),
                     median_ms: t[t.len() / 2],
                 }
             })

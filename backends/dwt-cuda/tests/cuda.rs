@@ -2,6 +2,7 @@
 //! (on a GPU) the device-slice API and a long-row transform.
 
 use dwt_cuda::{check_libraries, CudaBackend, DRIVER_MISSING, NVRTC_MISSING};
+use dwt_emit_c::{Axis, Pass, Step};
 use dwt_ir::{Direction, Layout};
 use dwt_runtime::conformance::matches_reference;
 use dwt_runtime::{cpu, Backend, DwtError, Request, Samples};
@@ -315,8 +316,23 @@ fn volumes_run_fused_and_time_steps_times_each_step() {
             let mut timed = stream.alloc_zeros::<i32>(host.len()).unwrap();
             let steps = b.time_steps(&req, &src, &mut timed, 3).unwrap();
             assert_eq!(steps.len(), 6, "{steps:?}");
+            // The steps timed are the plan's, in its order: per level the planes, then z.
+            let plan = b.launch_plan(&req, dwt_ir::ElementType::I32).unwrap();
+            let timed_steps: Vec<&Step> = steps.iter().map(|s| &s.step).collect();
+            assert_eq!(timed_steps, plan.steps.iter().collect::<Vec<_>>());
+            let first = match &plan.steps[0] {
+                Step::Launch(l) => l.pass,
+                Step::Copy(_) => panic!("a fused plan copies nothing"),
+            };
+            let want = match direction {
+                Direction::Forward => Pass::Fused,
+                Direction::Inverse => Pass::Window(Axis::Z),
+            };
+            assert_eq!(first, want);
             assert!(
-                steps.iter().all(|s| s.launch && s.median_ms > 0.0),
+                steps
+                    .iter()
+                    .all(|s| matches!(s.step, Step::Launch(_)) && s.median_ms > 0.0),
                 "{steps:?}"
             );
             assert_eq!(
@@ -334,7 +350,10 @@ fn volumes_run_fused_and_time_steps_times_each_step() {
     let src = stream.clone_htod(&ramp::<i32>(&[64, 64])).unwrap();
     let mut dst = stream.alloc_zeros::<i32>(64 * 64).unwrap();
     let steps = two_pass.time_steps(&req, &src, &mut dst, 2).unwrap();
-    let kinds: Vec<bool> = steps.iter().map(|s| s.launch).collect();
+    let kinds: Vec<bool> = steps
+        .iter()
+        .map(|s| matches!(s.step, Step::Launch(_)))
+        .collect();
     assert_eq!(kinds, [true, false, true], "{steps:?}");
     assert!(two_pass.time_steps(&req, &src, &mut dst, 0).is_err());
 }

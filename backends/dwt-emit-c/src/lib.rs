@@ -30,7 +30,7 @@ mod writer;
 
 pub use dialect::{Cuda, Dialect, OpenCl, Param};
 pub use emit::{emit_module, KernelModule, VerticalGeometry, VerticalPass};
-pub use plan::{plan, BandCopy, Buffer, Launch, LaunchPlan, Step};
+pub use plan::{plan, Axis, BandCopy, Buffer, Launch, LaunchPlan, Pass, Step};
 pub use tile::{TilePass, MAX_TILE_BYTES};
 
 use dwt_ir::ElementType;
@@ -69,8 +69,9 @@ pub struct LaunchConfig {
     /// Which passes 2-D and 3-D levels take.
     pub strategy: Strategy,
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused
-    /// plan of a 3-D transform) rather than one image. Executors set it for 3-D requests; the
-    /// 2-D kernel stays free of the plane offset, which slowed it.
+    /// plan of a 3-D transform) rather than one image; the 2-D kernel stays free of the plane
+    /// offset, which slowed it. A property of the request, not a tuning knob: the executors
+    /// emit each request's module with [`for_axes`](Self::for_axes), whatever is set here.
     pub planes: bool,
 }
 

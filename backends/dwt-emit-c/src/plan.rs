@@ -36,12 +36,34 @@ pub enum Buffer {
     Source,
 }
 
+/// An axis of the data: x along rows, y down columns, z across planes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Axis {
+    X,
+    Y,
+    Z,
+}
+
+/// What a launch lifts, for readers of a plan (profiles, the benchmark's passes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pass {
+    /// The rows kernel: every row of the band along x (with the pre-shift).
+    Rows,
+    /// The pre-shift alone, beside a sliding window along long rows.
+    Shift,
+    /// The sliding-window kernel along one axis.
+    Window(Axis),
+    /// The fused kernel: rows and columns of each x-y plane at once.
+    Fused,
+}
+
 /// One kernel launch: `groups` blocks (work-groups) along x, y and z of `block` threads
 /// (work-items) along x and y, the kernel's buffer arguments then its `int` arguments, in the
 /// kernel's parameter order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Launch {
     pub kernel: String,
+    pub pass: Pass,
     pub groups: [usize; 3],
     pub block: [usize; 2],
     pub buffers: Vec<Buffer>,
@@ -140,6 +162,58 @@ struct Band {
     step: [usize; 3],
 }
 
+/// Band `level` of data of `full = [depth, height, width]` samples in `layout`, addressed in
+/// place with the full data's pitches (interleaved: sample spacing `2^level`; Mallat: from the
+/// origin).
+fn band(full: [usize; 3], layout: Layout, level: u32) -> Band {
+    let spacing = match layout {
+        Layout::Interleaved => 1usize << level,
+        Layout::Mallat => 1,
+    };
+    Band {
+        n: full.map(|n| band_shape(n, level)),
+        step: [full[1] * full[2] * spacing, full[2] * spacing, spacing],
+    }
+}
+
+/// The sliding-window kernel along `axis` of band `b` from `src` to `dst`, or `None` for lines
+/// of fewer than 2 samples: lines along x for windows along y or z (along y for windows along
+/// x), one group of `slab_width` lines per plane of the remaining axis.
+fn window_launch(
+    module: &KernelModule,
+    b: &Band,
+    axis: Axis,
+    src: Buffer,
+    dst: Buffer,
+) -> Result<Option<Launch>, String> {
+    // Indices into `[depth, height, width]`: the axis the window slides along, the lines, the planes.
+    let (along, lines, planes) = match axis {
+        Axis::X => (2, 1, 0),
+        Axis::Y => (1, 2, 0),
+        Axis::Z => (0, 2, 1),
+    };
+    if b.n[along] < 2 {
+        return Ok(None);
+    }
+    let v = module.vertical.as_ref().map_err(|e| e.to_string())?;
+    let cfg = &module.config;
+    Ok(Some(Launch {
+        kernel: v.columns_kernel.clone(),
+        pass: Pass::Window(axis),
+        groups: [b.n[lines].div_ceil(cfg.slab_width), b.n[planes], 1],
+        block: [cfg.slab_width, cfg.slab_rows],
+        buffers: vec![src, dst],
+        ints: vec![
+            0,
+            int(b.step[lines])?,
+            int(b.step[along])?,
+            int(b.step[planes])?,
+            int(b.n[along])?,
+            int(b.n[lines])?,
+        ],
+    }))
+}
+
 fn band_shape(n: usize, level: u32) -> usize {
     (0..level).fold(n, |n, _| n.div_ceil(2))
 }
@@ -198,16 +272,7 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
         steps: Vec::new(),
         needs_scratch: false,
     };
-    let band = |level: u32| {
-        let spacing = match module.layout {
-            Layout::Interleaved => 1usize << level,
-            Layout::Mallat => 1,
-        };
-        Band {
-            n: full.map(|n| band_shape(n, level)),
-            step: [full[1] * full[2] * spacing, full[2] * spacing, spacing],
-        }
-    };
+    let band = |level: u32| band(full, module.layout, level);
     match module.direction {
         Direction::Forward => {
             for level in 0..levels {
@@ -246,8 +311,9 @@ struct Place {
 }
 
 /// The fused kernel's launch over `planes` x-y planes (group z), `plane_step` elements apart in
-/// every buffer (one plane, for a kernel without [`TilePass::planes`]), of an `h` x `w` band: natural samples at `nat`, subband (0, 0) at `low`, subbands
-/// (0, 1), (1, 0) and (1, 1) at `highs` (one buffer and the same steps for the three).
+/// every buffer (one plane, for a kernel without [`TilePass::planes`]), of an `h` x `w` band:
+/// natural samples at `nat`, subband (0, 0) at `low`, subbands (0, 1), (1, 0) and (1, 1) at
+/// `highs` (one buffer and the same steps for the three).
 fn tile_launch(
     tile: &TilePass,
     [planes, h, w]: [usize; 3],
@@ -278,6 +344,7 @@ fn tile_launch(
     .collect::<Result<Vec<_>, _>>()?;
     Ok(Launch {
         kernel: tile.kernel.clone(),
+        pass: Pass::Fused,
         groups: [
             w.div_ceil(2).div_ceil(tx),
             h.div_ceil(2).div_ceil(ty),
@@ -450,7 +517,7 @@ fn fused_volume(
     [depth, height, width]: [usize; 3],
     levels: u32,
 ) -> Result<Option<LaunchPlan>, String> {
-    let (Ok(tile), Ok(vertical)) = (&module.tile, &module.vertical) else {
+    let (Ok(tile), Ok(_)) = (&module.tile, &module.vertical) else {
         return Ok(None);
     };
     if !tile.planes {
@@ -462,52 +529,28 @@ fn fused_volume(
     }
     let image = [height, width];
     let layout = module.layout;
-    let slab = module.config.slab_width;
-    let spacing = |level: u32| match layout {
-        Layout::Interleaved => 1usize << level,
-        Layout::Mallat => 1,
-    };
+    let band = |level: u32| band([depth, height, width], layout, level);
     // Band `level`'s natural samples at the origin of `buffer`, with the volume's pitches.
-    let natural = |buffer: Buffer, level: u32| Place {
-        buffer,
-        base: 0,
-        col_step: spacing(level),
-        row_step: width * spacing(level),
-    };
-    let planes = |level: u32| {
-        let n = [depth, height, width].map(|n| band_shape(n, level));
-        (n, width * height * spacing(level))
+    let natural = |buffer: Buffer, level: u32| {
+        let b = band(level);
+        Place {
+            buffer,
+            base: 0,
+            col_step: b.step[2],
+            row_step: b.step[1],
+        }
     };
     let lift_planes = |level: u32, nat: Place, bands: Buffer| {
-        let (n, plane_step) = planes(level);
+        let b = band(level);
         let low = subband(layout, bands, image, level, [0, 0]);
-        tile_launch(
-            tile,
-            n,
-            plane_step,
-            nat,
-            low,
-            highs(layout, bands, image, level),
-        )
-        .map(Step::Launch)
+        let highs = highs(layout, bands, image, level);
+        tile_launch(tile, b.n, b.step[0], nat, low, highs).map(Step::Launch)
     };
+    // Every level's band has at least 2 planes (checked above): the window always launches.
     let lift_depth = |level: u32, src: Buffer, dst: Buffer| {
-        let ([d, h, w], plane_step) = planes(level);
-        let s = spacing(level);
-        Ok::<_, String>(Step::Launch(Launch {
-            kernel: vertical.columns_kernel.clone(),
-            groups: [w.div_ceil(slab), h, 1],
-            block: [slab, module.config.slab_rows],
-            buffers: vec![src, dst],
-            ints: vec![
-                0,
-                int(s)?,
-                int(plane_step)?,
-                int(width * s)?,
-                int(d)?,
-                int(w)?,
-            ],
-        }))
+        window_launch(module, &band(level), Axis::Z, src, dst)?
+            .map(Step::Launch)
+            .ok_or_else(|| format!("level {level} of the volume has one plane: a planner bug"))
     };
     let mut steps = Vec::new();
     let reads_source = module.direction == Direction::Forward;
@@ -557,29 +600,25 @@ impl Planner<'_> {
     fn rows(&mut self, b: &Band) -> Result<(), String> {
         let m = self.module;
         if b.n[2] <= m.config.max_row_len {
-            return self.row_kernel(&m.rows_kernel, b);
+            return self.row_kernel(&m.rows_kernel, Pass::Rows, b);
         }
         let shift = m.shift_kernel.as_deref();
         if let (Some(k), Direction::Forward) = (shift, m.direction) {
-            self.row_kernel(k, b)?;
+            self.row_kernel(k, Pass::Shift, b)?;
         }
-        self.sliding(
-            [b.n[2], b.step[2]],
-            [b.n[1], b.step[1]],
-            [b.n[0], b.step[0]],
-            b,
-        )?;
+        self.sliding(b, Axis::X)?;
         if let (Some(k), Direction::Inverse) = (shift, m.direction) {
-            self.row_kernel(k, b)?;
+            self.row_kernel(k, Pass::Shift, b)?;
         }
         Ok(())
     }
 
     /// A kernel with the rows kernel's parameters and launch: one group per row and plane.
-    fn row_kernel(&mut self, name: &str, b: &Band) -> Result<(), String> {
+    fn row_kernel(&mut self, name: &str, pass: Pass, b: &Band) -> Result<(), String> {
         let wg = self.module.config.row_group_size;
         self.steps.push(Step::Launch(Launch {
             kernel: name.to_string(),
+            pass,
             groups: [b.n[1], b.n[0], 1],
             block: [wg, 1],
             buffers: vec![Buffer::Data],
@@ -597,66 +636,35 @@ impl Planner<'_> {
 
     /// The column pass: along y, columns along x, planes along z.
     fn columns(&mut self, b: &Band) -> Result<(), String> {
-        self.sliding(
-            [b.n[1], b.step[1]],
-            [b.n[2], b.step[2]],
-            [b.n[0], b.step[0]],
-            b,
-        )
+        self.sliding(b, Axis::Y)
     }
 
     /// The depth pass (section IV-G): along z, slabs in the x-z plane, planes along y.
     fn depth(&mut self, b: &Band) -> Result<(), String> {
-        self.sliding(
-            [b.n[0], b.step[0]],
-            [b.n[2], b.step[2]],
-            [b.n[1], b.step[1]],
-            b,
-        )
+        self.sliding(b, Axis::Z)
     }
 
-    /// The sliding-window kernel over lines of `along = [samples, step]`, `lines = [count, step]`
-    /// per plane, `planes = [count, step]` (nothing for lines of fewer than 2 samples). Mallat
-    /// first copies band `b` into the scratch buffer, which the kernel reads.
-    fn sliding(
-        &mut self,
-        along: [usize; 2],
-        lines: [usize; 2],
-        planes: [usize; 2],
-        b: &Band,
-    ) -> Result<(), String> {
-        if along[0] < 2 {
-            return Ok(());
-        }
-        let m = self.module;
-        let v = m.vertical.as_ref().map_err(|e| e.to_string())?;
-        let cfg = &m.config;
-        let src = match m.layout {
-            Layout::Mallat => {
-                self.needs_scratch = true;
-                self.steps.push(Step::Copy(BandCopy {
-                    extents: b.n,
-                    row_pitch: b.step[1],
-                    plane_pitch: b.step[0],
-                }));
-                Buffer::Scratch
-            }
+    /// The sliding-window kernel along `axis` of band `b`, in place on the data (nothing for
+    /// lines of fewer than 2 samples). Mallat first copies the band into the scratch buffer,
+    /// which the kernel reads.
+    fn sliding(&mut self, b: &Band, axis: Axis) -> Result<(), String> {
+        let layout = self.module.layout;
+        let src = match layout {
+            Layout::Mallat => Buffer::Scratch,
             Layout::Interleaved => Buffer::Data,
         };
-        self.steps.push(Step::Launch(Launch {
-            kernel: v.columns_kernel.clone(),
-            groups: [lines[0].div_ceil(cfg.slab_width), planes[0], 1],
-            block: [cfg.slab_width, cfg.slab_rows],
-            buffers: vec![src, Buffer::Data],
-            ints: vec![
-                0,
-                int(lines[1])?,
-                int(along[1])?,
-                int(planes[1])?,
-                int(along[0])?,
-                int(lines[0])?,
-            ],
-        }));
+        let Some(launch) = window_launch(self.module, b, axis, src, Buffer::Data)? else {
+            return Ok(());
+        };
+        if layout == Layout::Mallat {
+            self.needs_scratch = true;
+            self.steps.push(Step::Copy(BandCopy {
+                extents: b.n,
+                row_pitch: b.step[1],
+                plane_pitch: b.step[0],
+            }));
+        }
+        self.steps.push(Step::Launch(launch));
         Ok(())
     }
 }

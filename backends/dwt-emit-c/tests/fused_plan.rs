@@ -134,6 +134,17 @@ fn volumes_take_the_fused_pass_on_their_planes_then_the_depth_pass() {
             let p = plan(&m, &[512, 512, 512], 3).unwrap();
             assert!(p.is_fused(), "{} {direction:?}", w.name);
             let kernels: Vec<&str> = launches(&p).iter().map(|l| l.kernel.as_str()).collect();
+            let expected = match direction {
+                Direction::Forward => [
+                    dwt_emit_c::Pass::Fused,
+                    dwt_emit_c::Pass::Window(dwt_emit_c::Axis::Z),
+                ],
+                Direction::Inverse => [
+                    dwt_emit_c::Pass::Window(dwt_emit_c::Axis::Z),
+                    dwt_emit_c::Pass::Fused,
+                ],
+            };
+            assert_eq!(passes(&p), expected.repeat(3), "{} {direction:?}", w.name);
             let level = match direction {
                 Direction::Forward => [tile, depth],
                 Direction::Inverse => [depth, tile],
@@ -205,4 +216,48 @@ fn a_volume_level_of_one_plane_takes_the_passes() {
     assert!(!plan(&image, &[8, 32, 32], 1).unwrap().is_fused());
     // A module for volumes runs an image's fused pass too (one plane).
     assert!(plan(&m, &[32, 32], 1).unwrap().is_fused());
+}
+
+fn passes(p: &dwt_emit_c::LaunchPlan) -> Vec<dwt_emit_c::Pass> {
+    p.steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Launch(l) => Some(l.pass),
+            Step::Copy(_) => None,
+        })
+        .collect()
+}
+
+#[test]
+fn every_launch_says_what_it_lifts() {
+    use dwt_emit_c::{Axis, Pass};
+    let two_pass = LaunchConfig {
+        max_row_len: 64,
+        ..LaunchConfig::two_pass()
+    };
+    let m = module("LeGall53", Direction::Forward, &two_pass);
+    // Short rows: the rows kernel, then the columns' window; 3-D adds the depth window.
+    assert_eq!(
+        passes(&plan(&m, &[16, 48], 1).unwrap()),
+        [Pass::Rows, Pass::Window(Axis::Y)]
+    );
+    assert_eq!(
+        passes(&plan(&m, &[4, 16, 48], 1).unwrap()),
+        [Pass::Rows, Pass::Window(Axis::Y), Pass::Window(Axis::Z)]
+    );
+    // Rows over the limit slide along x, after the pre-shift of a wavelet that has one.
+    assert_eq!(
+        passes(&plan(&m, &[16, 100], 1).unwrap()),
+        [Pass::Shift, Pass::Window(Axis::X), Pass::Window(Axis::Y)]
+    );
+    let cdf97 = module("Cdf97", Direction::Forward, &two_pass);
+    assert_eq!(
+        passes(&plan(&cdf97, &[16, 100], 1).unwrap()),
+        [Pass::Window(Axis::X), Pass::Window(Axis::Y)]
+    );
+    let fused = module("LeGall53", Direction::Forward, &LaunchConfig::default());
+    assert_eq!(
+        passes(&plan(&fused, &[16, 48], 2).unwrap()),
+        [Pass::Fused; 2]
+    );
 }
