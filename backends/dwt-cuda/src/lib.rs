@@ -455,7 +455,7 @@ impl CudaBackend {
                 }
             }
         }
-        let (cu, origin, build_time) = self.build_reporting(&module.source)?;
+        let (cu, origin, build_time) = self.build_reporting(&module.source_for(&plan))?;
         let mut functions = HashMap::new();
         for k in plan.kernels() {
             let f = cu.load_function(k).map_err(device_error)?;

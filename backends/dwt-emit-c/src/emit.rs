@@ -4,6 +4,7 @@
 use dwt_ir::{Boundary, Coeff, Direction, Op, Program, Sign, Step, Wavelet};
 
 use crate::dialect::{Dialect, Param};
+use crate::plan::LaunchPlan;
 use crate::tile::TilePass;
 use crate::writer::Writer;
 use dwt_ir::{ElementType, Layout};
@@ -51,7 +52,15 @@ pub struct VerticalPass {
 /// The emitted source of one program (a wavelet in one direction) for one element type and layout.
 #[derive(Clone, Debug)]
 pub struct KernelModule {
+    /// Every kernel below, after the module's header comment and helpers.
     pub source: String,
+    /// The header comment and helpers.
+    prelude: String,
+    /// The same for kernels that address their data by arguments alone, naming no layout: one
+    /// program for both layouts.
+    prelude_any_layout: String,
+    /// Each kernel on its own, in the order of `source`.
+    kernels: Vec<ModuleKernel>,
     /// `(data, base, sample_step, row_step, plane_step, n, rows)`: one group of `row_group_size`
     /// work-items per row (group x) and plane (group y), the row at
     /// `data[base + plane * plane_step + row * row_step + i * sample_step]`; pre-shift fused
@@ -76,6 +85,36 @@ pub struct KernelModule {
     pub layout: Layout,
     pub direction: Direction,
     pub config: LaunchConfig,
+}
+
+impl KernelModule {
+    /// The module's source with only the kernels `plan` launches: what executors build. A
+    /// compiler may compile every kernel of a program (PoCL does, when it is built), and most
+    /// plans launch one or two of the module's kernels (a 1-D transform its rows, a fused 2-D
+    /// one its tile).
+    pub fn source_for(&self, plan: &LaunchPlan) -> String {
+        let launched = plan.kernels();
+        let chosen: Vec<&ModuleKernel> = (self.kernels.iter())
+            .filter(|k| launched.contains(&k.name.as_str()))
+            .collect();
+        let sources: Vec<&str> = chosen.iter().map(|k| k.source.as_str()).collect();
+        let prelude = if chosen.iter().all(|k| k.any_layout) {
+            &self.prelude_any_layout
+        } else {
+            &self.prelude
+        };
+        prelude.clone() + &sources.join("\n")
+    }
+}
+
+/// One kernel of a module.
+#[derive(Clone, Debug)]
+struct ModuleKernel {
+    name: String,
+    source: String,
+    /// Whether it takes every buffer's addressing as arguments (the fused kernel: each subband's
+    /// base and steps), so that the layout's helpers and name stay out of its program.
+    any_layout: bool,
 }
 
 /// Emits the row and column kernels of `wavelet` in `direction`.
@@ -149,18 +188,32 @@ pub fn emit_module(
         on_read,
         on_write,
     };
-    let mut w = Writer::new();
-    e.header(&mut w, vertical.as_ref().err());
-    e.helpers(&mut w);
-    e.rows(&mut w, &rows_kernel);
+    let prelude_for = |layout: Option<Layout>| {
+        let mut w = Writer::new();
+        e.header(&mut w, vertical.as_ref().err(), layout);
+        e.helpers(&mut w, layout);
+        w.finish()
+    };
+    let (prelude, prelude_any_layout) = (prelude_for(Some(layout)), prelude_for(None));
+    // Each kernel is written on its own, so that an executor builds only those its plan launches.
+    let kernel = |name: &str, any_layout: bool, write: &dyn Fn(&mut Writer)| {
+        let mut w = Writer::new();
+        write(&mut w);
+        ModuleKernel {
+            name: name.to_string(),
+            source: w.finish(),
+            any_layout,
+        }
+    };
+    let mut kernels = vec![kernel(&rows_kernel, false, &|w| e.rows(w, &rows_kernel))];
     let shift_kernel = (e.pre_shifted() && geometry.is_some()).then(|| {
-        w.blank();
-        e.shift(&mut w, &shift_kernel);
+        kernels.push(kernel(&shift_kernel, false, &|w| e.shift(w, &shift_kernel)));
         shift_kernel
     });
     if geometry.is_some() {
-        w.blank();
-        e.columns(&mut w, &columns_kernel);
+        kernels.push(kernel(&columns_kernel, false, &|w| {
+            e.columns(w, &columns_kernel)
+        }));
     }
     let tile_kernel = dialect.kernel_name(&prefix, elem, "tile");
     // A two-pass module never launches the fused kernel: it is not emitted (nor compiled).
@@ -171,8 +224,9 @@ pub fn emit_module(
         Strategy::Fused => e.tile_plan(config.tile),
     };
     let tile = tile.map(|(halo, layout)| {
-        w.blank();
-        e.tile(&mut w, &tile_kernel, &halo, layout);
+        kernels.push(kernel(&tile_kernel, true, &|w| {
+            e.tile(w, &tile_kernel, &halo, layout)
+        }));
         TilePass {
             kernel: tile_kernel,
             tile: config.tile,
@@ -181,8 +235,12 @@ pub fn emit_module(
             planes: config.planes,
         }
     });
+    let sources: Vec<&str> = kernels.iter().map(|k| k.source.as_str()).collect();
     Ok(KernelModule {
-        source: w.finish(),
+        source: prelude.clone() + &sources.join("\n"),
+        prelude,
+        prelude_any_layout,
+        kernels,
         rows_kernel,
         shift_kernel,
         vertical: vertical.map(|(geometry, _)| VerticalPass {
@@ -305,18 +363,22 @@ impl Emitter<'_> {
             .expect("vertical kernels are emitted only with a geometry")
     }
 
-    fn header(&self, w: &mut Writer, refusal: Option<&EmitError>) {
+    /// The module's header comment; `layout` `None` for kernels that take any layout.
+    fn header(&self, w: &mut Writer, refusal: Option<&EmitError>, layout: Option<Layout>) {
         let dir = match self.direction {
             Direction::Forward => "forward (analysis)",
             Direction::Inverse => "inverse (synthesis)",
         };
         w.comment(format!(
-            "{} kernels for wavelet `{}`, {dir}, {} storage ({} arithmetic), {} layout, boundary {}.",
+            "{} kernels for wavelet `{}`, {dir}, {} storage ({} arithmetic), {}, boundary {}.",
             self.d.name(),
             self.wavelet.name,
             self.d.storage_type(self.elem),
             self.work(),
-            self.layout.name(),
+            match layout {
+                Some(l) => format!("{} layout", l.name()),
+                None => "any layout (subbands addressed by base and steps)".to_string(),
+            },
             self.wavelet.boundary.name()
         ));
         if self.int() && self.wavelet.shift > 0 {
@@ -363,7 +425,8 @@ impl Emitter<'_> {
         w.blank();
     }
 
-    fn helpers(&self, w: &mut Writer) {
+    /// The helper functions; the Mallat layout's index map with `layout` Mallat only.
+    fn helpers(&self, w: &mut Writer, layout: Option<Layout>) {
         let q = self.d.helper_qualifier();
         let (work, storage) = (self.work(), self.d.storage_type(self.elem));
         if self.int() {
@@ -461,7 +524,7 @@ impl Emitter<'_> {
             }
         });
         w.blank();
-        if self.layout == Layout::Mallat {
+        if layout == Some(Layout::Mallat) {
             w.comment("Mallat layout: where natural sample r of a line whose low half has n_low samples is stored.");
             w.line(format!(
                 "{q} int split_index(int r, int n_low) {{ return (r & 1) ? n_low + (r >> 1) : (r >> 1); }}"

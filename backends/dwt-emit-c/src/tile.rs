@@ -15,7 +15,7 @@ use dwt_ir::{Direction, ElementType, Op, TileHalo};
 
 use crate::dialect::Param;
 use crate::emit::{offset, Emitter};
-use crate::tile_inner::Stage;
+use crate::tile_inner::{Pass, Stage};
 use crate::writer::Writer;
 use crate::EmitError;
 
@@ -341,36 +341,44 @@ impl Emitter<'_> {
             let fast = self.elem != ElementType::F64;
             if fast && d.barriers_in_uniform_branches() {
                 w.block("if (inner_x && inner_y)", |w| self.tile_inner_body(w, layout));
-                w.block("else", |w| self.tile_body(w, halo, layout, false));
+                w.block("else", |w| self.tile_body(w, halo, layout, Paths::Edge));
             } else {
-                self.tile_body(w, halo, layout, fast);
+                let paths = if fast { Paths::Mixed } else { Paths::General };
+                self.tile_body(w, halo, layout, paths);
             }
         });
     }
 
-    /// The kernel after its prologue: with `fast`, inner tiles take the register path and the
-    /// others the general one, branch by branch between shared barriers at the kernel's top
-    /// level (for dialects whose compilers are not trusted with barriers under a branch); else
-    /// every tile takes the general path.
-    fn tile_body(&self, w: &mut Writer, halo: &TileHalo, layout: [AxisLayout; 2], fast: bool) {
+    /// The kernel after its prologue: with `fast`, each axis's pass takes the register path in
+    /// tiles whose loaded indices along that axis all lie inside the band (`inner_x`, `inner_y`;
+    /// an edge tile along y alone still lifts along x in registers) and the general one
+    /// elsewhere, branch by branch between shared barriers (at the kernel's top level for
+    /// dialects whose compilers are not trusted with barriers under a branch); else every tile
+    /// takes the general path.
+    fn tile_body(&self, w: &mut Writer, halo: &TileHalo, layout: [AxisLayout; 2], paths: Paths) {
+        let fast = paths != Paths::General;
         let d = self.d;
         let [lx, ly] = layout;
         let forward = self.direction == Direction::Forward;
         if fast {
-            w.line("const int inner = inner_x && inner_y;");
+            if paths == Paths::Mixed {
+                w.line("const int inner = inner_x && inner_y;");
+            }
         }
+        // `inner` ends with the register path, `general` the general one, as `cond` says.
         let split = |w: &mut Writer,
+                     cond: &str,
                      inner: Option<&dyn Fn(&mut Writer)>,
                      general: Option<&dyn Fn(&mut Writer)>| {
             match (fast, inner, general) {
                 (false, _, Some(g)) => g(w),
                 (false, _, None) => {}
                 (true, Some(i), Some(g)) => {
-                    w.block("if (inner)", i);
+                    w.block(format!("if ({cond})"), i);
                     w.block("else", g);
                 }
-                (true, Some(i), None) => w.block("if (inner)", i),
-                (true, None, Some(g)) => w.block("if (!inner)", g),
+                (true, Some(i), None) => w.block(format!("if ({cond})"), i),
+                (true, None, Some(g)) => w.block(format!("if (!{cond})"), g),
                 (true, None, None) => {}
             }
         };
@@ -379,7 +387,28 @@ impl Emitter<'_> {
         } else {
             (Axis::Y, Axis::X)
         };
+        let (in_first, in_second) = (
+            format!("inner_{}", first.v()),
+            format!("inner_{}", second.v()),
+        );
+        let (in_first, in_second) = (in_first.as_str(), in_second.as_str());
+        // The load and store of a tile inner along both axes, where there can be one.
+        let split_inner =
+            |w: &mut Writer, inner: &dyn Fn(&mut Writer), general: &dyn Fn(&mut Writer)| {
+                if paths == Paths::Mixed {
+                    split(w, "inner", Some(inner), Some(general));
+                } else {
+                    general(w);
+                }
+            };
+        // The passes to or from the subbands skip the lines outside the band (in edge tiles
+        // along the other axis).
         let (inner_first, inner_second) = self.inner_passes();
+        let checked = |p: Pass| Pass {
+            lines_checked: p.bands,
+            ..p
+        };
+        let (inner_first, inner_second) = (checked(inner_first), checked(inner_second));
         // The pass that goes from the tile back into it keeps its results across barriers.
         let two_part = if forward { inner_first } else { inner_second };
         if fast {
@@ -399,20 +428,20 @@ impl Emitter<'_> {
         // The first axis lifts every loaded line of the other axis (the second axis reads
         // them); the second axis only the tile's own lines.
         if forward {
-            split(
-                w,
-                Some(&|w| self.inner_load_natural(w, lx, ly)),
-                Some(&|w| self.tile_load_natural(w, lx, ly)),
-            );
+            split_inner(w, &|w| self.inner_load_natural(w, lx, ly), &|w| {
+                self.tile_load_natural(w, lx, ly)
+            });
             w.line(d.barrier());
             split(
                 w,
+                in_first,
                 Some(&|w| self.segments(w, layout, inner_first, Stage::Lift)),
                 None,
             );
             self.tile_axis(w, halo, first, layout, false, fast);
             split(
                 w,
+                in_first,
                 Some(&|w| self.segments(w, layout, inner_first, Stage::WriteBack)),
                 if i16 { Some(&truncate) } else { None },
             );
@@ -421,43 +450,62 @@ impl Emitter<'_> {
             }
             split(
                 w,
+                in_second,
                 Some(&|w| self.segments(w, layout, inner_second, Stage::Whole)),
                 None,
             );
             self.tile_axis(w, halo, second, layout, true, fast);
-            split(w, None, Some(&|w| self.tile_store_bands(w, lx, ly)));
+            split(
+                w,
+                in_second,
+                None,
+                Some(&|w| self.tile_store_bands(w, lx, ly)),
+            );
         } else {
             split(
                 w,
+                in_first,
                 Some(&|w| self.segments(w, layout, inner_first, Stage::Whole)),
                 Some(&|w| self.tile_load_bands(w, lx, ly)),
             );
             w.line(d.barrier());
             self.tile_axis(w, halo, first, layout, false, fast);
             if i16 {
-                split(w, None, Some(&truncate));
+                split(w, in_first, None, Some(&truncate));
                 w.line(d.barrier());
             }
             split(
                 w,
+                in_second,
                 Some(&|w| self.segments(w, layout, inner_second, Stage::Lift)),
                 None,
             );
             self.tile_axis(w, halo, second, layout, true, fast);
             if fast {
-                w.block("if (inner)", |w| {
+                w.block(format!("if ({in_second})"), |w| {
                     self.segments(w, layout, inner_second, Stage::WriteBack)
                 });
                 w.line(d.barrier());
             }
-            split(
-                w,
-                Some(&|w| self.tile_store_natural(w, lx, ly, false)),
-                Some(&|w| self.tile_store_natural(w, lx, ly, true)),
-            );
+            split_inner(w, &|w| self.tile_store_natural(w, lx, ly, false), &|w| {
+                self.tile_store_natural(w, lx, ly, true)
+            });
         }
     }
+}
 
+/// Which paths [`Emitter::tile_body`] emits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Paths {
+    /// Every tile the general path.
+    General,
+    /// Per axis, the register path where the tile is inner along it.
+    Mixed,
+    /// As `Mixed`, in a branch no tile inner along both axes takes.
+    Edge,
+}
+
+impl Emitter<'_> {
     /// The register path of an inner tile on its own, for dialects that allow barriers under a
     /// branch all of a group takes (`if (inner_x && inner_y)`): three barriers in all.
     fn tile_inner_body(&self, w: &mut Writer, layout: [AxisLayout; 2]) {
@@ -496,8 +544,13 @@ impl Emitter<'_> {
         own: bool,
         guarded: bool,
     ) {
-        // Guarded: inner tiles skip the work (they lift in registers) but meet every barrier.
-        let open = if guarded { "if (!inner)" } else { "" };
+        // Guarded: tiles inner along this axis skip the work (they lift in registers) but meet
+        // every barrier.
+        let open = if guarded {
+            format!("if (!inner_{})", axis.v())
+        } else {
+            String::new()
+        };
         let d = self.d;
         let [lx, ly] = layout;
         let (along, across) = match axis {
@@ -534,7 +587,7 @@ impl Emitter<'_> {
                     let (p, q) = (step.target.parity(), step.source().parity());
                     let width = h.len(along.t);
                     w.comment(format!("{step}   (along {v})"));
-                    w.block(open, |w| {
+                    w.block(&open, |w| {
                         w.line(format!("const int W = {width};"));
                         w.line(format!(
                             "const int lo = {};",
@@ -565,8 +618,13 @@ impl Emitter<'_> {
                                 });
                             });
                         };
-                        w.block(format!("if (inner_{v})"), |w| body(w, false));
-                        w.block("else", |w| body(w, true));
+                        if guarded {
+                            // Tiles inner along this axis took the register path.
+                            body(w, true);
+                        } else {
+                            w.block(format!("if (inner_{v})"), |w| body(w, false));
+                            w.block("else", |w| body(w, true));
+                        }
                     });
                     w.line(d.barrier());
                 }
@@ -590,7 +648,7 @@ impl Emitter<'_> {
                         });
                     };
                     if guarded {
-                        w.block(open, scale);
+                        w.block(&open, scale);
                     } else {
                         scale(w);
                     }

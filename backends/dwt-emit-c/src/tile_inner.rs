@@ -36,6 +36,9 @@ pub(crate) struct Pass {
     pub(crate) bands: bool,
     /// i16 storage: the first axis's results are stored as short before the other axis reads them.
     pub(crate) truncate: bool,
+    /// With `bands`: skip the lines outside the band (a tile at the band's edge along the other
+    /// axis, which lifts along that axis on the general path).
+    pub(crate) lines_checked: bool,
 }
 
 /// Which part of a register pass to emit. A pass from the tile back into it comes in two parts
@@ -65,12 +68,14 @@ impl Emitter<'_> {
                     own: false,
                     bands: false,
                     truncate,
+                    lines_checked: false,
                 },
                 Pass {
                     axis: Axis::Y,
                     own: true,
                     bands: true,
                     truncate: false,
+                    lines_checked: false,
                 },
             )
         } else {
@@ -80,12 +85,14 @@ impl Emitter<'_> {
                     own: false,
                     bands: true,
                     truncate,
+                    lines_checked: false,
                 },
                 Pass {
                     axis: Axis::X,
                     own: true,
                     bands: false,
                     truncate: false,
+                    lines_checked: false,
                 },
             )
         }
@@ -378,11 +385,18 @@ impl Emitter<'_> {
         if stage == Stage::Whole {
             self.strided(w, tasks, false, |w| {
                 header(w);
-                lift(w);
-                for q in 0..2 {
-                    for k in 0..s as i64 {
-                        store(w, q, k, &reg(q, k));
+                let body = |w: &mut Writer| {
+                    lift(w);
+                    for q in 0..2 {
+                        for k in 0..s as i64 {
+                            store(w, q, k, &reg(q, k));
+                        }
                     }
+                };
+                if pass.bands && pass.lines_checked {
+                    w.block("if (mx >= 0 && mx < (px ? nx1 : nx0))", body);
+                } else {
+                    body(w);
                 }
             });
             return;

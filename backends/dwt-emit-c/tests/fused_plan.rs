@@ -261,3 +261,96 @@ fn every_launch_says_what_it_lifts() {
         [Pass::Fused; 2]
     );
 }
+
+/// The kernels defined in `source`, by the emitted `__kernel void NAME(` / `void NAME(` lines.
+fn defined_kernels(source: &str, module: &dwt_emit_c::KernelModule) -> Vec<String> {
+    let mut names = vec![module.rows_kernel.clone()];
+    names.extend(module.shift_kernel.clone());
+    names.extend(module.vertical.as_ref().map(|v| v.columns_kernel.clone()));
+    names.extend(module.tile.as_ref().map(|t| t.kernel.clone()));
+    names
+        .into_iter()
+        .filter(|n| source.contains(&format!("void {n}(")))
+        .collect()
+}
+
+#[test]
+fn executors_build_only_the_kernels_a_plan_launches() {
+    // The whole module defines all four kernels of a shifting wavelet ...
+    let m = module("LeGall53", Direction::Forward, &LaunchConfig::default());
+    assert_eq!(defined_kernels(&m.source, &m).len(), 4, "{}", m.source);
+    for (shape, levels, expect) in [
+        // ... a 1-D transform launches its rows kernel, a long row the shift and sliding window,
+        (&[64usize][..], 2u32, vec![m.rows_kernel.clone()]),
+        (
+            &[10_000][..],
+            1,
+            vec![
+                m.shift_kernel.clone().unwrap(),
+                m.vertical.as_ref().unwrap().columns_kernel.clone(),
+            ],
+        ),
+        // ... a fused 2-D transform its tile.
+        (
+            &[64, 64][..],
+            3,
+            vec![m.tile.as_ref().unwrap().kernel.clone()],
+        ),
+    ] {
+        let p = plan(&m, shape, levels).unwrap();
+        let source = m.source_for(&p);
+        let mut built = defined_kernels(&source, &m);
+        let mut launched: Vec<String> = p.kernels().iter().map(|k| k.to_string()).collect();
+        built.sort();
+        launched.sort();
+        let mut expect = expect.clone();
+        expect.sort();
+        assert_eq!(built, launched, "{shape:?}");
+        assert_eq!(built, expect, "{shape:?}");
+        // The pruned source is the module's own text with the other kernels left out: after
+        // its first line (which names the layout, or none for the fused kernel alone), its lines
+        // are a subsequence of the module's.
+        let mut module_lines = m.source.lines();
+        for line in source.lines().skip(1) {
+            assert!(
+                module_lines.any(|l| l == line),
+                "{shape:?}: `{line}` is not the module's, in order"
+            );
+        }
+        assert!(source.len() < m.source.len());
+        let tile_only = shape.len() == 2;
+        assert_eq!(!source.contains("mallat"), tile_only, "{shape:?}");
+    }
+    // The fused kernel takes every subband's base and steps: one program for both layouts.
+    let config = LaunchConfig::default();
+    let w = dwt_catalogue::by_name("LeGall53").unwrap();
+    let [mallat, interleaved] = [Layout::Mallat, Layout::Interleaved].map(|layout| {
+        let m = emit_module(
+            &OpenCl,
+            w,
+            Direction::Forward,
+            ElementType::I32,
+            layout,
+            &config,
+        );
+        let m = m.unwrap();
+        m.source_for(&plan(&m, &[64, 64], 2).unwrap())
+    });
+    assert_eq!(mallat, interleaved);
+    assert!(mallat.contains("any layout"));
+    // Not so where the sliding window (which stores per layout) runs too.
+    let config = config.for_axes(3);
+    let [mallat, interleaved] = [Layout::Mallat, Layout::Interleaved].map(|layout| {
+        let m = emit_module(
+            &OpenCl,
+            w,
+            Direction::Forward,
+            ElementType::I32,
+            layout,
+            &config,
+        );
+        let m = m.unwrap();
+        m.source_for(&plan(&m, &[8, 64, 64], 2).unwrap())
+    });
+    assert_ne!(mallat, interleaved);
+}

@@ -352,7 +352,7 @@ impl OpenClBackend {
         .map_err(|e| unsupported(e.to_string()))?;
         let launches =
             dwt_emit_c::plan(&module, &request.shape, request.levels).map_err(unsupported)?;
-        let (program, origin, build_time) = self.build_reporting(&module.source)?;
+        let (program, origin, build_time) = self.build_reporting(&module.source_for(&launches))?;
         Ok(Plan {
             _module: module,
             program,
