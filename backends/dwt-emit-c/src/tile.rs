@@ -360,10 +360,8 @@ impl Emitter<'_> {
         let d = self.d;
         let [lx, ly] = layout;
         let forward = self.direction == Direction::Forward;
-        if fast {
-            if paths == Paths::Mixed {
-                w.line("const int inner = inner_x && inner_y;");
-            }
+        if paths == Paths::Mixed {
+            w.line("const int inner = inner_x && inner_y;");
         }
         // `inner` ends with the register path, `general` the general one, as `cond` says.
         let split = |w: &mut Writer,
