@@ -304,14 +304,32 @@ pub fn catalogue_2d(backend: &dyn Backend) {
 
 /// Every catalogue wavelet, 3-D, on [`SHAPES_3D`], levels 1 to the maximum (at most 3).
 pub fn catalogue_3d(backend: &dyn Backend) {
+    catalogue_3d_of(backend, dwt_catalogue::all());
+}
+
+/// The 3-D cases of [`catalogue_3d`] for some wavelets only (for a variant whose kernels differ
+/// from another's only in what the others already test, where compiling every module costs).
+pub fn catalogue_3d_of(
+    backend: &dyn Backend,
+    wavelets: impl IntoIterator<Item = &'static Wavelet>,
+) {
     let mut failures = Vec::new();
     let mut ran = 0;
-    for w in dwt_catalogue::all() {
+    for w in wavelets {
         for shape in SHAPES_3D {
             ran += all_cases(backend, w, shape, 3, &mut failures);
         }
     }
     report("catalogue 3-D", backend, ran, failures);
+}
+
+/// The wavelets the tiny-tile variant runs in 3-D: its planes differ from the 2-D tiles (every
+/// wavelet, `catalogue_2d`) only by the plane offset; one plain integer wavelet, one with the
+/// pre-shift and the longest float one cover it.
+pub fn tiny_tile_volume_wavelets() -> impl Iterator<Item = &'static Wavelet> {
+    ["LeGall53", "HaarWithShift", "Cdf97"]
+        .into_iter()
+        .map(|n| dwt_catalogue::by_name(n).expect("catalogue wavelet"))
 }
 
 /// Column heights just below, at and above the first multiples of the vertical window, for a
@@ -561,9 +579,9 @@ macro_rules! conformance_tests {
 /// kernels come from `dwt-emit-c`, so that every variant its planner can choose is held to the
 /// same suite: module `fused` (the default config: the fused 2-D pass where it applies),
 /// `two_pass` (`LaunchConfig::two_pass()`) and `tiny_tiles` (`LaunchConfig::tiny_tiles()`, the
-/// 2-D and 3-D parts of the suite). `backend` is a path to a function from the config to the backend
-/// (absolute, e.g. `crate::backend`: it is named from inside the modules); `random_cases` gives
-/// the random programs per variant, in that order.
+/// 2-D parts of the suite, and 3-D for [`tiny_tile_volume_wavelets`]). `backend` is a path to a
+/// function from the config to the backend (absolute, e.g. `crate::backend`: it is named from
+/// inside the modules); `random_cases` gives the random programs per variant, in that order.
 #[macro_export]
 macro_rules! conformance_variants {
     ($(#[$attr:meta])* backend = $make:path, config = $cfg:ty, random_cases = [$fused:expr, $two_pass:expr, $tiny:expr], volume = $v:expr) => {
@@ -575,7 +593,7 @@ macro_rules! conformance_variants {
         }
         mod tiny_tiles {
             $crate::conformance_tests!(@one [$(#[$attr])*] conformance_catalogue_2d, $crate::conformance::catalogue_2d(&$make(<$cfg>::tiny_tiles())));
-            $crate::conformance_tests!(@one [$(#[$attr])*] conformance_catalogue_3d, $crate::conformance::catalogue_3d(&$make(<$cfg>::tiny_tiles())));
+            $crate::conformance_tests!(@one [$(#[$attr])*] conformance_catalogue_3d, $crate::conformance::catalogue_3d_of(&$make(<$cfg>::tiny_tiles()), $crate::conformance::tiny_tile_volume_wavelets()));
             $crate::conformance_tests!(@one [$(#[$attr])*] conformance_random_programs, $crate::conformance::random_programs(&$make(<$cfg>::tiny_tiles()), $tiny));
             $crate::conformance_tests!(@one [$(#[$attr])*] conformance_large_sizes, $crate::conformance::large(&$make(<$cfg>::tiny_tiles()), [8, 8, 8]));
         }

@@ -44,8 +44,17 @@ pub trait Dialect {
     fn preamble(&self, elem: ElementType) -> Vec<String>;
     /// Qualifier of a helper function (`static inline`, `__device__ inline`).
     fn helper_qualifier(&self) -> &'static str;
-    /// The kernel's opening line, up to but excluding the `{`.
-    fn kernel_signature(&self, name: &str, params: &[Param], local_size: [usize; 3]) -> String;
+    /// The kernel's opening line, up to but excluding the `{`. With `full_occupancy`, the
+    /// compiler is asked to fit as many groups per multiprocessor as it runs threads (CUDA's
+    /// `__launch_bounds__(n, 2048 / n)`, 2048 threads per multiprocessor on sm_90: a register
+    /// budget); OpenCL C has no such hint.
+    fn kernel_signature(
+        &self,
+        name: &str,
+        params: &[Param],
+        local_size: [usize; 3],
+        full_occupancy: bool,
+    ) -> String;
     /// A local (shared) memory array declaration with its `;`.
     fn local_array(&self, ty: &str, name: &str, dims: &[usize]) -> String;
     /// A pointer to global memory holding `ty` (`__global short*`, `short*`).
@@ -59,8 +68,9 @@ pub trait Dialect {
     /// Two consecutive stored elements from `array[index]` (`index` even, the address aligned
     /// as [`Dialect::pair_aligned`] checks), as a value with fields `.x` and `.y`.
     fn load_pair(&self, t: ElementType, array: &str, index: &str) -> String;
-    /// Whether the global pointer `array` of `t` is aligned for [`Dialect::load_pair`].
-    fn pair_aligned(&self, t: ElementType, array: &str) -> String;
+    /// Whether the global pointer `array` of `t` is aligned for [`Dialect::load_pair`]; `None`
+    /// where every address is (the check would be a constant).
+    fn pair_aligned(&self, t: ElementType, array: &str) -> Option<String>;
     /// The two-element vector of stored type `t` (`int2`): the same name in both dialects.
     fn pair_type(&self, t: ElementType) -> String {
         format!("{}2", self.storage_type(t))
@@ -124,7 +134,13 @@ impl Dialect for OpenCl {
         "static inline"
     }
 
-    fn kernel_signature(&self, name: &str, params: &[Param], local_size: [usize; 3]) -> String {
+    fn kernel_signature(
+        &self,
+        name: &str,
+        params: &[Param],
+        local_size: [usize; 3],
+        _full_occupancy: bool,
+    ) -> String {
         let params: Vec<String> = params
             .iter()
             .map(|p| match p {
@@ -171,9 +187,9 @@ impl Dialect for OpenCl {
         format!("vload2(0, {array} + {index})")
     }
 
-    fn pair_aligned(&self, _t: ElementType, _array: &str) -> String {
+    fn pair_aligned(&self, _t: ElementType, _array: &str) -> Option<String> {
         // vload2 reads unaligned pairs too.
-        "1".to_string()
+        None
     }
 
     fn uint_as_int(&self, e: &str) -> String {
@@ -216,7 +232,13 @@ impl Dialect for Cuda {
         "static __device__ __forceinline__"
     }
 
-    fn kernel_signature(&self, name: &str, params: &[Param], local_size: [usize; 3]) -> String {
+    fn kernel_signature(
+        &self,
+        name: &str,
+        params: &[Param],
+        local_size: [usize; 3],
+        full_occupancy: bool,
+    ) -> String {
         let params: Vec<String> = params
             .iter()
             .map(|p| match p {
@@ -226,9 +248,14 @@ impl Dialect for Cuda {
             })
             .collect();
         let [x, y, z] = local_size;
+        let threads = x * y * z;
+        let bounds = if full_occupancy {
+            format!("{threads}, {}", (2048 / threads).max(1))
+        } else {
+            threads.to_string()
+        };
         format!(
-            "// Launched with blockDim = ({x}, {y}, {z}).\nextern \"C\" __global__ void __launch_bounds__({})\n{name}({})",
-            x * y * z,
+            "// Launched with blockDim = ({x}, {y}, {z}).\nextern \"C\" __global__ void __launch_bounds__({bounds})\n{name}({})",
             params.join(", ")
         )
     }
@@ -262,11 +289,11 @@ impl Dialect for Cuda {
         format!("*(const {}*)({array} + {index})", self.pair_type(t))
     }
 
-    fn pair_aligned(&self, t: ElementType, array: &str) -> String {
-        format!(
+    fn pair_aligned(&self, t: ElementType, array: &str) -> Option<String> {
+        Some(format!(
             "(((unsigned long long){array}) % sizeof({})) == 0",
             self.pair_type(t)
-        )
+        ))
     }
 
     fn uint_as_int(&self, e: &str) -> String {

@@ -597,7 +597,7 @@ impl Emitter<'_> {
         w.comment("Short-row path (n <= max_row_len; longer rows slide the columns kernel along the row).");
         w.comment("Each step is a loop over its target phase in local memory with a barrier after it; reads");
         w.comment("outside the phase go through resolve().");
-        let sig = d.kernel_signature(name, &params, [wg, 1, 1]);
+        let sig = d.kernel_signature(name, &params, [wg, 1, 1], false);
         w.block(sig, |w| {
             w.line(d.local_array(self.work(), "even", &[half_cap]));
             w.line(d.local_array(self.work(), "odd", &[half_cap]));
@@ -735,7 +735,7 @@ impl Emitter<'_> {
         };
         w.comment(format!("Long-row path: {what} the sliding-window row pass"));
         w.comment("(rows longer than max_row_len); launched as the rows kernel (one group per row and plane).");
-        let sig = d.kernel_signature(name, &params, [wg, 1, 1]);
+        let sig = d.kernel_signature(name, &params, [wg, 1, 1], false);
         w.block(sig, |w| {
             w.line(format!("const int lid = {};", d.local_id(0)));
             w.line(format!("const int row = {};", d.group_id(0)));
@@ -794,7 +794,7 @@ impl Emitter<'_> {
         w.comment(
             "Mallat layout: dst != src (writes land on rows later windows still read); interleaved: may be equal.",
         );
-        let sig = d.kernel_signature(name, &self.columns_params(), [sw, sr, 1]);
+        let sig = d.kernel_signature(name, &self.columns_params(), [sw, sr, 1], false);
         w.block(sig, |w| {
             w.line(d.local_array(self.work(), "win", &[g.window_rows, sw]));
             w.line(format!("const int tx = {};", d.local_id(0)));

@@ -129,9 +129,12 @@ impl Emitter<'_> {
     /// checks: as (even, odd) pairs, one vector load each, where the rows are contiguous and
     /// aligned for that, else one sample at a time.
     pub(crate) fn inner_load_natural(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
+        let aligned = match self.d.pair_aligned(self.elem, "nat") {
+            Some(a) => format!(" && {a}"),
+            None => String::new(),
+        };
         w.line(format!(
-            "const int pairs = nat_col_step == 1 && ((nat_base | nat_row_step) & 1) == 0 && {};",
-            self.d.pair_aligned(self.elem, "nat")
+            "const int pairs = nat_col_step == 1 && ((nat_base | nat_row_step) & 1) == 0{aligned};"
         ));
         w.block("if (pairs)", |w| self.inner_load_pairs(w, lx, ly));
         w.block("else", |w| self.inner_load_scalar(w, lx, ly));
@@ -385,18 +388,31 @@ impl Emitter<'_> {
         if stage == Stage::Whole {
             self.strided(w, tasks, false, |w| {
                 header(w);
-                let body = |w: &mut Writer| {
-                    lift(w);
+                let stores = |w: &mut Writer| {
                     for q in 0..2 {
                         for k in 0..s as i64 {
                             store(w, q, k, &reg(q, k));
                         }
                     }
                 };
-                if pass.bands && pass.lines_checked {
-                    w.block("if (mx >= 0 && mx < (px ? nx1 : nx0))", body);
-                } else {
-                    body(w);
+                let in_band = "if (mx >= 0 && mx < (px ? nx1 : nx0))";
+                match (pass.bands && pass.lines_checked, forward) {
+                    (false, _) => {
+                        lift(w);
+                        stores(w);
+                    }
+                    // The forward lifts every line (the tile holds them all) and stores those in
+                    // the band: with the lift under the branch too, ptxas took 46 registers
+                    // instead of 32 for LeGall 5/3's kernel.
+                    (true, true) => {
+                        lift(w);
+                        w.block(in_band, stores);
+                    }
+                    // The inverse reads the line from the subbands: only inside the band.
+                    (true, false) => w.block(in_band, |w| {
+                        lift(w);
+                        stores(w);
+                    }),
                 }
             });
             return;
