@@ -5,6 +5,8 @@
 //!
 //! - The driver (`libcuda`) and NVRTC are loaded at run time. [`CudaBackend::new`] checks both are
 //!   there before anything touches them (cudarc panics otherwise) and says what to install.
+//! - A request's module holds only the kernels its plan launches
+//!   ([`dwt_emit_c::KernelModule::source_for`]: NVRTC compiles every kernel it is given).
 //! - Modules are compiled to CUBIN (`--gpu-architecture=sm_XY` from the device's compute
 //!   capability, `--fmad=false`), cached per device and source hash, shared by every backend
 //!   value and thread; each is compiled once. CUBINs are also cached on disk ([`disk_cache`]:

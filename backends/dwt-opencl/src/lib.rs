@@ -12,6 +12,8 @@
 //!   `$XDG_CACHE_HOME/lifting`, else `~/.cache/lifting`), keyed by the SHA-256 of the source, the
 //!   platform, the device and its driver version, so a new process skips the compiler; a corrupt
 //!   entry is rebuilt.
+//! - A request's program holds only the kernels its plan launches
+//!   ([`KernelModule::source_for`]): PoCL compiles every kernel of a program when it is built.
 //! - [`Backend::prepare`] emits, plans and builds a request once and returns a prepared transform
 //!   that only moves the data and launches ([`dwt_runtime::Plan`] uses it); `run` and
 //!   `run_on_device` keep each request's plan ([`dwt_runtime::PreparedCache`]) for the next call.
