@@ -94,9 +94,21 @@ impl KernelModule {
     /// one its tile).
     pub fn source_for(&self, plan: &LaunchPlan) -> String {
         let launched = plan.kernels();
-        let chosen: Vec<&ModuleKernel> = (self.kernels.iter())
-            .filter(|k| launched.contains(&k.name.as_str()))
-            .collect();
+        self.assemble(|k| launched.contains(&k.name.as_str()))
+    }
+
+    /// The source of kernel `name` alone, or `None` where the module has no such kernel: for an
+    /// executor that builds each kernel once, however its plans combine them (a module's plans
+    /// for different shapes launch different sets: the fused kernel alone, it and the sliding
+    /// window, the rows kernel alone...).
+    pub fn kernel_source(&self, name: &str) -> Option<String> {
+        (self.kernels.iter().any(|k| k.name == name)).then(|| self.assemble(|k| k.name == name))
+    }
+
+    /// The prelude then the chosen kernels, in module order; the prelude names no layout when
+    /// every chosen kernel takes any.
+    fn assemble(&self, chosen: impl Fn(&ModuleKernel) -> bool) -> String {
+        let chosen: Vec<&ModuleKernel> = self.kernels.iter().filter(|k| chosen(k)).collect();
         let sources: Vec<&str> = chosen.iter().map(|k| k.source.as_str()).collect();
         let prelude = if chosen.iter().all(|k| k.any_layout) {
             &self.prelude_any_layout

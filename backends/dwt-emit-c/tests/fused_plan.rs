@@ -321,6 +321,12 @@ fn executors_build_only_the_kernels_a_plan_launches() {
         let tile_only = shape.len() == 2;
         assert_eq!(!source.contains("mallat"), tile_only, "{shape:?}");
     }
+    // Each kernel alone, for an executor that builds one program per kernel.
+    for name in defined_kernels(&m.source, &m) {
+        let source = m.kernel_source(&name).unwrap();
+        assert_eq!(defined_kernels(&source, &m), vec![name.clone()]);
+    }
+    assert!(m.kernel_source("no_such_kernel").is_none());
     // The fused kernel takes every subband's base and steps: one program for both layouts.
     let config = LaunchConfig::default();
     let w = dwt_catalogue::by_name("LeGall53").unwrap();

@@ -12,8 +12,9 @@
 //!   `$XDG_CACHE_HOME/lifting`, else `~/.cache/lifting`), keyed by the SHA-256 of the source, the
 //!   platform, the device and its driver version, so a new process skips the compiler; a corrupt
 //!   entry is rebuilt.
-//! - A request's program holds only the kernels its plan launches
-//!   ([`KernelModule::source_for`]): PoCL compiles every kernel of a program when it is built.
+//! - Each kernel a plan launches is a program of its own ([`KernelModule::kernel_source`]): PoCL
+//!   compiles every kernel of a program when it is built, and a module's plans for different
+//!   shapes launch different sets of its kernels; this way each kernel is compiled once.
 //! - [`Backend::prepare`] emits, plans and builds a request once and returns a prepared transform
 //!   that only moves the data and launches ([`dwt_runtime::Plan`] uses it); `run` and
 //!   `run_on_device` keep each request's plan ([`dwt_runtime::PreparedCache`]) for the next call.
@@ -54,7 +55,7 @@ use dwt_emit_c::{
 };
 use dwt_ir::ElementType;
 use dwt_runtime::{
-    Backend, DwtError, Element, KernelOrigin, PrepareReport, Prepared, PreparedCache,
+    Backend, DwtError, Element, KernelOrigin, ModuleReport, PrepareReport, Prepared, PreparedCache,
     PreparedTransform, Request, Samples,
 };
 use ocl::enums::{DeviceInfo, PlatformInfo, ProgramBuildInfo, ProgramBuildInfoResult};
@@ -354,13 +355,27 @@ impl OpenClBackend {
         .map_err(|e| unsupported(e.to_string()))?;
         let launches =
             dwt_emit_c::plan(&module, &request.shape, request.levels).map_err(unsupported)?;
-        let (program, origin, build_time) = self.build_reporting(&module.source_for(&launches))?;
+        let mut programs = HashMap::new();
+        let mut modules = Vec::new();
+        for kernel in launches.kernels() {
+            let source = module.kernel_source(kernel).ok_or_else(|| {
+                device_error(format!(
+                    "the plan launches {kernel}, which its module lacks"
+                ))
+            })?;
+            let (program, origin, time) = self.build_reporting(&source)?;
+            programs.insert(kernel.to_string(), program);
+            modules.push(ModuleReport {
+                kernels: vec![kernel.to_string()],
+                origin,
+                time,
+            });
+        }
         Ok(Plan {
             _module: module,
-            program,
+            programs,
             launches,
-            origin,
-            build_time,
+            report: PrepareReport { modules },
         })
     }
 
@@ -406,8 +421,11 @@ impl OpenClBackend {
                 Step::Copy(c) => copy_band(queue, data, scratch(), c)?,
                 Step::Launch(l) if l.is_empty() => {}
                 Step::Launch(l) => {
+                    let program = plan.programs.get(&l.kernel).ok_or_else(|| {
+                        device_error(format!("no program built for {}", l.kernel))
+                    })?;
                     let mut k = Kernel::builder();
-                    k.program(&plan.program)
+                    k.program(program)
                         .name(&l.kernel)
                         .queue(queue.clone())
                         .global_work_size(l.global())
@@ -453,10 +471,8 @@ impl Backend for OpenClBackend {
     fn prepare(&self, request: &Request, element: ElementType) -> Result<Prepared, DwtError> {
         request.validate_for(element, request.shape.iter().product())?;
         let plan = self.plan(request, element)?;
-        let report =
-            PrepareReport::one_module(plan.launches.kernels(), plan.origin, plan.build_time);
         Ok(Prepared {
-            report,
+            report: plan.report.clone(),
             transform: Some(Box::new(PreparedRequest {
                 backend: OpenClBackend {
                     state: self.state,
@@ -471,14 +487,14 @@ impl Backend for OpenClBackend {
     }
 }
 
-/// A built module and the launches of the request it runs (computed by
-/// [`dwt_emit_c::plan`], shared with the CUDA backend).
+/// A module's programs (one per kernel launched) and the launches of the request it runs
+/// (computed by [`dwt_emit_c::plan`], shared with the CUDA backend).
 struct Plan {
     _module: KernelModule,
-    program: Program,
+    programs: HashMap<String, Program>,
     launches: LaunchPlan,
-    origin: KernelOrigin,
-    build_time: Duration,
+    /// Where each program came from and how long that took.
+    report: PrepareReport,
 }
 
 /// A request [`Backend::prepare`]d on the device: its module built and its launches planned.
