@@ -402,26 +402,14 @@ impl Emitter<'_> {
         // The passes to or from the subbands skip the lines outside the band (in edge tiles
         // along the other axis).
         let (inner_first, inner_second) = self.inner_passes();
-        let checked = |p: Pass| Pass {
-            lines_checked: p.bands,
-            ..p
-        };
-        let (inner_first, inner_second) = (checked(inner_first), checked(inner_second));
+        let (inner_first, inner_second) =
+            (inner_first.checking_lines(), inner_second.checking_lines());
         // The pass that goes from the tile back into it keeps its results across barriers.
         let two_part = if forward { inner_first } else { inner_second };
         if fast {
             w.line(self.kept_declaration(layout, two_part));
         }
-        let truncate = |w: &mut Writer| {
-            w.comment("i16 storage: the pass's results are stored as short before the other axis reads them.");
-            let n = ly.total * lx.total;
-            self.strided(w, n, false, |w| {
-                w.line(format!(
-                    "tile[t / {c}][t % {c}] = to_work(to_elem(tile[t / {c}][t % {c}]));",
-                    c = lx.total
-                ));
-            });
-        };
+        let truncate = |w: &mut Writer| self.tile_truncate(w, lx, ly);
         let i16 = self.elem == ElementType::I16;
         // The first axis lifts every loaded line of the other axis (the second axis reads
         // them); the second axis only the tile's own lines.
@@ -548,22 +536,9 @@ impl Emitter<'_> {
         let [lx, ly] = layout;
         let forward = self.direction == Direction::Forward;
         let (first, second) = self.inner_passes();
-        let checked = |p: Pass| Pass {
-            lines_checked: p.bands,
-            ..p
-        };
-        let (first, second) = (checked(first), checked(second));
+        let (first, second) = (first.checking_lines(), second.checking_lines());
         let i16 = self.elem == ElementType::I16;
-        let truncate = |w: &mut Writer| {
-            w.comment("i16 storage: the pass's results are stored as short before the other axis reads them.");
-            let n = ly.total * lx.total;
-            self.strided(w, n, false, |w| {
-                w.line(format!(
-                    "tile[t / {c}][t % {c}] = to_work(to_elem(tile[t / {c}][t % {c}]));",
-                    c = lx.total
-                ));
-            });
-        };
+        let truncate = |w: &mut Writer| self.tile_truncate(w, lx, ly);
         // A pass from the tile back into it: read and lift, barrier, write back.
         let two_part = |w: &mut Writer, pass: Pass| {
             w.line(self.kept_declaration(layout, pass));
@@ -736,6 +711,21 @@ impl Emitter<'_> {
                 }
             }
         }
+    }
+
+    /// i16 storage: every value of the tile stored as short and read back, as the CPU reference
+    /// stores each pass's results before the other axis reads them.
+    fn tile_truncate(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
+        w.comment(
+            "i16 storage: the pass's results are stored as short before the other axis reads them.",
+        );
+        let n = ly.total * lx.total;
+        self.strided(w, n, false, |w| {
+            w.line(format!(
+                "tile[t / {c}][t % {c}] = to_work(to_elem(tile[t / {c}][t % {c}]));",
+                c = lx.total
+            ));
+        });
     }
 
     /// Forward: the band in natural order, coalesced along x, into the two phases of both axes.

@@ -41,6 +41,17 @@ pub(crate) struct Pass {
     pub(crate) lines_checked: bool,
 }
 
+impl Pass {
+    /// The pass for a tile that may be at the band's edge along the other axis: one to or from
+    /// the subbands skips the lines outside the band.
+    pub(crate) fn checking_lines(self) -> Self {
+        Pass {
+            lines_checked: self.bands,
+            ..self
+        }
+    }
+}
+
 /// Which part of a register pass to emit. A pass from the tile back into it comes in two parts
 /// with barriers between (a segment's halo is its neighbours' own indices, so every segment is
 /// read and lifted before any is written back); each work-item keeps its own results in

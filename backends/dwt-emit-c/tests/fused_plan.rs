@@ -328,35 +328,25 @@ fn executors_build_only_the_kernels_a_plan_launches() {
     }
     assert!(m.kernel_source("no_such_kernel").is_none());
     // The fused kernel takes every subband's base and steps: one program for both layouts.
-    let config = LaunchConfig::default();
     let w = dwt_catalogue::by_name("LeGall53").unwrap();
-    let [mallat, interleaved] = [Layout::Mallat, Layout::Interleaved].map(|layout| {
-        let m = emit_module(
-            &OpenCl,
-            w,
-            Direction::Forward,
-            ElementType::I32,
-            layout,
-            &config,
-        );
-        let m = m.unwrap();
-        m.source_for(&plan(&m, &[64, 64], 2).unwrap())
-    });
+    let per_layout = |config: &LaunchConfig, shape: &[usize]| {
+        [Layout::Mallat, Layout::Interleaved].map(|layout| {
+            let m = emit_module(
+                &OpenCl,
+                w,
+                Direction::Forward,
+                ElementType::I32,
+                layout,
+                config,
+            );
+            let m = m.unwrap();
+            m.source_for(&plan(&m, shape, 2).unwrap())
+        })
+    };
+    let [mallat, interleaved] = per_layout(&LaunchConfig::default(), &[64, 64]);
     assert_eq!(mallat, interleaved);
     assert!(mallat.contains("any layout"));
     // Not so where the sliding window (which stores per layout) runs too.
-    let config = config.for_axes(3);
-    let [mallat, interleaved] = [Layout::Mallat, Layout::Interleaved].map(|layout| {
-        let m = emit_module(
-            &OpenCl,
-            w,
-            Direction::Forward,
-            ElementType::I32,
-            layout,
-            &config,
-        );
-        let m = m.unwrap();
-        m.source_for(&plan(&m, &[8, 64, 64], 2).unwrap())
-    });
+    let [mallat, interleaved] = per_layout(&LaunchConfig::default().for_axes(3), &[8, 64, 64]);
     assert_ne!(mallat, interleaved);
 }
