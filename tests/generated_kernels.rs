@@ -34,7 +34,7 @@ fn check_dialect<W: WaveletSpec>(dialect: &dyn Dialect, kernels: &[KernelSource]
         .unwrap();
         assert_eq!(
             k.source,
-            fresh.source,
+            fresh.source(),
             "{} {} {:?} {:?} {:?}",
             W::NAME,
             dialect.name(),

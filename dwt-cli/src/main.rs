@@ -510,7 +510,7 @@ fn emit(a: EmitArgs) -> Result<()> {
         &dwt_emit_c::LaunchConfig::default(),
     )
     .map_err(|e| e.to_string())?;
-    print!("{}", module.source);
+    print!("{}", module.source());
     if let Err(e) = &module.vertical {
         eprintln!("note: no vertical kernels: {e}");
     }

@@ -171,7 +171,7 @@ fn kernel_sources(
                         ),
                     )
                 })?;
-                let source = module.source;
+                let source = module.source();
                 let elem = format_ident!("{}", format!("{element:?}"));
                 out.push(quote!(#ir::KernelSource {
                     direction: #ir::Direction::#dir,

@@ -38,7 +38,7 @@ fn every_catalogue_module_compiles_for_sm_90_without_spills() {
                             elem.name(),
                             layout.name()
                         );
-                        let compiled = compile(&module.source, "sm_90")
+                        let compiled = compile(&module.source(), "sm_90")
                             .unwrap_or_else(|e| panic!("{what}: {e}"));
                         assert!(!compiled.cubin.is_empty(), "{what}: empty CUBIN");
                         let usage = function_usage(&compiled.log);

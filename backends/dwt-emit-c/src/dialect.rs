@@ -15,6 +15,10 @@ pub enum Param {
 }
 
 /// One C dialect: OpenCL C or CUDA C++.
+/// The most threads a multiprocessor runs at once on sm_90 (and sm_80): what
+/// [`Dialect::kernel_signature`]'s `full_occupancy` asks the compiler to fit.
+const THREADS_PER_MULTIPROCESSOR: usize = 2048;
+
 pub trait Dialect {
     fn name(&self) -> &'static str;
     /// The name of one kernel of a module: `prefix` is `{wavelet}_{direction}`, `pass` is `rows`,
@@ -46,8 +50,8 @@ pub trait Dialect {
     fn helper_qualifier(&self) -> &'static str;
     /// The kernel's opening line, up to but excluding the `{`. With `full_occupancy`, the
     /// compiler is asked to fit as many groups per multiprocessor as it runs threads (CUDA's
-    /// `__launch_bounds__(n, 2048 / n)`, 2048 threads per multiprocessor on sm_90: a register
-    /// budget); OpenCL C has no such hint.
+    /// `__launch_bounds__(n, 2048 / n)`, [`THREADS_PER_MULTIPROCESSOR`]: a register budget);
+    /// OpenCL C has no such hint.
     fn kernel_signature(
         &self,
         name: &str,
@@ -250,7 +254,10 @@ impl Dialect for Cuda {
         let [x, y, z] = local_size;
         let threads = x * y * z;
         let bounds = if full_occupancy {
-            format!("{threads}, {}", (2048 / threads).max(1))
+            format!(
+                "{threads}, {}",
+                (THREADS_PER_MULTIPROCESSOR / threads).max(1)
+            )
         } else {
             threads.to_string()
         };

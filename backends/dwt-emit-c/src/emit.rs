@@ -52,8 +52,6 @@ pub struct VerticalPass {
 /// The emitted source of one program (a wavelet in one direction) for one element type and layout.
 #[derive(Clone, Debug)]
 pub struct KernelModule {
-    /// Every kernel below, after the module's header comment and helpers.
-    pub source: String,
     /// The header comment and helpers.
     prelude: String,
     /// The same for kernels that address their data by arguments alone, naming no layout: one
@@ -88,6 +86,11 @@ pub struct KernelModule {
 }
 
 impl KernelModule {
+    /// The whole module: its header comment and helpers, then every kernel below.
+    pub fn source(&self) -> String {
+        self.assemble(|_| true)
+    }
+
     /// The module's source with only the kernels `plan` launches: what executors build. A
     /// compiler may compile every kernel of a program (PoCL does, when it is built), and most
     /// plans launch one or two of the module's kernels (a 1-D transform its rows, a fused 2-D
@@ -106,7 +109,7 @@ impl KernelModule {
     }
 
     /// The prelude then the chosen kernels, in module order; the prelude names no layout when
-    /// every chosen kernel takes any.
+    /// every chosen kernel takes any (never all of them: the rows kernel does not).
     fn assemble(&self, chosen: impl Fn(&ModuleKernel) -> bool) -> String {
         let chosen: Vec<&ModuleKernel> = self.kernels.iter().filter(|k| chosen(k)).collect();
         let sources: Vec<&str> = chosen.iter().map(|k| k.source.as_str()).collect();
@@ -247,9 +250,7 @@ pub fn emit_module(
             planes: config.planes,
         }
     });
-    let sources: Vec<&str> = kernels.iter().map(|k| k.source.as_str()).collect();
     Ok(KernelModule {
-        source: prelude.clone() + &sources.join("\n"),
         prelude,
         prelude_any_layout,
         kernels,

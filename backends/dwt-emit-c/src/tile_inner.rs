@@ -36,8 +36,9 @@ pub(crate) struct Pass {
     pub(crate) bands: bool,
     /// i16 storage: the first axis's results are stored as short before the other axis reads them.
     pub(crate) truncate: bool,
-    /// With `bands`: skip the lines outside the band (a tile at the band's edge along the other
-    /// axis, which lifts along that axis on the general path).
+    /// Skip the lines outside the band (a tile at the band's edge along the other axis, which
+    /// lifts along that axis on the general path); only a pass with `bands` sets it (the others
+    /// stay in the tile, which holds every line).
     pub(crate) lines_checked: bool,
 }
 
@@ -407,7 +408,7 @@ impl Emitter<'_> {
                     }
                 };
                 let in_band = "if (mx >= 0 && mx < (px ? nx1 : nx0))";
-                match (pass.bands && pass.lines_checked, forward) {
+                match (pass.lines_checked, forward) {
                     (false, _) => {
                         lift(w);
                         stores(w);

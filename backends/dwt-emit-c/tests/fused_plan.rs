@@ -278,7 +278,8 @@ fn defined_kernels(source: &str, module: &dwt_emit_c::KernelModule) -> Vec<Strin
 fn executors_build_only_the_kernels_a_plan_launches() {
     // The whole module defines all four kernels of a shifting wavelet ...
     let m = module("LeGall53", Direction::Forward, &LaunchConfig::default());
-    assert_eq!(defined_kernels(&m.source, &m).len(), 4, "{}", m.source);
+    let whole = m.source();
+    assert_eq!(defined_kernels(&whole, &m).len(), 4, "{whole}");
     for (shape, levels, expect) in [
         // ... a 1-D transform launches its rows kernel, a long row the shift and sliding window,
         (&[64usize][..], 2u32, vec![m.rows_kernel.clone()]),
@@ -310,19 +311,19 @@ fn executors_build_only_the_kernels_a_plan_launches() {
         // The pruned source is the module's own text with the other kernels left out: after
         // its first line (which names the layout, or none for the fused kernel alone), its lines
         // are a subsequence of the module's.
-        let mut module_lines = m.source.lines();
+        let mut module_lines = whole.lines();
         for line in source.lines().skip(1) {
             assert!(
                 module_lines.any(|l| l == line),
                 "{shape:?}: `{line}` is not the module's, in order"
             );
         }
-        assert!(source.len() < m.source.len());
+        assert!(source.len() < whole.len());
         let tile_only = shape.len() == 2;
         assert_eq!(!source.contains("mallat"), tile_only, "{shape:?}");
     }
     // Each kernel alone, for an executor that builds one program per kernel.
-    for name in defined_kernels(&m.source, &m) {
+    for name in defined_kernels(&whole, &m) {
         let source = m.kernel_source(&name).unwrap();
         assert_eq!(defined_kernels(&source, &m), vec![name.clone()]);
     }

@@ -34,7 +34,7 @@ fn snapshot_in(
         layout.name()
     );
     assert_eq!(is_integer(elem), w.kind == ElementKind::Integer);
-    insta::assert_snapshot!(name, module.source);
+    insta::assert_snapshot!(name, module.source());
 }
 
 #[test]
