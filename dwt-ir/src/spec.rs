@@ -19,7 +19,7 @@ pub trait WaveletSpec {
     /// element type of the wavelet's kind and layout, generated at compile time by the same emitter
     /// the runtime uses (which regenerates for other configurations).
     const OPENCL: &'static [KernelSource];
-    /// The CUDA C kernel modules, likewise (compiled at run time with NVRTC, `--fmad=false`).
+    /// The CUDA C kernel modules, likewise (compiled at run time with NVRTC).
     const CUDA: &'static [KernelSource];
 
     /// The wavelet's IR.

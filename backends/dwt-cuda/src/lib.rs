@@ -8,7 +8,7 @@
 //! - A request's module holds only the kernels its plan launches
 //!   ([`dwt_emit_c::KernelModule::source_for`]: NVRTC compiles every kernel it is given).
 //! - Modules are compiled to CUBIN (`--gpu-architecture=sm_XY` from the device's compute
-//!   capability, `--fmad=false`), cached per device and source hash, shared by every backend
+//!   capability; float multiply-adds fused), cached per device and source hash, shared by every backend
 //!   value and thread; each is compiled once. CUBINs are also cached on disk ([`disk_cache`]:
 //!   `$DWT_CACHE_DIR`, else `$XDG_CACHE_HOME/lifting`, else `~/.cache/lifting`), keyed by the
 //!   SHA-256 of the source, the device, the driver and NVRTC versions and the options; a corrupt

@@ -555,6 +555,9 @@ impl Emitter<'_> {
         target: &str,
         read: &dyn Fn(i64) -> String,
     ) {
+        if !self.int() {
+            return self.float_step_body(w, step, target, read);
+        }
         let init = if self.int() {
             format!("{}", step.rounding as i32)
         } else {
@@ -586,6 +589,49 @@ impl Emitter<'_> {
             Sign::Sub => self.sub(target, &prediction),
         };
         w.line(format!("{target} = {updated};"));
+    }
+
+    /// A float step as its taps are written: the taps of one coefficient summed first and
+    /// multiplied once (`o = o - c * (e0 + e1)`), the target updated group by group, so that with
+    /// contraction each group is an addition and a fused multiply-add. The CPU reference adds
+    /// every product to a sum started at zero; the two agree to rounding (floats are compared
+    /// within a tolerance, integers exactly: integer steps keep [`step_body`](Self::step_body)'s
+    /// order, exact in wrapping arithmetic either way).
+    fn float_step_body(
+        &self,
+        w: &mut Writer,
+        step: &Step,
+        target: &str,
+        read: &dyn Fn(i64) -> String,
+    ) {
+        let mut groups: Vec<(dwt_ir::Coeff, Vec<i64>)> = Vec::new();
+        for (k, c) in step.taps.terms() {
+            match groups.iter_mut().find(|(g, _)| *g == c) {
+                Some((_, ks)) => ks.push(k as i64),
+                None => groups.push((c, vec![k as i64])),
+            }
+        }
+        for (c, ks) in groups {
+            let sum: Vec<String> = ks.iter().map(|&k| read(k)).collect();
+            let sum = if sum.len() > 1 {
+                format!("({})", sum.join(" + "))
+            } else {
+                sum.join("")
+            };
+            let subtract = c.is_negative() != (step.sign == Sign::Sub);
+            let magnitude = c.abs();
+            let term = if magnitude.is_one() {
+                sum
+            } else {
+                self.mul(&self.coeff(magnitude), &sum)
+            };
+            let updated = if subtract {
+                self.sub(target, &term)
+            } else {
+                self.add(target, &term)
+            };
+            w.line(format!("{target} = {updated};"));
+        }
     }
 
     // ---------------------------------------------------------------- horizontal pass
