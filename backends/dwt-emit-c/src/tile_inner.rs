@@ -14,8 +14,16 @@
 use dwt_ir::{Direction, ElementType, Op};
 
 use crate::emit::{offset, Emitter};
-use crate::tile::{Axis, AxisLayout};
+use crate::tile::{Axis, AxisLayout, UNROLL};
 use crate::writer::Writer;
+
+/// The fewest taps (over all of a program's lifting steps) for which the forward kernel loads
+/// its inner tiles a row per 32 work-items. Measured on an H200 (BENCHMARKS.md: 8192^2, one
+/// level, the row load against the single loop, two alternations in one call): CDF 9/7 (8 taps),
+/// Deslauriers-Dubuc (9,7) (6) and (13,7) (8), Daubechies 9/7 (8) ran 3.5-5.5% faster that way,
+/// Fidelity (16) the same; Haar (2), LeGall 5/3 and CDF 5/3 (4), whose kernels wait on memory
+/// more than on instructions, 2.5-5% slower. A planner that times both would replace this rule.
+pub(crate) const ROW_LOAD_MIN_TAPS: usize = 6;
 
 /// The longest divisor of `t` not above `max` (at least 1): the segment a work-item lifts.
 pub fn segment_len(t: usize, max: usize) -> usize {
@@ -165,6 +173,12 @@ impl Emitter<'_> {
     /// Polyphase index `m` of the tile's rows as one pair of natural samples `(2m, 2m + 1)`,
     /// into both phases where each is stored. Inner tiles read inside the band for every `m`
     /// either phase stores (the band has at least as many even indices as odd ones).
+    ///
+    /// For programs of at least [`ROW_LOAD_MIN_TAPS`] taps, with groups of a multiple of 32
+    /// work-items, the tile's own pairs of a row go to 32 consecutive work-items (a row per 32,
+    /// its address computed once; no division), the halo's pairs of every row after them. The
+    /// loop over rows has no loop inside it, so the unrolled iterations keep their loads in
+    /// flight together. Other programs take one loop over all pairs.
     fn inner_load_pairs(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
         let bmax = lx.before[0].max(lx.before[1]);
         let width = (0..2)
@@ -172,25 +186,22 @@ impl Emitter<'_> {
             .max()
             .unwrap_or(0);
         let rows = ly.stored[0] + ly.stored[1];
+        let threads = self.cfg.tile_threads;
         w.comment(format!(
             "Load (inner tile): {rows} rows x {width} (even, odd) pairs, no bounds checks."
         ));
-        self.strided(w, rows * width, true, |w| {
-            w.line(format!("const int l = t / {width}, p = t % {width};"));
-            w.line(format!("const int nr = {};", ly.natural_row("l")));
+        // Pair p of the row whose natural index is `nr` (a variable the caller declares).
+        let pair_index = format!(
+            "nat_base + nr * nat_row_step + 2 * ({})",
+            offset("mx0 + p", -(bmax as i64))
+        );
+        let pair = |w: &mut Writer, index: &str, l: &str, checked: bool| {
             w.line(format!(
                 "const {} v = {};",
                 self.d.pair_type(self.elem),
-                self.d.load_pair(
-                    self.elem,
-                    "nat",
-                    &format!(
-                        "nat_base + nr * nat_row_step + 2 * ({})",
-                        offset("mx0 + p", -(bmax as i64))
-                    )
-                )
+                self.d.load_pair(self.elem, "nat", index)
             ));
-            let row = ly.all_lines("l");
+            let row = ly.all_lines(l);
             for (q, field) in [(0, "x"), (1, "y")] {
                 // Storage index of pair p in phase q, and the pairs that phase stores.
                 let at = lx.before[q] as i64 - bmax as i64;
@@ -200,10 +211,10 @@ impl Emitter<'_> {
                 let base = if q == 0 { 0 } else { lx.phase1 as i64 };
                 let store = format!("tile[{row}][{}] = {value};", offset("p", base + at));
                 let mut bounds = Vec::new();
-                if from > 0 {
+                if checked && from > 0 {
                     bounds.push(format!("p >= {from}"));
                 }
-                if to < width as i64 {
+                if checked && to < width as i64 {
                     bounds.push(format!("p < {to}"));
                 }
                 if bounds.is_empty() {
@@ -212,7 +223,57 @@ impl Emitter<'_> {
                     w.block(format!("if ({})", bounds.join(" && ")), |w| w.line(store));
                 }
             }
-        });
+        };
+        let taps: usize = self
+            .wavelet
+            .program_for(self.direction)
+            .steps()
+            .map(|s| s.taps.len())
+            .sum();
+        if threads % 32 != 0 || taps < ROW_LOAD_MIN_TAPS {
+            self.strided(w, rows * width, true, |w| {
+                w.line(format!("const int l = t / {width}, p = t % {width};"));
+                w.line(format!("const int nr = {};", ly.natural_row("l")));
+                pair(w, &pair_index, "l", true);
+            });
+            return;
+        }
+        // Pairs [bmax, bmax + t) are the tile's own, and every phase stores them.
+        let own = lx.t;
+        let halo = width - own;
+        w.line("const int lane = tid % 32, lane_row = tid / 32;");
+        w.line(UNROLL);
+        w.block(
+            format!("for (int l = lane_row; l < {rows}; l += {})", threads / 32),
+            |w| {
+                w.line(format!(
+                    "const int at = nat_base + ({}) * nat_row_step + 2 * ({});",
+                    ly.natural_row("l"),
+                    offset("mx0", -(bmax as i64))
+                ));
+                for k in 0..own.div_ceil(32) {
+                    let p = format!("const int p = lane + {};", bmax + 32 * k);
+                    let left = own - 32 * k;
+                    let open = if left >= 32 {
+                        String::new()
+                    } else {
+                        format!("if (lane < {left})")
+                    };
+                    w.block(open, |w| {
+                        w.line(&p);
+                        pair(w, "at + 2 * p", "l", false);
+                    });
+                }
+            },
+        );
+        if halo > 0 {
+            self.strided(w, rows * halo, true, |w| {
+                w.line(format!("const int l = t / {halo}, h = t % {halo};"));
+                w.line(format!("const int p = h < {bmax} ? h : h + {own};"));
+                w.line(format!("const int nr = {};", ly.natural_row("l")));
+                pair(w, &pair_index, "l", true);
+            });
+        }
     }
 
     /// The same one natural sample at a time, the phase of a column from its parity.
