@@ -75,6 +75,9 @@ pub trait Dialect {
     /// Whether the global pointer `array` of `t` is aligned for [`Dialect::load_pair`]; `None`
     /// where every address is (the check would be a constant).
     fn pair_aligned(&self, t: ElementType, array: &str) -> Option<String>;
+    /// A statement storing `x` and `y` (stored type `t`) as the two consecutive elements at
+    /// `array[index]` (`index` even, the address aligned as [`Dialect::pair_aligned`] checks).
+    fn store_pair(&self, t: ElementType, array: &str, index: &str, x: &str, y: &str) -> String;
     /// The two-element vector of stored type `t` (`int2`): the same name in both dialects.
     fn pair_type(&self, t: ElementType) -> String {
         format!("{}2", self.storage_type(t))
@@ -192,8 +195,15 @@ impl Dialect for OpenCl {
     }
 
     fn pair_aligned(&self, _t: ElementType, _array: &str) -> Option<String> {
-        // vload2 reads unaligned pairs too.
+        // vload2 and vstore2 take unaligned pairs too.
         None
+    }
+
+    fn store_pair(&self, t: ElementType, array: &str, index: &str, x: &str, y: &str) -> String {
+        format!(
+            "vstore2(({})({x}, {y}), 0, {array} + {index});",
+            self.pair_type(t)
+        )
     }
 
     fn uint_as_int(&self, e: &str) -> String {
@@ -305,6 +315,11 @@ impl Dialect for Cuda {
             "(((unsigned long long){array}) % sizeof({})) == 0",
             self.pair_type(t)
         ))
+    }
+
+    fn store_pair(&self, t: ElementType, array: &str, index: &str, x: &str, y: &str) -> String {
+        let pair = self.pair_type(t);
+        format!("*({pair}*)({array} + {index}) = make_{pair}({x}, {y});")
     }
 
     fn uint_as_int(&self, e: &str) -> String {

@@ -826,8 +826,10 @@ impl Emitter<'_> {
         });
     }
 
-    /// Inverse: the tile's own samples in natural order, coalesced along x; `checked` for tiles
-    /// that may reach past the band's end.
+    /// The tile's own samples from the local tile into the band in natural order; `checked`
+    /// at the band's edges. Unchecked (a tile wholly inside the band), each (even, odd) pair of a
+    /// row is one vector store where the rows are contiguous and aligned for it: half the stores
+    /// and half the index arithmetic of one sample at a time.
     pub(crate) fn tile_store_natural(
         &self,
         w: &mut Writer,
@@ -837,32 +839,68 @@ impl Emitter<'_> {
     ) {
         let (tx, ty) = (lx.t, ly.t);
         let undo = self.pre_shifted();
+        let stored = |v: &str| {
+            if undo {
+                format!("to_elem(undo_pre_shift({v}))")
+            } else {
+                format!("to_elem({v})")
+            }
+        };
         w.comment(format!(
             "Store: the tile's own {}x{} samples in natural order.",
             2 * ty,
             2 * tx
         ));
-        self.strided(w, 4 * tx * ty, true, |w| {
-            w.line(format!(
-                "const int r = 2 * my0 + t / {}, c = 2 * mx0 + t % {};",
-                2 * tx,
-                2 * tx
-            ));
-            let store = |w: &mut Writer| {
+        let singles = |w: &mut Writer| {
+            self.strided(w, 4 * tx * ty, true, |w| {
                 w.line(format!(
-                    "const {} v = tile[(r >> 1) + ((r & 1) ? oy1 : oy0)][(c >> 1) + ((c & 1) ? ox1 : ox0)];",
-                    self.work()
+                    "const int r = 2 * my0 + t / {}, c = 2 * mx0 + t % {};",
+                    2 * tx,
+                    2 * tx
                 ));
-                let v = if undo { "undo_pre_shift(v)" } else { "v" };
-                w.line(format!(
-                    "nat[nat_base + r * nat_row_step + c * nat_col_step] = to_elem({v});"
-                ));
-            };
-            if checked {
-                w.block("if (r < rows && c < cols)", store);
-            } else {
-                store(w);
-            }
-        });
+                let store = |w: &mut Writer| {
+                    w.line(format!(
+                        "const {} v = tile[(r >> 1) + ((r & 1) ? oy1 : oy0)][(c >> 1) + ((c & 1) ? ox1 : ox0)];",
+                        self.work()
+                    ));
+                    w.line(format!(
+                        "nat[nat_base + r * nat_row_step + c * nat_col_step] = {};",
+                        stored("v")
+                    ));
+                };
+                if checked {
+                    w.block("if (r < rows && c < cols)", store);
+                } else {
+                    store(w);
+                }
+            });
+        };
+        if checked {
+            singles(w);
+            return;
+        }
+        let aligned = match self.d.pair_aligned(self.elem, "nat") {
+            Some(a) => format!(" && {a}"),
+            None => String::new(),
+        };
+        w.block(
+            format!("if (nat_col_step == 1 && ((nat_base | nat_row_step) & 1) == 0{aligned})"),
+            |w| {
+                self.strided(w, 2 * tx * ty, true, |w| {
+                    w.line(format!(
+                        "const int r = 2 * my0 + t / {tx}, m = mx0 + t % {tx};"
+                    ));
+                    w.line("const int ry = (r >> 1) + ((r & 1) ? oy1 : oy0);");
+                    w.line(self.d.store_pair(
+                        self.elem,
+                        "nat",
+                        "nat_base + r * nat_row_step + 2 * m",
+                        &stored("tile[ry][m + ox0]"),
+                        &stored("tile[ry][m + ox1]"),
+                    ));
+                });
+            },
+        );
+        w.block("else", singles);
     }
 }
