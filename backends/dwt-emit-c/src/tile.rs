@@ -827,9 +827,10 @@ impl Emitter<'_> {
     }
 
     /// The tile's own samples from the local tile into the band in natural order; `checked`
-    /// at the band's edges. Unchecked (a tile wholly inside the band), each (even, odd) pair of a
-    /// row is one vector store where the rows are contiguous and aligned for it: half the stores
-    /// and half the index arithmetic of one sample at a time.
+    /// at the band's edges. Unchecked (a tile wholly inside the band) and for programs of at
+    /// least [`LEAN_ACCESS_MIN_TAPS`](crate::tile_inner::LEAN_ACCESS_MIN_TAPS) taps, each
+    /// (even, odd) pair of a row is one vector store where the rows are contiguous and aligned
+    /// for it: half the stores and half the index arithmetic of one sample at a time.
     pub(crate) fn tile_store_natural(
         &self,
         w: &mut Writer,
@@ -875,7 +876,7 @@ impl Emitter<'_> {
                 }
             });
         };
-        if checked {
+        if checked || !self.lean_access() {
             singles(w);
             return;
         }

@@ -17,13 +17,18 @@ use crate::emit::{offset, Emitter};
 use crate::tile::{Axis, AxisLayout, UNROLL};
 use crate::writer::Writer;
 
-/// The fewest taps (over all of a program's lifting steps) for which the forward kernel loads
-/// its inner tiles a row per 32 work-items. Measured on an H200 (BENCHMARKS.md: 8192^2, one
-/// level, the row load against the single loop, two alternations in one call): CDF 9/7 (8 taps),
-/// Deslauriers-Dubuc (9,7) (6) and (13,7) (8), Daubechies 9/7 (8) ran 3.5-5.5% faster that way,
-/// Fidelity (16) the same; Haar (2), LeGall 5/3 and CDF 5/3 (4), whose kernels wait on memory
-/// more than on instructions, 2.5-5% slower. A planner that times both would replace this rule.
-pub(crate) const ROW_LOAD_MIN_TAPS: usize = 6;
+/// The fewest taps (over all of a program's lifting steps) from which the fused kernels' inner
+/// tiles take the leaner forms of their global memory accesses: the forward's load a row per 32
+/// work-items ([`Emitter::inner_load_natural`]), the inverse's store a vector per (even, odd) pair
+/// ([`Emitter::tile_store_natural`]). Both cut instructions, which is what the longer programs'
+/// kernels wait on; the shorter ones' kernels wait on memory, and the new forms made some of them
+/// slower. Measured on an H200, 8192^2 one level, each form against the one before it for every
+/// wavelet, two alternations in one call (BENCHMARKS.md): the row load made CDF 9/7 (8 taps),
+/// Deslauriers-Dubuc (9,7) (6) and (13,7) (8), Daubechies 9/7 (8) 3.5-5.5% faster, Fidelity (16)
+/// the same, Haar (2), LeGall 5/3 and CDF 5/3 (4) 2.5-5% slower; the pair store made DD (13,7)
+/// 12%, Fidelity 7.5% and the other long ones 1.5-2% faster, LeGall 5/3 8% slower. A planner
+/// that times both forms would replace this rule.
+pub(crate) const LEAN_ACCESS_MIN_TAPS: usize = 6;
 
 /// The longest divisor of `t` not above `max` (at least 1): the segment a work-item lifts.
 pub fn segment_len(t: usize, max: usize) -> usize {
@@ -145,6 +150,18 @@ impl Emitter<'_> {
         )
     }
 
+    /// Whether the program is long enough for the inner tiles' leaner global accesses
+    /// ([`LEAN_ACCESS_MIN_TAPS`]).
+    pub(crate) fn lean_access(&self) -> bool {
+        let taps: usize = self
+            .wavelet
+            .program_for(self.direction)
+            .steps()
+            .map(|s| s.taps.len())
+            .sum();
+        taps >= LEAN_ACCESS_MIN_TAPS
+    }
+
     /// Forward: the tile's rows in natural order into both phases of both axes, with no bounds
     /// checks: as (even, odd) pairs, one vector load each, where the rows are contiguous and
     /// aligned for that, else one sample at a time.
@@ -174,7 +191,7 @@ impl Emitter<'_> {
     /// into both phases where each is stored. Inner tiles read inside the band for every `m`
     /// either phase stores (the band has at least as many even indices as odd ones).
     ///
-    /// For programs of at least [`ROW_LOAD_MIN_TAPS`] taps, with groups of a multiple of 32
+    /// For programs of at least [`LEAN_ACCESS_MIN_TAPS`] taps, with groups of a multiple of 32
     /// work-items, the tile's own pairs of a row go to 32 consecutive work-items (a row per 32,
     /// its address computed once; no division), the halo's pairs of every row after them. The
     /// loop over rows has no loop inside it, so the unrolled iterations keep their loads in
@@ -224,13 +241,7 @@ impl Emitter<'_> {
                 }
             }
         };
-        let taps: usize = self
-            .wavelet
-            .program_for(self.direction)
-            .steps()
-            .map(|s| s.taps.len())
-            .sum();
-        if threads % 32 != 0 || taps < ROW_LOAD_MIN_TAPS {
+        if threads % 32 != 0 || !self.lean_access() {
             self.strided(w, rows * width, true, |w| {
                 w.line(format!("const int l = t / {width}, p = t % {width};"));
                 w.line(format!("const int nr = {};", ly.natural_row("l")));
