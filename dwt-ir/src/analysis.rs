@@ -201,6 +201,12 @@ impl Program {
         (a0.min(b0), a1.max(b1))
     }
 
+    /// The taps of all lifting steps together: how much arithmetic a sample pair costs, as the
+    /// emitters read it when choosing between a kernel's leaner and plainer forms.
+    pub fn taps(&self) -> usize {
+        self.steps().map(|s| s.taps.len()).sum()
+    }
+
     pub fn op_counts(&self) -> OpCounts {
         let mut c = OpCounts::default();
         for op in &self.ops {

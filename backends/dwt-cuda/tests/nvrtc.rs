@@ -11,82 +11,89 @@ fn every_catalogue_module_compiles_for_sm_90_without_spills() {
     let (major, minor) = nvrtc_version()
         .unwrap_or_else(|e| panic!("NVRTC is needed for this test (it does not skip): {e}"));
     eprintln!("NVRTC {major}.{minor}");
-    let all: Vec<_> = dwt_catalogue::all().into_iter().collect();
-    // Every other wavelet from `part`: two threads, as CI has two cores.
-    let check = |part: usize| {
-        let mut modules = 0;
-        let mut kernels = 0;
-        for w in all.iter().skip(part).step_by(2) {
-            for direction in [Direction::Forward, Direction::Inverse] {
-                for elem in ElementType::ALL {
-                    if elem.kind() != w.kind {
-                        continue;
-                    }
-                    // The 2-D modules in both layouts, and the 3-D one (the fused kernel over planes).
-                    let cases = [
-                        (Layout::Mallat, 2),
-                        (Layout::Interleaved, 2),
-                        (Layout::Mallat, 3),
-                    ];
-                    for (layout, axes) in cases {
-                        let config = LaunchConfig::default().for_axes(axes);
-                        let module = emit_module(&Cuda, w, direction, elem, layout, &config)
-                            .expect("catalogue wavelets emit");
-                        let what = format!(
-                            "{} {direction:?} {} {} {axes}-D",
-                            w.name,
-                            elem.name(),
-                            layout.name()
-                        );
-                        let compiled = compile(&module.source(), "sm_90")
-                            .unwrap_or_else(|e| panic!("{what}: {e}"));
-                        assert!(!compiled.cubin.is_empty(), "{what}: empty CUBIN");
-                        let usage = function_usage(&compiled.log);
-                        let mut expected = vec![module.rows_kernel.clone()];
-                        expected.extend(module.shift_kernel.clone());
-                        if let Ok(v) = &module.vertical {
-                            expected.push(v.columns_kernel.clone());
-                        }
-                        let tile = module
-                            .tile
-                            .as_ref()
-                            .unwrap_or_else(|e| panic!("{what}: {e}"));
-                        expected.push(tile.kernel.clone());
-                        for k in &expected {
-                            let u = usage.iter().find(|u| &u.function == k).unwrap_or_else(|| {
-                                panic!(
-                                    "{what}: ptxas reported nothing for {k}; log:\n{}",
-                                    compiled.log
-                                )
-                            });
-                            assert!(
-                                u.spill_stores == 0 && u.spill_loads == 0,
-                                "{what}: {k} spills ({} bytes stores, {} bytes loads); log:\n{}",
-                                u.spill_stores,
-                                u.spill_loads,
-                                compiled.log
-                            );
-                            if k == &tile.kernel && layout == Layout::Mallat {
-                                eprintln!("{what}: fused kernel {:?} registers", u.registers);
-                            }
-                            kernels += 1;
-                        }
-                        assert_eq!(usage.len(), expected.len(), "{what}: {usage:?}");
-                        modules += 1;
-                    }
+    // Every catalogue wavelet, direction and element type of its kind: the 2-D modules in both
+    // layouts, and the 3-D one (the fused kernel over planes).
+    let mut cases = Vec::new();
+    for w in dwt_catalogue::all() {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            for elem in ElementType::ALL.into_iter().filter(|e| e.kind() == w.kind) {
+                for (layout, axes) in [
+                    (Layout::Mallat, 2),
+                    (Layout::Interleaved, 2),
+                    (Layout::Mallat, 3),
+                ] {
+                    cases.push((w, direction, elem, layout, axes));
                 }
             }
         }
-        (modules, kernels)
+    }
+    // Every other case from `part`: two threads, as CI has two cores.
+    let check = |part: usize| {
+        (cases.iter().skip(part).step_by(2))
+            .map(|&(w, direction, elem, layout, axes)| {
+                check_module(w, direction, elem, layout, axes)
+            })
+            .sum::<usize>()
     };
-    let (modules, kernels) = std::thread::scope(|s| {
+    let kernels = std::thread::scope(|s| {
         let parts: Vec<_> = (0..2).map(|p| s.spawn(move || check(p))).collect();
         (parts.into_iter())
             .map(|h| h.join().expect("a part failed (its panic is above)"))
-            .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+            .sum::<usize>()
     });
+    let modules = cases.len();
     eprintln!("{modules} modules, {kernels} kernels: 0 bytes spill stores, 0 bytes spill loads");
     assert!(modules >= 36);
+}
+
+/// Compiles one module and checks that ptxas reports every kernel it should, none spilling;
+/// returns how many kernels it checked.
+fn check_module(
+    w: &dwt_ir::Wavelet,
+    direction: Direction,
+    elem: ElementType,
+    layout: Layout,
+    axes: usize,
+) -> usize {
+    let config = LaunchConfig::default().for_axes(axes);
+    let module =
+        emit_module(&Cuda, w, direction, elem, layout, &config).expect("catalogue wavelets emit");
+    let what = format!(
+        "{} {direction:?} {} {} {axes}-D",
+        w.name,
+        elem.name(),
+        layout.name()
+    );
+    let compiled = compile(&module.source(), "sm_90").unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(!compiled.cubin.is_empty(), "{what}: empty CUBIN");
+    let usage = function_usage(&compiled.log);
+    let mut expected = vec![module.rows_kernel.clone()];
+    expected.extend(module.shift_kernel.clone());
+    if let Ok(v) = &module.vertical {
+        expected.push(v.columns_kernel.clone());
+    }
+    let tile = (module.tile.as_ref()).unwrap_or_else(|e| panic!("{what}: {e}"));
+    expected.push(tile.kernel.clone());
+    for k in &expected {
+        let u = usage.iter().find(|u| &u.function == k).unwrap_or_else(|| {
+            panic!(
+                "{what}: ptxas reported nothing for {k}; log:\n{}",
+                compiled.log
+            )
+        });
+        assert!(
+            u.spill_stores == 0 && u.spill_loads == 0,
+            "{what}: {k} spills ({} bytes stores, {} bytes loads); log:\n{}",
+            u.spill_stores,
+            u.spill_loads,
+            compiled.log
+        );
+        if k == &tile.kernel && layout == Layout::Mallat {
+            eprintln!("{what}: fused kernel {:?} registers", u.registers);
+        }
+    }
+    assert_eq!(usage.len(), expected.len(), "{what}: {usage:?}");
+    expected.len()
 }
 
 #[test]

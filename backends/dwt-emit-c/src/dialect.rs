@@ -14,11 +14,11 @@ pub enum Param {
     Int(&'static str),
 }
 
-/// One C dialect: OpenCL C or CUDA C++.
 /// The most threads a multiprocessor runs at once on sm_90 (and sm_80): what
 /// [`Dialect::kernel_signature`]'s `full_occupancy` asks the compiler to fit.
 const THREADS_PER_MULTIPROCESSOR: usize = 2048;
 
+/// One C dialect: OpenCL C or CUDA C++.
 pub trait Dialect {
     fn name(&self) -> &'static str;
     /// The name of one kernel of a module: `prefix` is `{wavelet}_{direction}`, `pass` is `rows`,
@@ -50,7 +50,7 @@ pub trait Dialect {
     fn helper_qualifier(&self) -> &'static str;
     /// The kernel's opening line, up to but excluding the `{`. With `full_occupancy`, the
     /// compiler is asked to fit as many groups per multiprocessor as it runs threads (CUDA's
-    /// `__launch_bounds__(n, 2048 / n)`, [`THREADS_PER_MULTIPROCESSOR`]: a register budget);
+    /// `__launch_bounds__(n, 2048 / n)`: a register budget);
     /// OpenCL C has no such hint.
     fn kernel_signature(
         &self,

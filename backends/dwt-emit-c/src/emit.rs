@@ -547,7 +547,9 @@ impl Emitter<'_> {
     }
 
     /// The body of one lifting step for target index `i`: `read(k)` is the source sample at
-    /// polyphase offset `k`, `target` the target's lvalue.
+    /// polyphase offset `k`, `target` the target's lvalue. Integer steps sum the rounding and
+    /// every tap in offset order, then shift, as the CPU reference; float ones are
+    /// [`float_step_body`](Self::float_step_body).
     pub(crate) fn step_body(
         &self,
         w: &mut Writer,
@@ -558,12 +560,7 @@ impl Emitter<'_> {
         if !self.int() {
             return self.float_step_body(w, step, target, read);
         }
-        let init = if self.int() {
-            format!("{}", step.rounding as i32)
-        } else {
-            self.literal(0.0)
-        };
-        w.line(format!("{} acc = {init};", self.work()));
+        w.line(format!("{} acc = {};", self.work(), step.rounding as i32));
         for (k, c) in step.taps.terms() {
             let x = read(k as i64);
             let (negative, magnitude) = (c.is_negative(), c.abs());

@@ -732,7 +732,6 @@ impl Emitter<'_> {
     fn tile_load_natural(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
         let (first, span) = lx.natural_span();
         let rows = ly.stored[0] + ly.stored[1];
-        let shift = self.pre_shifted();
         w.comment(format!(
             "Load: {rows} rows x {span} natural columns from 2 * mx0 {}{}, each into its phase.",
             if first < 0 { "- " } else { "+ " },
@@ -757,13 +756,10 @@ impl Emitter<'_> {
             w.block(
                 "if (stored && my >= 0 && my < (py ? ny1 : ny0) && mx >= 0 && mx < (px ? nx1 : nx0))",
                 |w| {
-                    let load = "to_work(nat[nat_base + (2 * my + py) * nat_row_step + c * nat_col_step])";
-                    let load = if shift {
-                        format!("pre_shift({load})")
-                    } else {
-                        load.to_string()
-                    };
-                    w.line(format!("tile[r][sx] = {load};"));
+                    w.line(format!(
+                        "tile[r][sx] = {};",
+                        self.loaded("nat[nat_base + (2 * my + py) * nat_row_step + c * nat_col_step]")
+                    ));
                 },
             );
         });
@@ -880,28 +876,21 @@ impl Emitter<'_> {
             singles(w);
             return;
         }
-        let aligned = match self.d.pair_aligned(self.elem, "nat") {
-            Some(a) => format!(" && {a}"),
-            None => String::new(),
-        };
-        w.block(
-            format!("if (nat_col_step == 1 && ((nat_base | nat_row_step) & 1) == 0{aligned})"),
-            |w| {
-                self.strided(w, 2 * tx * ty, true, |w| {
-                    w.line(format!(
-                        "const int r = 2 * my0 + t / {tx}, m = mx0 + t % {tx};"
-                    ));
-                    w.line("const int ry = (r >> 1) + ((r & 1) ? oy1 : oy0);");
-                    w.line(self.d.store_pair(
-                        self.elem,
-                        "nat",
-                        "nat_base + r * nat_row_step + 2 * m",
-                        &stored("tile[ry][m + ox0]"),
-                        &stored("tile[ry][m + ox1]"),
-                    ));
-                });
-            },
-        );
+        w.block(format!("if ({})", self.natural_pairs()), |w| {
+            self.strided(w, 2 * tx * ty, true, |w| {
+                w.line(format!(
+                    "const int r = 2 * my0 + t / {tx}, m = mx0 + t % {tx};"
+                ));
+                w.line("const int ry = (r >> 1) + ((r & 1) ? oy1 : oy0);");
+                w.line(self.d.store_pair(
+                    self.elem,
+                    "nat",
+                    "nat_base + r * nat_row_step + 2 * m",
+                    &stored("tile[ry][m + ox0]"),
+                    &stored("tile[ry][m + ox1]"),
+                ));
+            });
+        });
         w.block("else", singles);
     }
 }

@@ -153,32 +153,32 @@ impl Emitter<'_> {
     /// Whether the program is long enough for the inner tiles' leaner global accesses
     /// ([`LEAN_ACCESS_MIN_TAPS`]).
     pub(crate) fn lean_access(&self) -> bool {
-        let taps: usize = self
-            .wavelet
-            .program_for(self.direction)
-            .steps()
-            .map(|s| s.taps.len())
-            .sum();
-        taps >= LEAN_ACCESS_MIN_TAPS
+        self.wavelet.program_for(self.direction).taps() >= LEAN_ACCESS_MIN_TAPS
     }
 
     /// Forward: the tile's rows in natural order into both phases of both axes, with no bounds
     /// checks: as (even, odd) pairs, one vector load each, where the rows are contiguous and
     /// aligned for that, else one sample at a time.
     pub(crate) fn inner_load_natural(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
-        let aligned = match self.d.pair_aligned(self.elem, "nat") {
-            Some(a) => format!(" && {a}"),
-            None => String::new(),
-        };
-        w.line(format!(
-            "const int pairs = nat_col_step == 1 && ((nat_base | nat_row_step) & 1) == 0{aligned};"
-        ));
+        w.line(format!("const int pairs = {};", self.natural_pairs()));
         w.block("if (pairs)", |w| self.inner_load_pairs(w, lx, ly));
         w.block("else", |w| self.inner_load_scalar(w, lx, ly));
     }
 
+    /// Whether the band in natural order (`nat`) can be read or written as (even, odd) pairs,
+    /// one vector access each ([`Dialect::load_pair`](crate::Dialect::load_pair),
+    /// [`Dialect::store_pair`](crate::Dialect::store_pair)): contiguous rows, each starting at
+    /// an even index of an aligned pointer.
+    pub(crate) fn natural_pairs(&self) -> String {
+        let aligned = match self.d.pair_aligned(self.elem, "nat") {
+            Some(a) => format!(" && {a}"),
+            None => String::new(),
+        };
+        format!("nat_col_step == 1 && ((nat_base | nat_row_step) & 1) == 0{aligned}")
+    }
+
     /// A natural sample as the forward's working value (pre-shifted where the wavelet says).
-    fn loaded(&self, sample: &str) -> String {
+    pub(crate) fn loaded(&self, sample: &str) -> String {
         let value = format!("to_work({sample})");
         if self.pre_shifted() {
             format!("pre_shift({value})")
