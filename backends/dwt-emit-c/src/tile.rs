@@ -183,6 +183,25 @@ impl Emitter<'_> {
         );
     }
 
+    /// The same indices as [`Emitter::strided`], the loop over a work-item's rounds unrolled
+    /// whole (`round`, a compile-time count, in the body's scope).
+    pub(crate) fn strided_whole(&self, w: &mut Writer, n: usize, body: impl FnOnce(&mut Writer)) {
+        let threads = self.cfg.tile_threads;
+        let rounds = n.div_ceil(threads);
+        w.line("#pragma unroll");
+        w.block(
+            format!("for (int round = 0; round < {rounds}; ++round)"),
+            |w| {
+                w.line(format!("const int t = tid + round * {threads};"));
+                if rounds * threads == n {
+                    body(w);
+                } else {
+                    w.block(format!("if (t < {n})"), body);
+                }
+            },
+        );
+    }
+
     /// Emits the fused kernel, or says why there is none for this program.
     pub(crate) fn tile_plan(
         &self,
