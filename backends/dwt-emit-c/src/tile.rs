@@ -47,6 +47,58 @@ pub struct TilePass {
 /// Clang-based OpenCL compilers (PoCL) read it.
 pub(crate) const UNROLL: &str = "#pragma unroll 4";
 
+/// How [`share`] unrolls a work-item's loop.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unroll {
+    /// As the compiler likes.
+    No,
+    /// By 4 ([`UNROLL`]): a loop of fewer rounds never reaches its unrolled body.
+    By4,
+    /// Whole, over a compile-time count of rounds (`round`, in the body's scope): every round's
+    /// loads can be in flight at once, at the price of their registers.
+    Whole,
+}
+
+/// A work-item's share of the indices below `n`: `var` takes `first` (an expression in
+/// `[0, step)`, differing between work-items), `first + step`, and so on, in a loop unrolled
+/// as `unroll` says.
+pub(crate) fn share(
+    w: &mut Writer,
+    var: &str,
+    first: &str,
+    step: usize,
+    n: usize,
+    unroll: Unroll,
+    body: impl FnOnce(&mut Writer),
+) {
+    match unroll {
+        Unroll::No | Unroll::By4 => {
+            if unroll == Unroll::By4 {
+                w.line(UNROLL);
+            }
+            w.block(
+                format!("for (int {var} = {first}; {var} < {n}; {var} += {step})"),
+                body,
+            );
+        }
+        Unroll::Whole => {
+            let rounds = n.div_ceil(step);
+            w.line("#pragma unroll");
+            w.block(
+                format!("for (int round = 0; round < {rounds}; ++round)"),
+                |w| {
+                    w.line(format!("const int {var} = {first} + round * {step};"));
+                    if rounds * step == n {
+                        body(w);
+                    } else {
+                        w.block(format!("if ({var} < {n})"), body);
+                    }
+                },
+            );
+        }
+    }
+}
+
 /// Where subband `band = 2 * py + px` (not 0) starts in `high`: the same in the load of the
 /// inverse and the store of the forward kernel.
 const HIGH_BASE: &str =
@@ -174,32 +226,13 @@ impl Emitter<'_> {
         unrolled: bool,
         body: impl FnOnce(&mut Writer),
     ) {
-        if unrolled {
-            w.line(UNROLL);
-        }
-        w.block(
-            format!("for (int t = tid; t < {n}; t += {})", self.cfg.tile_threads),
-            body,
-        );
+        let unroll = if unrolled { Unroll::By4 } else { Unroll::No };
+        share(w, "t", "tid", self.cfg.tile_threads, n, unroll, body);
     }
 
-    /// The same indices as [`Emitter::strided`], the loop over a work-item's rounds unrolled
-    /// whole (`round`, a compile-time count, in the body's scope).
+    /// The same indices as [`Emitter::strided`], the loop unrolled whole ([`Unroll::Whole`]).
     pub(crate) fn strided_whole(&self, w: &mut Writer, n: usize, body: impl FnOnce(&mut Writer)) {
-        let threads = self.cfg.tile_threads;
-        let rounds = n.div_ceil(threads);
-        w.line("#pragma unroll");
-        w.block(
-            format!("for (int round = 0; round < {rounds}; ++round)"),
-            |w| {
-                w.line(format!("const int t = tid + round * {threads};"));
-                if rounds * threads == n {
-                    body(w);
-                } else {
-                    w.block(format!("if (t < {n})"), body);
-                }
-            },
-        );
+        share(w, "t", "tid", self.cfg.tile_threads, n, Unroll::Whole, body);
     }
 
     /// Emits the fused kernel, or says why there is none for this program.

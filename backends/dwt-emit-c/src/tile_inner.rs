@@ -14,7 +14,7 @@
 use dwt_ir::{Direction, ElementKind, ElementType, Op};
 
 use crate::emit::{offset, Emitter};
-use crate::tile::{Axis, AxisLayout, UNROLL};
+use crate::tile::{share, Axis, AxisLayout, Unroll};
 use crate::writer::Writer;
 
 /// The fewest taps (over all of a program's lifting steps) from which the fused kernels' inner
@@ -156,6 +156,17 @@ impl Emitter<'_> {
         self.wavelet.program_for(self.direction).taps() >= LEAN_ACCESS_MIN_TAPS
     }
 
+    /// Whether the row load of [`Emitter::inner_load_pairs`] is unrolled whole, every round of
+    /// the halo's pairs loaded before any is stored ([`Unroll::Whole`]), rather than by 4 with
+    /// the halo round by round. Integer programs: measured on an H200 (8192^2 one level, each
+    /// against the loop unrolled by 4, two alternations in one call, BENCHMARKS.md), the whole
+    /// unroll made the forward of Daubechies 9/7 7.6% faster, Fidelity 4.7%, Deslauriers-Dubuc
+    /// (13,7) 3.3%, (9,7) 2.4%, but CDF 9/7's (the one float program that takes the row load)
+    /// 6.6% slower. Like [`LEAN_ACCESS_MIN_TAPS`], a rule a planner timing both would replace.
+    fn rows_unrolled_whole(&self) -> bool {
+        self.elem.kind() == ElementKind::Integer
+    }
+
     /// Forward: the tile's rows in natural order into both phases of both axes, with no bounds
     /// checks: as (even, odd) pairs, one vector load each, where the rows are contiguous and
     /// aligned for that, else one sample at a time.
@@ -195,12 +206,8 @@ impl Emitter<'_> {
     /// work-items, the tile's own pairs of a row go to 32 consecutive work-items (a row per 32,
     /// its address computed once; no division), the halo's pairs of every row after them. The
     /// loop over rows has no loop inside it, so the unrolled iterations keep their loads in
-    /// flight together. Integer programs unroll it whole and load every round of the halo
-    /// before storing any; float programs unroll by 4 and load and store the halo round by
-    /// round. Measured on an H200 (8192^2 one level, each against the loop unrolled by 4, two
-    /// alternations in one call, BENCHMARKS.md): the whole unroll made the forward of
-    /// Daubechies 9/7 7.6% faster, Fidelity 4.7%, Deslauriers-Dubuc (13,7) 3.3%, (9,7) 2.4%,
-    /// but CDF 9/7's 6.6% slower. Other programs take one loop over all pairs.
+    /// flight together ([`Emitter::rows_unrolled_whole`] says how far it is unrolled). Other
+    /// programs take one loop over all pairs.
     fn inner_load_pairs(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
         let bmax = lx.before[0].max(lx.before[1]);
         let width = (0..2)
@@ -282,26 +289,9 @@ impl Emitter<'_> {
             }
         };
         let apart = threads / 32;
-        let whole = self.elem.kind() == ElementKind::Integer;
-        if whole {
-            // Unrolled whole: a loop unrolled by 4 runs its last rows one load at a time.
-            let rounds = rows.div_ceil(apart);
-            w.line("#pragma unroll");
-            w.block(format!("for (int i = 0; i < {rounds}; ++i)"), |w| {
-                w.line(format!("const int l = lane_row + {apart} * i;"));
-                if rounds * apart > rows {
-                    w.block(format!("if (l < {rows})"), row);
-                } else {
-                    row(w);
-                }
-            });
-        } else {
-            w.line(UNROLL);
-            w.block(
-                format!("for (int l = lane_row; l < {rows}; l += {apart})"),
-                row,
-            );
-        }
+        let whole = self.rows_unrolled_whole();
+        let unroll = if whole { Unroll::Whole } else { Unroll::By4 };
+        share(w, "l", "lane_row", apart, rows, unroll, row);
         if halo > 0 {
             let position = |w: &mut Writer| {
                 w.line(format!("const int l = t / {halo}, h = t % {halo};"));
@@ -386,7 +376,6 @@ impl Emitter<'_> {
         stage: Stage,
     ) {
         let seg = &self.wavelet.program_for(self.direction).tile_halo(0);
-        let threads = self.cfg.tile_threads;
         let [lx, ly] = layout;
         let (along, across) = match pass.axis {
             Axis::X => (lx, ly),
@@ -545,30 +534,22 @@ impl Emitter<'_> {
             });
             return;
         }
-        let rounds = tasks.div_ceil(threads);
         let kept = |q: usize, k: i64| format!("kept[round][{}]", q as i64 * s as i64 + k);
-        w.line("#pragma unroll");
-        w.block(
-            format!("for (int round = 0; round < {rounds}; ++round)"),
-            |w| {
-                w.line(format!("const int t = tid + round * {threads};"));
-                w.block(format!("if (t < {tasks})"), |w| {
-                    header(w);
+        self.strided_whole(w, tasks, |w| {
+            header(w);
+            if stage == Stage::Lift {
+                lift(w);
+            }
+            for q in 0..2 {
+                for k in 0..s as i64 {
                     if stage == Stage::Lift {
-                        lift(w);
+                        w.line(format!("{} = {};", kept(q, k), reg(q, k)));
+                    } else {
+                        store(w, q, k, &kept(q, k));
                     }
-                    for q in 0..2 {
-                        for k in 0..s as i64 {
-                            if stage == Stage::Lift {
-                                w.line(format!("{} = {};", kept(q, k), reg(q, k)));
-                            } else {
-                                store(w, q, k, &kept(q, k));
-                            }
-                        }
-                    }
-                });
-            },
-        );
+                }
+            }
+        });
     }
 }
 

@@ -1,0 +1,41 @@
+"""Compares dwt-bench reports of builds run side by side in one call (A/B): per src->dst case,
+each build's medians over its runs, and each later build's fastest median over the first's.
+Reports are found as `<folder>/<build>-*.md` (e.g. old-1.md, old-2.md, new-1.md, new-2.md).
+
+    python3 dwt-bench/ab.py <folder> old new [more builds...]
+"""
+import glob
+import sys
+
+
+def medians(path):
+    """Case -> (median in ms, fraction of copy bandwidth) of a report's src->dst rows."""
+    rows = {}
+    for line in open(path):
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) > 10 and cells[3] == "src->dst":
+            rows[cells[1]] = (float(cells[5].split()[0]), cells[10])
+    return rows
+
+
+def main(folder, builds):
+    runs = {b: [medians(f) for f in sorted(glob.glob(f"{folder}/{b}-*.md"))] for b in builds}
+    for b, reports in runs.items():
+        if not reports:
+            sys.exit(f"no {folder}/{b}-*.md")
+    first = builds[0]
+    print(f"| case | {' | '.join(builds)} | {' / '.join(builds[1:])} vs {first} | of copy ({builds[-1]}) |")
+    print("|---" * (len(builds) + 3) + "|")
+    for case in runs[first][0]:
+        times = [[r[case][0] for r in runs[b] if case in r] for b in builds]
+        if not all(times):
+            continue
+        ratios = " ".join(f"{min(t) / min(times[0]):.3f}" for t in times[1:])
+        cells = " | ".join("/".join(f"{x:.3f}" for x in t) for t in times)
+        print(f"| {case} | {cells} | {ratios} | {runs[builds[-1]][0][case][1]} |")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    main(sys.argv[1], sys.argv[2:])
