@@ -21,7 +21,7 @@
 //!
 //! ```text
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d]
-//!           [--skip-fidelity-8192] [--tile XxY] [--threads N] [--segment N] [--window H]
+//!           [--skip-fidelity-8192] [--tuned] [--tile XxY] [--threads N] [--segment N] [--window H]
 //!           [--slab WxR] [--own-stream]
 //! ```
 
@@ -33,7 +33,7 @@ use std::time::Instant;
 
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaEvent, CudaSlice, CudaStream};
-use dwt_cuda::{CudaBackend, DeviceElement, LaunchConfig, Strategy};
+use dwt_cuda::{CudaBackend, DeviceElement, LaunchConfig, Strategy, Tuning};
 use dwt_emit_c::{Axis, Pass, Step};
 use dwt_ir::{Direction, ElementKind, Layout, Wavelet};
 use dwt_runtime::{Backend, Request};
@@ -57,6 +57,7 @@ struct Opts {
     three_d: bool,
     own_stream: bool,
     skip_fidelity_8192: bool,
+    tuned: bool,
     tile: Option<[usize; 2]>,
     threads: Option<usize>,
     segment: Option<usize>,
@@ -73,6 +74,7 @@ fn parse_args() -> Res<Opts> {
         three_d: true,
         own_stream: false,
         skip_fidelity_8192: false,
+        tuned: false,
         tile: None,
         threads: None,
         segment: None,
@@ -98,6 +100,7 @@ fn parse_args() -> Res<Opts> {
             "--no-3d" => o.three_d = false,
             "--own-stream" => o.own_stream = true,
             "--skip-fidelity-8192" => o.skip_fidelity_8192 = true,
+            "--tuned" => o.tuned = true,
             "--tile" => o.tile = Some(pair(&a, &value()?)?),
             "--slab" => o.slab = Some(pair(&a, &value()?)?),
             "--window" => o.window = Some(value()?.parse().map_err(|e| format!("--window: {e}"))?),
@@ -108,7 +111,7 @@ fn parse_args() -> Res<Opts> {
                 o.segment = Some(value()?.parse().map_err(|e| format!("--segment: {e}"))?)
             }
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--own-stream]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--own-stream]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
@@ -262,6 +265,9 @@ enum Variant {
     /// As `Into`, every kernel launched on its own (no CUDA graph): only for the transforms
     /// small enough to be recorded as graphs by default.
     Direct,
+    /// As `Into` on a backend that measures its candidate configurations per request
+    /// (`--tuned`): the configuration it chose.
+    Tuned,
 }
 
 impl Variant {
@@ -271,6 +277,7 @@ impl Variant {
             Variant::InPlace => "in place",
             Variant::TwoPass => "two-pass",
             Variant::Direct => "src->dst, no graph",
+            Variant::Tuned => "tuned src->dst",
         }
     }
 }
@@ -311,6 +318,10 @@ struct Bench<'a> {
     b: &'a CudaBackend,
     two_pass: CudaBackend,
     direct: CudaBackend,
+    /// The measuring backend (`--tuned`).
+    tuned: Option<CudaBackend>,
+    /// What it measured per case.
+    tunings: Vec<(String, String)>,
     stream: Arc<CudaStream>,
     reps: usize,
     rows: Vec<Row>,
@@ -470,17 +481,11 @@ impl Bench<'_> {
                         warm_ms: wall[1],
                     });
                 }
-                let variants: &[Variant] = if graphs {
-                    &[
-                        Variant::Into,
-                        Variant::Direct,
-                        Variant::InPlace,
-                        Variant::TwoPass,
-                    ]
-                } else {
-                    &[Variant::Into, Variant::InPlace, Variant::TwoPass]
-                };
-                for &variant in variants {
+                let mut variants = vec![Variant::Into];
+                variants.extend(self.tuned.is_some().then_some(Variant::Tuned));
+                variants.extend(graphs.then_some(Variant::Direct));
+                variants.extend([Variant::InPlace, Variant::TwoPass]);
+                for variant in variants {
                     // Fresh data for every variant: in-place calls changed it.
                     for buf in bufs.iter_mut() {
                         self.stream.memcpy_htod(&host, buf).map_err(drv)?;
@@ -489,23 +494,38 @@ impl Bench<'_> {
                     let backend = match variant {
                         Variant::TwoPass => &self.two_pass,
                         Variant::Direct => &self.direct,
+                        Variant::Tuned => self.tuned.as_ref().expect("--tuned"),
                         _ => self.b,
                     };
                     let timing = self.time(&r, variant, &mut bufs, &mut outs)?;
+                    let mut steps = self
+                        .steps::<T>(backend, &r)
+                        .unwrap_or_else(|e| format!("? ({e})"));
+                    if variant == Variant::Tuned {
+                        match backend.tuning_report(&r, T::TYPE) {
+                            Ok(Some(t)) => {
+                                steps = format!("{steps}: {}", t.chosen);
+                                self.tunings
+                                    .push((format!("{case} ({})", T::NAME), t.to_string()));
+                            }
+                            Ok(None) => steps = format!("{steps}: not tuned"),
+                            Err(e) => steps = format!("{steps}: ? ({e})"),
+                        }
+                    }
                     self.rows.push(Row {
                         case: case.clone(),
                         elem: T::NAME,
                         variant,
-                        steps: self
-                            .steps::<T>(backend, &r)
-                            .unwrap_or_else(|e| format!("? ({e})")),
+                        steps,
                         timing,
                         bytes,
                     });
                 }
             }
             // Forward then inverse gives the input back (exactly for integers), in every variant.
-            for variant in [Variant::Into, Variant::TwoPass] {
+            let mut round_trips = vec![Variant::Into, Variant::TwoPass];
+            round_trips.extend(self.tuned.is_some().then_some(Variant::Tuned));
+            for variant in round_trips {
                 let src = self.stream.clone_htod(&host).map_err(drv)?;
                 let mut mid = self.stream.alloc_zeros::<T>(n).map_err(drv)?;
                 let mut back = self.stream.alloc_zeros::<T>(n).map_err(drv)?;
@@ -524,10 +544,14 @@ impl Bench<'_> {
                             .run_on_device(&fwd, &mut back)
                             .and_then(|()| self.two_pass.run_on_device(&inv, &mut back))
                     }
-                    _ => self
-                        .b
-                        .run_on_device_into(&fwd, &src, &mut mid)
-                        .and_then(|()| self.b.run_on_device_into(&inv, &mid, &mut back)),
+                    _ => {
+                        let b = match variant {
+                            Variant::Tuned => self.tuned.as_ref().expect("--tuned"),
+                            _ => self.b,
+                        };
+                        b.run_on_device_into(&fwd, &src, &mut mid)
+                            .and_then(|()| b.run_on_device_into(&inv, &mid, &mut back))
+                    }
                 }
                 .map_err(|e| e.to_string())?;
                 let back = self.stream.clone_dtoh(&back).map_err(drv)?;
@@ -567,6 +591,11 @@ impl Bench<'_> {
                     self.direct
                         .run_on_device_into(r, &bufs[i % k], &mut outs[i % k])
                 }
+                Variant::Tuned => (self.tuned.as_ref().expect("--tuned")).run_on_device_into(
+                    r,
+                    &bufs[i % k],
+                    &mut outs[i % k],
+                ),
             }
             .map_err(|e| e.to_string())
         };
@@ -630,7 +659,10 @@ fn run() -> Res<()> {
         config.slab_width = w;
         config.slab_rows = r;
     }
-    let b = CudaBackend::with_config(config).map_err(|e| e.to_string())?;
+    // The default rows are the configuration as given, whatever DWT_TUNE says.
+    let b = CudaBackend::with_config(config)
+        .map_err(|e| e.to_string())?
+        .with_tuning(Tuning::Fixed);
     // The context's default stream, or (`--own-stream`) a stream of the bench's own (which puts
     // cudarc's context in its multi-stream mode, tracking every buffer's use with events).
     let stream = if o.own_stream {
@@ -701,14 +733,26 @@ fn run() -> Res<()> {
         strategy: Strategy::TwoPass,
         ..*b.config()
     })
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| e.to_string())?
+    .with_tuning(Tuning::Fixed);
     let direct = CudaBackend::with_config(*b.config())
         .map_err(|e| e.to_string())?
+        .with_tuning(Tuning::Fixed)
         .with_graph_limit(0);
+    let tuned = match o.tuned {
+        true => Some(
+            CudaBackend::with_config(*b.config())
+                .map_err(|e| e.to_string())?
+                .with_tuning(Tuning::Measured),
+        ),
+        false => None,
+    };
     let mut bench = Bench {
         b: &b,
         two_pass,
         direct,
+        tuned,
+        tunings: Vec::new(),
         stream: stream.clone(),
         reps: o.reps,
         rows: Vec::new(),
@@ -887,6 +931,15 @@ fn run() -> Res<()> {
             "| {} | {:.1} ms | {:.2} ms |",
             c.module, c.first_ms, c.warm_ms
         );
+    }
+    if !bench.tunings.is_empty() {
+        let _ = writeln!(
+            md,
+            "\n## What the measuring planner chose (`--tuned`)\n\nPer case, each distinct candidate configuration's time per transform as the planner measured it (zeroed source, batches of back-to-back runs, median of 5 rounds).\n"
+        );
+        for (case, t) in &bench.tunings {
+            let _ = writeln!(md, "- {case}: {t}");
+        }
     }
     let _ = writeln!(md, "\n## Round trips (correctness of what was timed)\n");
     for c in &bench.checks {

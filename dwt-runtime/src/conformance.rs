@@ -599,3 +599,50 @@ macro_rules! conformance_variants {
         }
     };
 }
+
+/// The suite's 2-D, 3-D, large-size and random-program parts once per candidate configuration a
+/// measuring planner may choose besides those [`conformance_variants!`](crate::conformance_variants)
+/// covers (the configured one and the two passes): each candidate of
+/// `<$cfg>::default().candidates()` whose config is neither the default nor two-pass. `backend`
+/// makes the backend from a config, as there; `random_cases` random programs per candidate.
+#[macro_export]
+macro_rules! conformance_candidates {
+    ($(#[$attr:meta])* backend = $make:path, config = $cfg:ty, two_pass = $two:expr, random_cases = $n:expr, volume = $v:expr) => {
+        mod candidates {
+            /// The candidates the other variants' modules do not cover, with their names.
+            fn others() -> Vec<(&'static str, $cfg)> {
+                let default = <$cfg>::default();
+                let others: Vec<_> = default
+                    .candidates()
+                    .into_iter()
+                    .filter(|c| c.config != default && c.config.strategy != $two)
+                    .map(|c| (c.name, c.config))
+                    .collect();
+                assert!(!others.is_empty(), "no candidates beyond the default and two passes");
+                others
+            }
+
+            /// `check` on every candidate's backend, each on a thread of its own (most of the
+            /// time goes into compiling their modules); a failure names its candidate.
+            fn each(check: impl Fn(&dyn $crate::Backend) + Sync) {
+                let check = &check;
+                std::thread::scope(|s| {
+                    let runs: Vec<_> = others()
+                        .into_iter()
+                        .map(|(name, config)| (name, s.spawn(move || check(&$make(config)))))
+                        .collect();
+                    let failed: Vec<&str> = runs
+                        .into_iter()
+                        .filter_map(|(name, h)| h.join().is_err().then_some(name))
+                        .collect();
+                    assert!(failed.is_empty(), "failed for the candidates {failed:?} (their panics are above)");
+                });
+            }
+
+            $crate::conformance_tests!(@one [$(#[$attr])*] conformance_catalogue_2d, each(|b| $crate::conformance::catalogue_2d(b)));
+            $crate::conformance_tests!(@one [$(#[$attr])*] conformance_catalogue_3d, each(|b| $crate::conformance::catalogue_3d(b)));
+            $crate::conformance_tests!(@one [$(#[$attr])*] conformance_large_sizes, each(|b| $crate::conformance::large(b, $v)));
+            $crate::conformance_tests!(@one [$(#[$attr])*] conformance_random_programs, each(|b| $crate::conformance::random_programs(b, $n)));
+        }
+    };
+}

@@ -22,6 +22,6 @@ pub use error::DwtError;
 pub use growth::{bit_growth, check_bit_growth, Growth, InputRange, Interval};
 pub use plan::{
     BackendRef, KernelOrigin, ModuleReport, Plan, PlanBuilder, PlanData, PrepareReport, Prepared,
-    PreparedTransform,
+    PreparedTransform, TuningReport,
 };
 pub use registry::{BackendInfo, Registry, Selection, AUTO_ORDER, BACKEND_ENV};

@@ -70,10 +70,48 @@ pub struct ModuleReport {
     pub time: Duration,
 }
 
+/// What a backend that times its candidate configurations for a request measured and chose.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TuningReport {
+    /// The configuration the transform runs with.
+    pub chosen: String,
+    /// Every configuration timed and its time per transform on the device (empty when the
+    /// choice came from the cache of earlier measurements).
+    pub timings: Vec<(String, Duration)>,
+    /// The configurations not timed, and why (refused by the emitter or the planner for this
+    /// request, or failed to build).
+    pub skipped: Vec<(String, String)>,
+    /// Whether the choice came from that cache rather than from measuring now.
+    pub cached: bool,
+}
+
+impl fmt::Display for TuningReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "tuned: {}", self.chosen)?;
+        if self.cached {
+            f.write_str(" (measured before, from the cache)")?;
+        } else {
+            f.write_str(" of ")?;
+            for (i, (name, time)) in self.timings.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write!(f, "{name} {:.1} us", time.as_secs_f64() * 1e6)?;
+            }
+        }
+        for (name, why) in &self.skipped {
+            write!(f, "; not timed: {name} ({why})")?;
+        }
+        Ok(())
+    }
+}
+
 /// What [`Backend::prepare`] did. Empty for a backend with nothing to compile (the CPU reference).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PrepareReport {
     pub modules: Vec<ModuleReport>,
+    /// What the backend measured to choose the configuration, when it did.
+    pub tuning: Option<TuningReport>,
 }
 
 impl PrepareReport {
@@ -89,6 +127,7 @@ impl PrepareReport {
                 origin,
                 time,
             }],
+            tuning: None,
         }
     }
 
@@ -133,6 +172,9 @@ impl fmt::Display for PrepareReport {
                 m.origin,
                 m.time.as_secs_f64() * 1e3
             )?;
+        }
+        if let Some(t) = &self.tuning {
+            write!(f, "; {t}")?;
         }
         Ok(())
     }

@@ -253,6 +253,7 @@ impl Backend for Counting {
                     origin: KernelOrigin::Compiled,
                     time: std::time::Duration::from_millis(3),
                 }],
+                tuning: None,
             },
             transform: Some(Box::new(CountingPrepared {
                 request: (

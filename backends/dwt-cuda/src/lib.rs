@@ -37,6 +37,7 @@ mod graph;
 mod launch;
 mod nvrtc;
 mod profile;
+mod tune;
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
@@ -61,6 +62,7 @@ pub use nvrtc::{
     Compiled, FunctionUsage, PROGRAM_NAME,
 };
 pub use profile::StepTime;
+pub use tune::{Tuning, TUNING_ENV};
 
 /// The name the backend is selected by.
 pub const NAME: &str = "cuda";
@@ -195,6 +197,7 @@ fn keep_pool_memory(ctx: &CudaContext) {
 pub struct CudaBackend {
     state: &'static DeviceState,
     config: LaunchConfig,
+    tuning: Tuning,
     plans: PreparedCache<Prepared>,
     graph_samples: usize,
 }
@@ -220,6 +223,7 @@ impl CudaBackend {
         Ok(CudaBackend {
             state,
             config,
+            tuning: Tuning::from_env()?,
             plans: PreparedCache::default(),
             graph_samples: GRAPH_SAMPLES,
         })
@@ -237,6 +241,27 @@ impl CudaBackend {
 
     pub fn config(&self) -> &LaunchConfig {
         &self.config
+    }
+
+    /// The backend choosing each request's configuration as `tuning` says, whatever
+    /// [`TUNING_ENV`] says.
+    pub fn with_tuning(mut self, tuning: Tuning) -> Self {
+        self.tuning = tuning;
+        self
+    }
+
+    pub fn tuning(&self) -> Tuning {
+        self.tuning
+    }
+
+    /// What was measured to choose the request's configuration, preparing it as a run would
+    /// (`None` unless the backend measures and the request is 2-D or 3-D).
+    pub fn tuning_report(
+        &self,
+        request: &Request,
+        element: ElementType,
+    ) -> Result<Option<dwt_runtime::TuningReport>, DwtError> {
+        Ok(self.prepared(request, element)?.tuning.clone())
     }
 
     /// The context device buffers passed to [`CudaBackend::run_on_device`] must belong to.
@@ -434,15 +459,32 @@ impl CudaBackend {
         stream.synchronize().map_err(device_error)
     }
 
-    /// Emits, plans and builds a (validated) request, refusing what it cannot run.
+    /// Emits, plans and builds a (validated) request, refusing what it cannot run: with the
+    /// backend's configuration, or, when it measures ([`Tuning::Measured`]), with the fastest of
+    /// its [candidates](LaunchConfig::candidates) for a 2-D or 3-D request.
     fn prepare_launches(&self, request: &Request, elem: ElementType) -> Result<Prepared, DwtError> {
+        if self.tuning == Tuning::Measured && request.shape.len() >= 2 {
+            return tune::prepare_fastest(self, request, elem);
+        }
+        let emitted = self.emit(request, elem, &self.config)?;
+        self.load(emitted)
+    }
+
+    /// The request's module emitted with `config`, its launch plan and the source its plan
+    /// builds; what the kernels cannot do is refused here, before anything is compiled.
+    fn emit(
+        &self,
+        request: &Request,
+        elem: ElementType,
+        config: &LaunchConfig,
+    ) -> Result<Emitted, DwtError> {
         let module = emit_module(
             &Cuda,
             request.wavelet,
             request.direction,
             elem,
             request.layout,
-            &self.config.for_axes(request.shape.len()),
+            &config.for_axes(request.shape.len()),
         )
         .map_err(|e| unsupported(e.to_string()))?;
         let plan =
@@ -457,19 +499,30 @@ impl CudaBackend {
                 }
             }
         }
-        let (cu, origin, build_time) = self.build_reporting(&module.source_for(&plan))?;
+        let source = module.source_for(&plan);
+        Ok(Emitted {
+            module,
+            plan,
+            source,
+        })
+    }
+
+    /// Builds (or finds) an emitted module and loads the functions its plan launches.
+    fn load(&self, emitted: Emitted) -> Result<Prepared, DwtError> {
+        let (cu, origin, build_time) = self.build_reporting(&emitted.source)?;
         let mut functions = HashMap::new();
-        for k in plan.kernels() {
+        for k in emitted.plan.kernels() {
             let f = cu.load_function(k).map_err(device_error)?;
             functions.insert(k.to_string(), f);
         }
         Ok(Prepared {
-            _module: module,
-            plan,
+            _module: emitted.module,
+            plan: emitted.plan,
             functions,
             origin,
             build_time,
             graphs: graph::Graphs::default(),
+            tuning: None,
         })
     }
 
@@ -564,6 +617,16 @@ struct Prepared {
     build_time: Duration,
     /// Recorded graphs of this request, per buffers.
     graphs: graph::Graphs,
+    /// What was measured to choose the configuration ([`Tuning::Measured`]).
+    tuning: Option<dwt_runtime::TuningReport>,
+}
+
+/// A request's module, emitted and planned but not built.
+struct Emitted {
+    module: KernelModule,
+    plan: LaunchPlan,
+    /// The source of the kernels the plan launches.
+    source: String,
 }
 
 /// A request [`Backend::prepare`]d on the device: its functions loaded and its launches planned.
@@ -626,17 +689,19 @@ impl Backend for CudaBackend {
         let len = request.shape.iter().product();
         request.validate_for(element, len)?;
         let prepared = self.prepare_launches(request, element)?;
-        let report = PrepareReport::one_module(
+        let mut report = PrepareReport::one_module(
             prepared.plan.kernels(),
             prepared.origin,
             prepared.build_time,
         );
+        report.tuning = prepared.tuning.clone();
         Ok(dwt_runtime::Prepared {
             report,
             transform: Some(Box::new(PreparedRequest {
                 backend: CudaBackend {
                     state: self.state,
                     config: self.config,
+                    tuning: self.tuning,
                     plans: self.plans.clone(),
                     graph_samples: self.graph_samples,
                 },

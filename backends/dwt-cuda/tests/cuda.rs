@@ -357,3 +357,58 @@ fn volumes_run_fused_and_time_steps_times_each_step() {
     assert_eq!(kinds, [true, false, true], "{steps:?}");
     assert!(two_pass.time_steps(&req, &src, &mut dst, 0).is_err());
 }
+
+/// The measuring planner times every distinct candidate, runs the fastest (whose result is the
+/// reference's), and a later preparation reads its choice from the disk cache without timing.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn the_measuring_planner_runs_the_fastest_candidate_and_caches_the_choice() {
+    use dwt_cuda::Tuning;
+    let b = CudaBackend::new()
+        .expect("a CUDA device")
+        .with_tuning(Tuning::Measured);
+    // A shape of its own so no earlier run (or earlier test binary) cached its choice.
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos() as usize;
+    let shape = vec![300 + seed % 97, 1000 + seed % 89];
+    let req = legall_forward(&shape, Layout::Mallat);
+    let host: Vec<i16> = ramp(&shape);
+    assert!(matches_reference(&b, &req, &host).unwrap(), "tuned result");
+    let t = b
+        .tuning_report(&req, dwt_ir::ElementType::I16)
+        .unwrap()
+        .expect("a 2-D request is tuned");
+    eprintln!("{t}");
+    assert!(!t.cached);
+    // LeGall 5/3 in i16: the configured form, the other access forms, three tile shapes, two
+    // passes (the lean forms' two unrolls differ for an integer program: both timed).
+    assert!(t.timings.len() >= 6, "{t}");
+    assert!(t.skipped.is_empty(), "{t}");
+    let fastest = t.timings.iter().min_by_key(|(_, d)| *d).unwrap();
+    assert_eq!(fastest.0, t.chosen, "{t}");
+    assert!(t.timings.iter().all(|(_, d)| !d.is_zero()), "{t}");
+    // A new preparation (Backend::prepare does not share the in-memory plans) of the same
+    // request: from the disk cache where there is one, else measured again.
+    let again = b.prepare(&req, dwt_ir::ElementType::I16).unwrap();
+    let t2 = again.report.tuning.expect("tuned");
+    let disk = dwt_emit_c::disk_cache::cache_dir().is_some();
+    assert_eq!(t2.cached, disk, "{t2}");
+    if disk {
+        assert_eq!(t2.chosen, t.chosen);
+        assert!(t2.timings.is_empty());
+    }
+    // 1-D requests take the configuration as given.
+    let line = Request {
+        wavelet: legall(),
+        direction: Direction::Forward,
+        shape: vec![4096],
+        levels: 3,
+        layout: Layout::Mallat,
+    };
+    assert!(b
+        .tuning_report(&line, dwt_ir::ElementType::I16)
+        .unwrap()
+        .is_none());
+}

@@ -96,6 +96,82 @@ fn check_module(
     expected.len()
 }
 
+/// The fused kernel of every other candidate configuration the measuring planner may time
+/// (`LaunchConfig::candidates`: access forms and tile shapes), every catalogue wavelet, direction
+/// and element type, 2-D: compiles, and ptxas reports it. Only the fused kernel (a one-level
+/// plan of a 1080p image launches nothing else); candidates emitting the default's source are
+/// skipped. Unlike the default configuration's kernels, a candidate may spill (three do with
+/// NVRTC 13.0: Fidelity's forward in tiles of 32x8 of 128, i16 and i32, CDF 9/7's in 64x16
+/// of 512): that costs speed, not correctness, and the planner's timing weighs it; the spills
+/// are printed.
+#[test]
+fn every_candidate_fused_kernel_compiles_for_sm_90() {
+    nvrtc_version()
+        .unwrap_or_else(|e| panic!("NVRTC is needed for this test (it does not skip): {e}"));
+    let default = LaunchConfig::default();
+    let mut cases = Vec::new();
+    for w in dwt_catalogue::all() {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            for elem in ElementType::ALL.into_iter().filter(|e| e.kind() == w.kind) {
+                let source = |config: &LaunchConfig| {
+                    let module = emit_module(&Cuda, w, direction, elem, Layout::Mallat, config)
+                        .expect("catalogue wavelets emit");
+                    let plan = dwt_emit_c::plan(&module, &[1080, 1920], 1).expect("plans");
+                    (
+                        module.source_for(&plan),
+                        module.tile.expect("a fused kernel").kernel,
+                    )
+                };
+                let mut seen = vec![source(&default).0];
+                for c in default.candidates() {
+                    if c.config.strategy != dwt_cuda::Strategy::Fused {
+                        continue;
+                    }
+                    let (src, kernel) = source(&c.config);
+                    if !seen.contains(&src) {
+                        let what = format!("{} {direction:?} {} {}", w.name, elem.name(), c.name);
+                        cases.push((what, src.clone(), kernel));
+                        seen.push(src);
+                    }
+                }
+            }
+        }
+    }
+    // Every failure, not only the first.
+    let check = |part: usize| {
+        let mut failures = Vec::new();
+        for (what, src, kernel) in cases.iter().skip(part).step_by(2) {
+            let compiled = match compile(src, "sm_90") {
+                Ok(c) => c,
+                Err(e) => {
+                    failures.push(format!("{what}: {e}"));
+                    continue;
+                }
+            };
+            let usage = function_usage(&compiled.log);
+            match usage.iter().find(|u| &u.function == kernel) {
+                None => failures.push(format!("{what}: ptxas reported nothing for {kernel}")),
+                Some(u) if u.spill_stores > 0 || u.spill_loads > 0 => eprintln!(
+                    "{what}: {kernel} spills ({} bytes stores, {} bytes loads)",
+                    u.spill_stores, u.spill_loads
+                ),
+                Some(_) => {}
+            }
+        }
+        failures
+    };
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let parts = [s.spawn(|| check(0)), s.spawn(|| check(1))];
+        parts
+            .into_iter()
+            .flat_map(|h| h.join().expect("a part panicked"))
+            .collect()
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    eprintln!("{} candidate fused kernels compiled", cases.len());
+    assert!(cases.len() >= 9 * 2 * 2 * 3, "{}", cases.len());
+}
+
 #[test]
 fn a_compiler_error_is_a_build_error_with_the_offending_line() {
     let source =

@@ -68,6 +68,14 @@ pub struct LaunchConfig {
     pub segment: usize,
     /// Which passes 2-D and 3-D levels take.
     pub strategy: Strategy,
+    /// Whether the fused kernels' inner tiles take the leaner forms of their global accesses
+    /// (the forward's load a row per 32 work-items, the inverse's store a vector per pair);
+    /// `None`: the measured rule, programs of 6 taps or more. A choice the tuner times.
+    pub lean_access: Option<bool>,
+    /// Whether the forward's row load (with [`lean_access`](Self::lean_access)) is unrolled
+    /// whole, every halo round loaded before any is stored, rather than by 4; `None`: the
+    /// measured rule, integer programs. A choice the tuner times.
+    pub whole_row_load: Option<bool>,
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused
     /// plan of a 3-D transform) rather than one image; the 2-D kernel stays free of the plane
     /// offset, which slowed it. A property of the request, not a tuning knob: the executors
@@ -93,6 +101,45 @@ impl LaunchConfig {
         }
     }
 
+    /// The configurations a measuring planner times for one request, this one first, each named
+    /// for reports: the other forms of the inner tiles' global accesses
+    /// ([`lean_access`](Self::lean_access), [`whole_row_load`](Self::whole_row_load)), three
+    /// other tile shapes, and the two passes per level. Each shape was the fastest for some
+    /// wavelet, direction or size in the sweeps of BENCHMARKS.md (64x16 indices of 512 work-items:
+    /// CDF 9/7's forward at 8192^2; 32x8 of 128: Haar's and Fidelity's inverse), or is there for
+    /// small bands, whose levels are bound by one group's run time rather than by memory (16x8 of
+    /// 128). Candidates may emit the same source for a program (the access forms of a program
+    /// that takes the other form by rule): executors time each source once. The conformance
+    /// suite runs every candidate (`dwt_runtime::conformance_variants!`).
+    pub fn candidates(&self) -> Vec<Candidate> {
+        let access = |lean, whole| LaunchConfig {
+            lean_access: Some(lean),
+            whole_row_load: whole,
+            ..*self
+        };
+        let shape = |tile, threads| LaunchConfig {
+            tile,
+            tile_threads: threads,
+            ..*self
+        };
+        vec![
+            Candidate::new("as configured", *self),
+            Candidate::new("plain access", access(false, None)),
+            Candidate::new("lean access, whole row load", access(true, Some(true))),
+            Candidate::new("lean access, row load by 4", access(true, Some(false))),
+            Candidate::new("tiles 64x16 of 512", shape([64, 16], 512)),
+            Candidate::new("tiles 32x8 of 128", shape([32, 8], 128)),
+            Candidate::new("tiles 16x8 of 128", shape([16, 8], 128)),
+            Candidate::new(
+                "two passes",
+                LaunchConfig {
+                    strategy: Strategy::TwoPass,
+                    ..*self
+                },
+            ),
+        ]
+    }
+
     /// The defaults with fused tiles of 3 x 2 polyphase indices (6 x 4 samples) and 64
     /// work-items: every kind of tile edge (first, last, both, odd extents, several levels)
     /// appears in small images. For testing; far too small to be fast.
@@ -103,6 +150,20 @@ impl LaunchConfig {
             strategy: Strategy::Fused,
             ..Default::default()
         }
+    }
+}
+
+/// A launch configuration a measuring planner may choose ([`LaunchConfig::candidates`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Candidate {
+    /// What it is, in words, for reports.
+    pub name: &'static str,
+    pub config: LaunchConfig,
+}
+
+impl Candidate {
+    pub fn new(name: &'static str, config: LaunchConfig) -> Self {
+        Candidate { name, config }
     }
 }
 
@@ -131,6 +192,8 @@ impl Default for LaunchConfig {
             tile_threads: 256,
             segment: 8,
             strategy: Strategy::Fused,
+            lean_access: None,
+            whole_row_load: None,
             planes: false,
         }
     }

@@ -153,7 +153,9 @@ impl Emitter<'_> {
     /// Whether the program is long enough for the inner tiles' leaner global accesses
     /// ([`LEAN_ACCESS_MIN_TAPS`]).
     pub(crate) fn lean_access(&self) -> bool {
-        self.wavelet.program_for(self.direction).taps() >= LEAN_ACCESS_MIN_TAPS
+        self.cfg.lean_access.unwrap_or_else(|| {
+            self.wavelet.program_for(self.direction).taps() >= LEAN_ACCESS_MIN_TAPS
+        })
     }
 
     /// Whether the row load of [`Emitter::inner_load_pairs`] is unrolled whole, every round of
@@ -164,7 +166,9 @@ impl Emitter<'_> {
     /// (13,7) 3.3%, (9,7) 2.4%, but CDF 9/7's (the one float program that takes the row load)
     /// 6.6% slower. Like [`LEAN_ACCESS_MIN_TAPS`], a rule a planner timing both would replace.
     fn rows_unrolled_whole(&self) -> bool {
-        self.elem.kind() == ElementKind::Integer
+        self.cfg
+            .whole_row_load
+            .unwrap_or(self.elem.kind() == ElementKind::Integer)
     }
 
     /// Forward: the tile's rows in natural order into both phases of both axes, with no bounds

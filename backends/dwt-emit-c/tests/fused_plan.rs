@@ -351,3 +351,49 @@ fn executors_build_only_the_kernels_a_plan_launches() {
     let [mallat, interleaved] = per_layout(&LaunchConfig::default().for_axes(3), &[8, 64, 64]);
     assert_ne!(mallat, interleaved);
 }
+
+/// The measuring planner's candidates: the configuration given first, distinct names, the two
+/// passes among them, and the access-form knobs really change the emitted inner tiles: a short
+/// program (LeGall 5/3, 4 taps) takes the plain forms by rule and the lean ones when asked, a
+/// long one (CDF 9/7) the other way round.
+#[test]
+fn candidates_start_with_the_given_config_and_change_the_kernels() {
+    let given = LaunchConfig {
+        window_height: 32,
+        ..LaunchConfig::default()
+    };
+    let c = given.candidates();
+    assert_eq!(c[0].config, given);
+    let mut names: Vec<_> = c.iter().map(|c| c.name).collect();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), c.len(), "names are distinct");
+    assert!(c.iter().any(|c| c.config.strategy == Strategy::TwoPass));
+    assert!(
+        c.iter().all(|c| c.config.window_height == 32),
+        "built on the given config"
+    );
+    let source =
+        |name: &str, config: &LaunchConfig| module(name, Direction::Forward, config).source();
+    let with = |lean: Option<bool>| LaunchConfig {
+        lean_access: lean,
+        ..LaunchConfig::default()
+    };
+    for (name, rule) in [("LeGall53", false), ("Cdf97", true)] {
+        let default = source(name, &with(None));
+        assert_eq!(default, source(name, &with(Some(rule))), "{name}: the rule");
+        assert_ne!(
+            default,
+            source(name, &with(Some(!rule))),
+            "{name}: the other form"
+        );
+    }
+    // The row load's unroll: integer programs whole by rule; by 4 when asked.
+    let whole = |w: Option<bool>| LaunchConfig {
+        whole_row_load: w,
+        ..LaunchConfig::default()
+    };
+    let dd = source("DeslauriersDubuc137", &whole(None));
+    assert_eq!(dd, source("DeslauriersDubuc137", &whole(Some(true))));
+    assert_ne!(dd, source("DeslauriersDubuc137", &whole(Some(false))));
+}

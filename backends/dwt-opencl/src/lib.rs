@@ -375,7 +375,10 @@ impl OpenClBackend {
             _module: module,
             programs,
             launches,
-            report: PrepareReport { modules },
+            report: PrepareReport {
+                modules,
+                tuning: None,
+            },
         })
     }
 

@@ -1,0 +1,281 @@
+//! The measuring planner ([`Tuning::Measured`]): for a 2-D or 3-D request, every candidate
+//! configuration ([`LaunchConfig::candidates`]) is emitted, built and timed on the device, and the
+//! transform runs with the fastest. Which configuration is fastest depends on the wavelet, the
+//! direction, the element type and the size (BENCHMARKS.md: no tile shape or access form won
+//! everywhere), so it is measured rather than ruled.
+//!
+//! - Candidates that emit the same source are timed once; one the emitter or planner refuses (the
+//!   two passes of a program the sliding window cannot run) is skipped, and the report says why.
+//! - Timing: on a stream of its own, from a zeroed source into a second buffer, one warm-up run
+//!   per candidate, then five rounds that each time every candidate in turn (so that a drift of
+//!   the clock or of a neighbour's load falls on all alike) as a batch of back-to-back runs of at
+//!   least about half a millisecond between two events; a candidate's time is its median round.
+//! - The choice is kept in the disk cache ([`dwt_emit_c::disk_cache`], folder `cuda-tuning`),
+//!   keyed by the device, driver, NVRTC, the request's shape and levels and every candidate's
+//!   source: a later process builds only the chosen module, and any change to the emitted kernels
+//!   measures again.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use cudarc::driver::sys::CUevent_flags;
+use cudarc::driver::{CudaSlice, CudaStream};
+use dwt_emit_c::disk_cache;
+use dwt_ir::ElementType;
+use dwt_runtime::{DwtError, Request, TuningReport};
+
+use crate::{device_error, unavailable, CudaBackend, DeviceElement, Emitted, Prepared};
+
+/// The environment variable [`CudaBackend::new`] reads the [`Tuning`] from.
+pub const TUNING_ENV: &str = "DWT_TUNE";
+
+/// The folder under the cache directory the choices live in.
+const SUBDIR: &str = "cuda-tuning";
+
+/// How the backend chooses each request's launch configuration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Tuning {
+    /// The backend's configuration as given: no measuring (the default).
+    #[default]
+    Fixed,
+    /// Every candidate configuration timed on the device for each 2-D or 3-D request, the
+    /// fastest kept. The first preparation of a request compiles every candidate (about a second
+    /// each with NVRTC, in parallel, unless the disk cache has them) and times them (a few
+    /// milliseconds); later ones, in this process or another, read the choice from the disk
+    /// cache and build only it.
+    Measured,
+}
+
+impl Tuning {
+    /// `fixed` or `measure` (what [`TUNING_ENV`] takes); anything else is an error that says so.
+    pub fn parse(value: &str) -> Result<Self, DwtError> {
+        match value {
+            "" | "fixed" => Ok(Tuning::Fixed),
+            "measure" | "measured" => Ok(Tuning::Measured),
+            other => Err(unavailable(format!(
+                "{TUNING_ENV}=`{other}` is not a tuning mode: use `fixed` (the default: the launch configuration as given) or `measure` (time every candidate configuration per request and keep the fastest)"
+            ))),
+        }
+    }
+
+    /// From [`TUNING_ENV`]; [`Tuning::Fixed`] when it is unset or empty.
+    pub fn from_env() -> Result<Self, DwtError> {
+        Self::parse(&std::env::var(TUNING_ENV).unwrap_or_default())
+    }
+}
+
+/// Prepares `request` with the fastest of the backend's candidate configurations.
+pub(crate) fn prepare_fastest(
+    backend: &CudaBackend,
+    request: &Request,
+    elem: ElementType,
+) -> Result<Prepared, DwtError> {
+    let mut candidates: Vec<(&'static str, Emitted)> = Vec::new();
+    let mut skipped: Vec<(String, String)> = Vec::new();
+    let mut first_error = None;
+    for c in backend.config.candidates() {
+        match backend.emit(request, elem, &c.config) {
+            Ok(e) if candidates.iter().all(|(_, o)| o.source != e.source) => {
+                candidates.push((c.name, e))
+            }
+            Ok(_) => {}
+            Err(e) => {
+                skipped.push((c.name.to_string(), e.to_string()));
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    if candidates.is_empty() {
+        return Err(first_error.expect("a candidate was refused"));
+    }
+    let choice_file = choice_file(backend, request, &candidates);
+    let cached = choice_file
+        .as_deref()
+        .and_then(disk_cache::load)
+        .and_then(|payload| {
+            let name = String::from_utf8(payload).ok()?;
+            let name = name.lines().next()?.to_string();
+            candidates.iter().position(|(n, _)| *n == name)
+        });
+    if let Some(i) = cached {
+        let (name, emitted) = candidates.swap_remove(i);
+        let mut prepared = backend.load(emitted)?;
+        prepared.tuning = Some(TuningReport {
+            chosen: name.to_string(),
+            timings: Vec::new(),
+            skipped,
+            cached: true,
+        });
+        return Ok(prepared);
+    }
+    let names: Vec<&'static str> = candidates.iter().map(|(n, _)| *n).collect();
+    // Compiled in parallel: NVRTC takes about a second per module and the candidates are
+    // independent (the backend's module cache compiles each source once).
+    let built: Vec<Result<Prepared, DwtError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = candidates
+            .into_iter()
+            .map(|(_, e)| s.spawn(move || backend.load(e)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(unavailable("a thread building a candidate panicked")))
+            })
+            .collect()
+    });
+    let mut timed: Vec<(&'static str, Prepared)> = Vec::new();
+    for (name, b) in names.into_iter().zip(built) {
+        match b {
+            Ok(p) => timed.push((name, p)),
+            // A candidate that does not build is a bug of the emitter: said in the report, and
+            // the others still run.
+            Err(e) => skipped.push((name.to_string(), e.to_string())),
+        }
+    }
+    if timed.is_empty() {
+        let why: Vec<String> = skipped.iter().map(|(n, e)| format!("{n}: {e}")).collect();
+        return Err(unavailable(format!(
+            "no candidate configuration could be built: {}",
+            why.join("; ")
+        )));
+    }
+    let len = request.shape.iter().product();
+    let prepared: Vec<&Prepared> = timed.iter().map(|(_, p)| p).collect();
+    let times = match elem {
+        ElementType::I16 => time_all::<i16>(backend, &prepared, len)?,
+        ElementType::I32 => time_all::<i32>(backend, &prepared, len)?,
+        ElementType::F32 => time_all::<f32>(backend, &prepared, len)?,
+        ElementType::F64 => time_all::<f64>(backend, &prepared, len)?,
+    };
+    let best = (0..times.len())
+        .min_by(|&a, &b| times[a].cmp(&times[b]))
+        .expect("a candidate was timed");
+    let timings: Vec<(String, Duration)> = timed
+        .iter()
+        .zip(&times)
+        .map(|((n, _), t)| (n.to_string(), *t))
+        .collect();
+    let (name, mut chosen) = timed.swap_remove(best);
+    if let Some(file) = &choice_file {
+        let mut payload = format!("{name}\n");
+        for (n, t) in &timings {
+            payload.push_str(&format!("{n}: {:.2} us\n", t.as_secs_f64() * 1e6));
+        }
+        // A choice that cannot be written is measured again next time.
+        let _ = disk_cache::store(file, payload.as_bytes());
+    }
+    chosen.tuning = Some(TuningReport {
+        chosen: name.to_string(),
+        timings,
+        skipped,
+        cached: false,
+    });
+    Ok(chosen)
+}
+
+/// The disk cache file of the choice among `candidates` for `request` on this device; `None`
+/// without a cache folder or a known NVRTC version.
+fn choice_file(
+    backend: &CudaBackend,
+    request: &Request,
+    candidates: &[(&'static str, Emitted)],
+) -> Option<std::path::PathBuf> {
+    let identity = backend.cache_identity()?;
+    let dir = disk_cache::cache_dir()?;
+    let mut what = format!(
+        "tuning v1\nshape {:?}\nlevels {}\n",
+        request.shape, request.levels
+    );
+    for (name, e) in candidates {
+        what.push_str(&format!("== {name}\n{}\n", e.source));
+    }
+    Some(disk_cache::entry_path(
+        &dir,
+        SUBDIR,
+        &identity.key(&what),
+        "choice",
+    ))
+}
+
+/// Rounds of timing per candidate (the median is kept).
+const ROUNDS: usize = 5;
+/// The least time a timed batch of back-to-back runs should take.
+const BATCH: Duration = Duration::from_micros(500);
+/// The most runs in one batch.
+const MAX_BATCH_RUNS: usize = 50;
+
+/// The device time per transform of each prepared candidate, from a zeroed source of `len`
+/// samples into a second buffer.
+fn time_all<T: DeviceElement>(
+    backend: &CudaBackend,
+    candidates: &[&Prepared],
+    len: usize,
+) -> Result<Vec<Duration>, DwtError> {
+    let ctx = backend.context();
+    let stream = ctx.new_stream().map_err(device_error)?;
+    let source = stream.alloc_zeros::<T>(len).map_err(device_error)?;
+    let mut data = stream.alloc_zeros::<T>(len).map_err(device_error)?;
+    let flags = Some(CUevent_flags::CU_EVENT_DEFAULT);
+    let start = ctx.new_event(flags).map_err(device_error)?;
+    let end = ctx.new_event(flags).map_err(device_error)?;
+    let batch =
+        |p: &Prepared, runs: usize, data: &mut CudaSlice<T>| -> Result<Duration, DwtError> {
+            start.record(&stream).map_err(device_error)?;
+            for _ in 0..runs {
+                run_once(backend, p, &stream, &source, data)?;
+            }
+            end.record(&stream).map_err(device_error)?;
+            let ms = start.elapsed_ms(&end).map_err(device_error)?;
+            Ok(Duration::from_secs_f64(f64::from(ms) * 1e-3 / runs as f64))
+        };
+    // The first run of each warms it up; its time sizes the batches.
+    let mut runs = Vec::with_capacity(candidates.len());
+    for p in candidates {
+        run_once(backend, p, &stream, &source, &mut data)?;
+        let once = batch(p, 1, &mut data)?;
+        let n = (BATCH.as_secs_f64() / once.as_secs_f64().max(1e-7)).ceil() as usize;
+        runs.push(n.clamp(1, MAX_BATCH_RUNS));
+    }
+    let mut times = vec![Vec::with_capacity(ROUNDS); candidates.len()];
+    for _ in 0..ROUNDS {
+        for (i, p) in candidates.iter().enumerate() {
+            times[i].push(batch(p, runs[i], &mut data)?);
+        }
+    }
+    stream.synchronize().map_err(device_error)?;
+    Ok(times
+        .into_iter()
+        .map(|mut t| {
+            t.sort();
+            t[t.len() / 2]
+        })
+        .collect())
+}
+
+/// One transform as the request would run it on the device: from `source` into `data` for a
+/// plan that reads a source, else in place on `data`; launched directly (no graph).
+fn run_once<T: DeviceElement>(
+    backend: &CudaBackend,
+    prepared: &Prepared,
+    stream: &Arc<CudaStream>,
+    source: &CudaSlice<T>,
+    data: &mut CudaSlice<T>,
+) -> Result<(), DwtError> {
+    backend.execute(prepared, stream, Some(source), data, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_modes_and_refuses_others_saying_which_there_are() {
+        assert_eq!(Tuning::parse("").unwrap(), Tuning::Fixed);
+        assert_eq!(Tuning::parse("fixed").unwrap(), Tuning::Fixed);
+        assert_eq!(Tuning::parse("measure").unwrap(), Tuning::Measured);
+        let e = Tuning::parse("fast").unwrap_err().to_string();
+        assert!(e.contains("DWT_TUNE=`fast`"), "{e}");
+        assert!(e.contains("`fixed`") && e.contains("`measure`"), "{e}");
+    }
+}
