@@ -935,7 +935,7 @@ fn run() -> Res<()> {
     if !bench.tunings.is_empty() {
         let _ = writeln!(
             md,
-            "\n## What the measuring planner chose (`--tuned`)\n\nPer case, each distinct candidate configuration's time per transform as the planner measured it (zeroed source, batches of back-to-back runs, median of 5 rounds).\n"
+            "\n## What the measuring planner chose (`--tuned`)\n\nPer case, each distinct candidate configuration's time per transform as the planner measured it (zeroed sources, rotated over at least 96 MiB for small requests; batches of back-to-back runs; median of 5 rounds).\n"
         );
         for (case, t) in &bench.tunings {
             let _ = writeln!(md, "- {case}: {t}");

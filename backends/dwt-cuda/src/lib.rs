@@ -29,6 +29,9 @@
 //! - The Mallat layout's sliding-window passes read a scratch copy of the band (their writes land
 //!   on samples later windows still read): one device-to-device copy of the contiguous span that
 //!   covers the band per pass (the band itself when it spans whole rows).
+//! - [`Tuning::Measured`] (or `DWT_TUNE=measure`): each 2-D or 3-D request's launch
+//!   configuration is the fastest of [`LaunchConfig::candidates`] timed on the device (module
+//!   `tune`), the choice cached on disk; by default ([`Tuning::Fixed`]) the configuration given.
 //! - What the kernels cannot do (a periodic boundary or a scale between steps on a vertical pass,
 //!   more than 2^31 samples) is [`DwtError::Unsupported`], found before the data is touched.
 

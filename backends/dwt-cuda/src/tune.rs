@@ -6,8 +6,10 @@
 //!
 //! - Candidates that emit the same source are timed once; one the emitter or planner refuses (the
 //!   two passes of a program the sliding window cannot run) is skipped, and the report says why.
-//! - Timing: on a stream of its own, from a zeroed source into a second buffer, one warm-up run
-//!   per candidate, then five rounds that each time every candidate in turn (so that a drift of
+//! - Timing: on a stream of its own, from zeroed sources into other buffers (small requests
+//!   rotate over enough pairs to exceed the L2 cache, as the benchmark does: an image timed out
+//!   of the cache favours other configurations than one coming from memory), one warm-up batch per
+//!   candidate (every pair once), then five rounds that each time every candidate in turn (so that a drift of
 //!   the clock or of a neighbour's load falls on all alike) as a batch of back-to-back runs of at
 //!   least about half a millisecond between two events; a candidate's time is its median round.
 //! - The choice is kept in the disk cache ([`dwt_emit_c::disk_cache`], folder `cuda-tuning`),
@@ -184,7 +186,7 @@ fn choice_file(
     let identity = backend.cache_identity()?;
     let dir = disk_cache::cache_dir()?;
     let mut what = format!(
-        "tuning v1\nshape {:?}\nlevels {}\n",
+        "tuning v2\nshape {:?}\nlevels {}\n",
         request.shape, request.levels
     );
     for (name, e) in candidates {
@@ -204,9 +206,15 @@ const ROUNDS: usize = 5;
 const BATCH: Duration = Duration::from_micros(500);
 /// The most runs in one batch.
 const MAX_BATCH_RUNS: usize = 50;
+/// Bytes the rotating sources (and as many destinations) of a small request add up to at least:
+/// more than the L2 cache of an H100 or H200 (50-60 MB), so that a small image is timed coming
+/// from memory, as it does in use, not out of the cache.
+const ROTATION_BYTES: usize = 96 << 20;
+/// The most buffer pairs rotated.
+const MAX_ROTATION: usize = 16;
 
-/// The device time per transform of each prepared candidate, from a zeroed source of `len`
-/// samples into a second buffer.
+/// The device time per transform of each prepared candidate, from zeroed sources of `len`
+/// samples into other buffers, rotating over enough pairs to exceed the L2 cache.
 fn time_all<T: DeviceElement>(
     backend: &CudaBackend,
     candidates: &[&Prepared],
@@ -214,33 +222,36 @@ fn time_all<T: DeviceElement>(
 ) -> Result<Vec<Duration>, DwtError> {
     let ctx = backend.context();
     let stream = ctx.new_stream().map_err(device_error)?;
-    let source = stream.alloc_zeros::<T>(len).map_err(device_error)?;
-    let mut data = stream.alloc_zeros::<T>(len).map_err(device_error)?;
+    let pairs = ROTATION_BYTES
+        .div_ceil(len * size_of::<T>())
+        .clamp(1, MAX_ROTATION);
+    let zeroed = || stream.alloc_zeros::<T>(len).map_err(device_error);
+    let sources: Vec<CudaSlice<T>> = (0..pairs).map(|_| zeroed()).collect::<Result<_, _>>()?;
+    let mut data: Vec<CudaSlice<T>> = (0..pairs).map(|_| zeroed()).collect::<Result<_, _>>()?;
     let flags = Some(CUevent_flags::CU_EVENT_DEFAULT);
     let start = ctx.new_event(flags).map_err(device_error)?;
     let end = ctx.new_event(flags).map_err(device_error)?;
-    let batch =
-        |p: &Prepared, runs: usize, data: &mut CudaSlice<T>| -> Result<Duration, DwtError> {
-            start.record(&stream).map_err(device_error)?;
-            for _ in 0..runs {
-                run_once(backend, p, &stream, &source, data)?;
-            }
-            end.record(&stream).map_err(device_error)?;
-            let ms = start.elapsed_ms(&end).map_err(device_error)?;
-            Ok(Duration::from_secs_f64(f64::from(ms) * 1e-3 / runs as f64))
-        };
-    // The first run of each warms it up; its time sizes the batches.
+    let mut batch = |p: &Prepared, runs: usize| -> Result<Duration, DwtError> {
+        start.record(&stream).map_err(device_error)?;
+        for i in 0..runs {
+            let k = i % pairs;
+            run_once(backend, p, &stream, &sources[k], &mut data[k])?;
+        }
+        end.record(&stream).map_err(device_error)?;
+        let ms = start.elapsed_ms(&end).map_err(device_error)?;
+        Ok(Duration::from_secs_f64(f64::from(ms) * 1e-3 / runs as f64))
+    };
+    // The first batch of each warms it up (every buffer pair once); its time sizes the batches.
     let mut runs = Vec::with_capacity(candidates.len());
     for p in candidates {
-        run_once(backend, p, &stream, &source, &mut data)?;
-        let once = batch(p, 1, &mut data)?;
+        let once = batch(p, pairs)?;
         let n = (BATCH.as_secs_f64() / once.as_secs_f64().max(1e-7)).ceil() as usize;
         runs.push(n.clamp(1, MAX_BATCH_RUNS));
     }
     let mut times = vec![Vec::with_capacity(ROUNDS); candidates.len()];
     for _ in 0..ROUNDS {
         for (i, p) in candidates.iter().enumerate() {
-            times[i].push(batch(p, runs[i], &mut data)?);
+            times[i].push(batch(p, runs[i])?);
         }
     }
     stream.synchronize().map_err(device_error)?;

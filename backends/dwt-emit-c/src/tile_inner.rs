@@ -26,8 +26,9 @@ use crate::writer::Writer;
 /// wavelet, two alternations in one call (BENCHMARKS.md): the row load made CDF 9/7 (8 taps),
 /// Deslauriers-Dubuc (9,7) (6) and (13,7) (8), Daubechies 9/7 (8) 3.5-5.5% faster, Fidelity (16)
 /// the same, Haar (2), LeGall 5/3 and CDF 5/3 (4) 2.5-5% slower; the pair store made DD (13,7)
-/// 12%, Fidelity 7.5% and the other long ones 1.5-2% faster, LeGall 5/3 8% slower. A planner
-/// that times both forms would replace this rule.
+/// 12%, Fidelity 7.5% and the other long ones 1.5-2% faster, LeGall 5/3 8% slower. The rule
+/// is the default; [`LaunchConfig::lean_access`](crate::LaunchConfig::lean_access) overrides it,
+/// and the measuring planner (`dwt_cuda::Tuning::Measured`) times both forms per request.
 pub(crate) const LEAN_ACCESS_MIN_TAPS: usize = 6;
 
 /// The longest divisor of `t` not above `max` (at least 1): the segment a work-item lifts.
@@ -164,7 +165,9 @@ impl Emitter<'_> {
     /// against the loop unrolled by 4, two alternations in one call, BENCHMARKS.md), the whole
     /// unroll made the forward of Daubechies 9/7 7.6% faster, Fidelity 4.7%, Deslauriers-Dubuc
     /// (13,7) 3.3%, (9,7) 2.4%, but CDF 9/7's (the one float program that takes the row load)
-    /// 6.6% slower. Like [`LEAN_ACCESS_MIN_TAPS`], a rule a planner timing both would replace.
+    /// 6.6% slower. Like [`LEAN_ACCESS_MIN_TAPS`], the default rule:
+    /// [`LaunchConfig::whole_row_load`](crate::LaunchConfig::whole_row_load) overrides it, and the
+    /// measuring planner times both.
     fn rows_unrolled_whole(&self) -> bool {
         self.cfg
             .whole_row_load
