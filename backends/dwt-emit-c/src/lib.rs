@@ -110,7 +110,8 @@ impl LaunchConfig {
     /// small bands, whose levels are bound by one group's run time rather than by memory (16x8 of
     /// 128). Candidates may emit the same source for a program (the access forms of a program
     /// that takes the other form by rule): executors time each source once. The conformance
-    /// suite runs every candidate (`dwt_runtime::conformance_variants!`).
+    /// suite runs every candidate (`dwt_runtime::conformance_variants!` and
+    /// `conformance_candidates!`).
     pub fn candidates(&self) -> Vec<Candidate> {
         let access = |lean, whole| LaunchConfig {
             lean_access: Some(lean),
