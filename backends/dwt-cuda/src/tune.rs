@@ -6,7 +6,7 @@
 //!
 //! - Candidates that emit the same source are timed once; one the emitter or planner refuses (the
 //!   two passes of a program the sliding window cannot run) is skipped, and the report says why.
-//! - Timing: on a stream of its own, from zeroed sources into other buffers (small requests
+//! - Timing: on the context's default stream, from zeroed sources into other buffers (small requests
 //!   rotate over enough pairs to exceed the L2 cache, as the benchmark does: an image timed out
 //!   of the cache favours other configurations than one coming from memory), one warm-up batch per
 //!   candidate (every pair once), then five rounds that each time every candidate in turn (so that a drift of
@@ -186,7 +186,7 @@ fn choice_file(
     let identity = backend.cache_identity()?;
     let dir = disk_cache::cache_dir()?;
     let mut what = format!(
-        "tuning v2\nshape {:?}\nlevels {}\n",
+        "tuning v3\nshape {:?}\nlevels {}\n",
         request.shape, request.levels
     );
     for (name, e) in candidates {
@@ -221,7 +221,9 @@ fn time_all<T: DeviceElement>(
     len: usize,
 ) -> Result<Vec<Duration>, DwtError> {
     let ctx = backend.context();
-    let stream = ctx.new_stream().map_err(device_error)?;
+    // The context's default stream: a stream of the tuner's own would put cudarc's context in
+    // its multi-stream mode for good (an event recorded per buffer use on every later launch).
+    let stream = backend.stream();
     let pairs = ROTATION_BYTES
         .div_ceil(len * size_of::<T>())
         .clamp(1, MAX_ROTATION);
