@@ -292,7 +292,7 @@ impl<'b> PlanBuilder<'b> {
     }
 
     /// The values integer input takes, for the bit-growth check (default
-    /// [`InputRange::unsigned(8)`], 8-bit pixels).
+    /// [`InputRange::unsigned`]`(8)`, 8-bit pixels).
     pub fn input_range(mut self, input: InputRange) -> Self {
         self.input = input;
         self
