@@ -1,7 +1,8 @@
 //! Runs lifting programs: the [`Backend`] interface every device implements, the exact CPU
 //! reference backend ([`cpu`]), the element types, and the `conformance` suite (feature
 //! `conformance`) every backend must pass, the backend [`registry`] and selection, and the
-//! worst-case [`growth`] of integer transforms, and [`Plan`]s: a transform validated and compiled once, executed on many buffers.
+//! worst-case [`growth`] of integer transforms, and [`Plan`]s: a transform validated and
+//! compiled once, executed on many buffers.
 
 mod backend;
 pub mod cache;
