@@ -88,7 +88,8 @@ pub(crate) fn prepare_fastest(
         }
     }
     if candidates.is_empty() {
-        return Err(first_error.expect("a candidate was refused"));
+        // Every candidate was refused: the first refusal says why.
+        return Err(first_error.unwrap_or_else(|| unavailable("no candidate configuration")));
     }
     let choice_file = choice_file(backend, request, &candidates);
     let cached = choice_file
@@ -150,9 +151,7 @@ pub(crate) fn prepare_fastest(
         ElementType::F32 => time_all::<f32>(backend, &prepared, len)?,
         ElementType::F64 => time_all::<f64>(backend, &prepared, len)?,
     };
-    let best = (0..times.len())
-        .min_by(|&a, &b| times[a].cmp(&times[b]))
-        .expect("a candidate was timed");
+    let best = (0..times.len()).min_by_key(|&i| times[i]).unwrap_or(0);
     let timings: Vec<(String, Duration)> = timed
         .iter()
         .zip(&times)
