@@ -7,15 +7,12 @@ Reports are found as `<folder>/<build>-*.md` (e.g. old-1.md, old-2.md, new-1.md,
 import glob
 import sys
 
+from report import cases
+
 
 def medians(path):
     """Case -> (median in ms, fraction of copy bandwidth) of a report's src->dst rows."""
-    rows = {}
-    for line in open(path):
-        cells = [c.strip() for c in line.split("|")]
-        if len(cells) > 10 and cells[3] == "src->dst":
-            rows[cells[1]] = (float(cells[5].split()[0]), cells[10])
-    return rows
+    return {case: (v["src->dst"].ms, v["src->dst"].of_copy) for case, v in cases(path).items() if "src->dst" in v}
 
 
 def main(folder, builds):

@@ -8,15 +8,7 @@ bandwidth), the measuring planner's (`tuned src->dst`), their ratio and the conf
 """
 import sys
 
-
-def rows(path):
-    out = {}
-    for line in open(path):
-        c = [x.strip() for x in line.split("|")]
-        if len(c) > 6 and c[3] in ("src->dst", "tuned src->dst"):
-            # case -> variant -> (median, steps, fraction of copy)
-            out.setdefault(c[1], {})[c[3]] = (c[5], c[4], c[-2])
-    return out
+from report import cases
 
 
 def main():
@@ -24,13 +16,15 @@ def main():
         sys.exit("usage: tuned.py DWT_BENCH_MD")
     print("| case | default src->dst (% of copy) | tuned src->dst | tuned / default | chosen |")
     print("|---|---|---|---|---|")
-    for case, v in rows(sys.argv[1]).items():
+    for case, v in cases(sys.argv[1]).items():
         if "tuned src->dst" not in v or "src->dst" not in v:
             continue
         default, tuned = v["src->dst"], v["tuned src->dst"]
-        a, b = float(default[0].split()[0]), float(tuned[0].split()[0])
-        chosen = tuned[1].split(": ", 1)[1] if ": " in tuned[1] else tuned[1]
-        print(f"| {case} | {a:.3f} ms ({default[2]}) | {b:.3f} ms ({tuned[2]}) | {b / a:.2f} | {chosen} |")
+        chosen = tuned.steps.split(": ", 1)[1] if ": " in tuned.steps else tuned.steps
+        print(
+            f"| {case} | {default.ms:.3f} ms ({default.of_copy}) | {tuned.ms:.3f} ms ({tuned.of_copy}) "
+            f"| {tuned.ms / default.ms:.2f} | {chosen} |"
+        )
 
 
 if __name__ == "__main__":

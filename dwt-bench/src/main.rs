@@ -333,6 +333,16 @@ struct Bench<'a> {
 }
 
 impl Bench<'_> {
+    /// The backend a variant runs on.
+    fn backend(&self, variant: Variant) -> &CudaBackend {
+        match variant {
+            Variant::Into | Variant::InPlace => self.b,
+            Variant::TwoPass => &self.two_pass,
+            Variant::Direct => &self.direct,
+            Variant::Tuned => self.tuned.as_ref().expect("tuned rows only with --tuned"),
+        }
+    }
+
     /// Launches and band copies of the request's plan as `backend` runs it, and whether fused.
     fn steps<T: DeviceElement>(&self, backend: &CudaBackend, r: &Request) -> Res<String> {
         let plan = backend.launch_plan(r, T::TYPE).map_err(|e| e.to_string())?;
@@ -491,12 +501,7 @@ impl Bench<'_> {
                         self.stream.memcpy_htod(&host, buf).map_err(drv)?;
                     }
                     self.stream.synchronize().map_err(drv)?;
-                    let backend = match variant {
-                        Variant::TwoPass => &self.two_pass,
-                        Variant::Direct => &self.direct,
-                        Variant::Tuned => self.tuned.as_ref().expect("--tuned"),
-                        _ => self.b,
-                    };
+                    let backend = self.backend(variant);
                     let timing = self.time(&r, variant, &mut bufs, &mut outs)?;
                     let mut steps = self
                         .steps::<T>(backend, &r)
@@ -537,21 +542,16 @@ impl Bench<'_> {
                     layout: Layout::Mallat,
                 };
                 let (fwd, inv) = (request(Direction::Forward), request(Direction::Inverse));
+                let b = self.backend(variant);
                 match variant {
                     Variant::TwoPass => {
                         self.stream.memcpy_dtod(&src, &mut back).map_err(drv)?;
-                        self.two_pass
-                            .run_on_device(&fwd, &mut back)
-                            .and_then(|()| self.two_pass.run_on_device(&inv, &mut back))
+                        b.run_on_device(&fwd, &mut back)
+                            .and_then(|()| b.run_on_device(&inv, &mut back))
                     }
-                    _ => {
-                        let b = match variant {
-                            Variant::Tuned => self.tuned.as_ref().expect("--tuned"),
-                            _ => self.b,
-                        };
-                        b.run_on_device_into(&fwd, &src, &mut mid)
-                            .and_then(|()| b.run_on_device_into(&inv, &mid, &mut back))
-                    }
+                    _ => b
+                        .run_on_device_into(&fwd, &src, &mut mid)
+                        .and_then(|()| b.run_on_device_into(&inv, &mid, &mut back)),
                 }
                 .map_err(|e| e.to_string())?;
                 let back = self.stream.clone_dtoh(&back).map_err(drv)?;
@@ -582,20 +582,13 @@ impl Bench<'_> {
     ) -> Res<Timing> {
         let ev = Events::new(self.b)?;
         let k = bufs.len();
+        let b = self.backend(variant);
         let mut run = |i: usize| {
             match variant {
-                Variant::Into => self.b.run_on_device_into(r, &bufs[i % k], &mut outs[i % k]),
-                Variant::InPlace => self.b.run_on_device(r, &mut bufs[i % k]),
-                Variant::TwoPass => self.two_pass.run_on_device(r, &mut bufs[i % k]),
-                Variant::Direct => {
-                    self.direct
-                        .run_on_device_into(r, &bufs[i % k], &mut outs[i % k])
+                Variant::InPlace | Variant::TwoPass => b.run_on_device(r, &mut bufs[i % k]),
+                Variant::Into | Variant::Direct | Variant::Tuned => {
+                    b.run_on_device_into(r, &bufs[i % k], &mut outs[i % k])
                 }
-                Variant::Tuned => (self.tuned.as_ref().expect("--tuned")).run_on_device_into(
-                    r,
-                    &bufs[i % k],
-                    &mut outs[i % k],
-                ),
             }
             .map_err(|e| e.to_string())
         };

@@ -127,6 +127,9 @@ struct DeviceState {
     /// The stream graphs are recorded on (created at the first recording; 0 before), held
     /// while recording.
     capture: Mutex<usize>,
+    /// The measuring planner's choices in this process, by the key of what was measured
+    /// (`tune`): a second preparation of a request neither measures nor reads the disk.
+    choices: Mutex<HashMap<String, &'static str>>,
 }
 
 static DEVICE: OnceLock<Result<DeviceState, DwtError>> = OnceLock::new();
@@ -169,6 +172,7 @@ fn discover() -> Result<DeviceState, DwtError> {
         driver_version,
         modules: Mutex::new(HashMap::new()),
         capture: Mutex::new(0),
+        choices: Mutex::new(HashMap::new()),
     })
 }
 
@@ -253,6 +257,7 @@ impl CudaBackend {
         self
     }
 
+    /// How the backend chooses each request's configuration.
     pub fn tuning(&self) -> Tuning {
         self.tuning
     }

@@ -12,10 +12,10 @@
 //!   candidate (every pair once), then five rounds that each time every candidate in turn (so that a drift of
 //!   the clock or of a neighbour's load falls on all alike) as a batch of back-to-back runs of at
 //!   least about half a millisecond between two events; a candidate's time is its median round.
-//! - The choice is kept in the disk cache ([`dwt_emit_c::disk_cache`], folder `cuda-tuning`),
-//!   keyed by the device, driver, NVRTC, the request's shape and levels and every candidate's
-//!   source: a later process builds only the chosen module, and any change to the emitted kernels
-//!   measures again.
+//! - The choice is kept for the process and in the disk cache ([`dwt_emit_c::disk_cache`],
+//!   folder `cuda-tuning`), keyed by the device, driver, NVRTC, the request's shape and levels and
+//!   every candidate's source: a later preparation, in this process or another, builds only the
+//!   chosen module, and any change to the emitted kernels measures again.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -91,17 +91,26 @@ pub(crate) fn prepare_fastest(
         // Every candidate was refused: the first refusal says why.
         return Err(first_error.unwrap_or_else(|| unavailable("no candidate configuration")));
     }
-    let choice_file = choice_file(backend, request, &candidates);
-    let cached = choice_file
-        .as_deref()
-        .and_then(disk_cache::load)
-        .and_then(|payload| {
-            let name = String::from_utf8(payload).ok()?;
-            let name = name.lines().next()?.to_string();
-            candidates.iter().position(|(n, _)| *n == name)
-        });
+    let key = choice_key(request, &candidates);
+    let choice_file = choice_file(backend, &key);
+    let remembered = || {
+        let choices = backend
+            .state
+            .choices
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        choices.get(&key).map(|name| name.to_string())
+    };
+    let read = || {
+        let payload = String::from_utf8(disk_cache::load(choice_file.as_deref()?)?).ok()?;
+        payload.lines().next().map(String::from)
+    };
+    let cached = remembered()
+        .or_else(read)
+        .and_then(|name| candidates.iter().position(|(n, _)| *n == name));
     if let Some(i) = cached {
         let (name, emitted) = candidates.swap_remove(i);
+        remember(backend, key, name);
         let mut prepared = backend.load(emitted)?;
         prepared.tuning = Some(TuningReport {
             chosen: name.to_string(),
@@ -158,6 +167,7 @@ pub(crate) fn prepare_fastest(
         .map(|((n, _), t)| (n.to_string(), *t))
         .collect();
     let (name, mut chosen) = timed.swap_remove(best);
+    remember(backend, key, name);
     if let Some(file) = &choice_file {
         let mut payload = format!("{name}\n");
         for (n, t) in &timings {
@@ -175,15 +185,10 @@ pub(crate) fn prepare_fastest(
     Ok(chosen)
 }
 
-/// The disk cache file of the choice among `candidates` for `request` on this device; `None`
-/// without a cache folder or a known NVRTC version.
-fn choice_file(
-    backend: &CudaBackend,
-    request: &Request,
-    candidates: &[(&'static str, Emitted)],
-) -> Option<std::path::PathBuf> {
-    let identity = backend.cache_identity()?;
-    let dir = disk_cache::cache_dir()?;
+/// The hash (hex SHA-256) of what a choice among `candidates` for `request` depends on besides
+/// the device and the toolchain: the request's shape and levels and every candidate's source
+/// (which holds the wavelet, direction, element type and layout).
+fn choice_key(request: &Request, candidates: &[(&'static str, Emitted)]) -> String {
     let mut what = format!(
         "tuning v3\nshape {:?}\nlevels {}\n",
         request.shape, request.levels
@@ -191,12 +196,27 @@ fn choice_file(
     for (name, e) in candidates {
         what.push_str(&format!("== {name}\n{}\n", e.source));
     }
+    disk_cache::key(&[what.as_bytes()])
+}
+
+/// The disk cache file of the choice `key` on this device; `None` without a cache folder or a
+/// known NVRTC version.
+fn choice_file(backend: &CudaBackend, key: &str) -> Option<std::path::PathBuf> {
+    let identity = backend.cache_identity()?;
+    let dir = disk_cache::cache_dir()?;
     Some(disk_cache::entry_path(
         &dir,
         SUBDIR,
-        &identity.key(&what),
+        &identity.key(key),
         "choice",
     ))
+}
+
+/// Keeps the choice `key` for this process.
+fn remember(backend: &CudaBackend, key: String, name: &'static str) {
+    (backend.state.choices.lock())
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, name);
 }
 
 /// Rounds of timing per candidate (the median is kept).

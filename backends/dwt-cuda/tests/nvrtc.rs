@@ -27,23 +27,28 @@ fn every_catalogue_module_compiles_for_sm_90_without_spills() {
             }
         }
     }
-    // Every other case from `part`: two threads, as CI has two cores.
-    let check = |part: usize| {
-        (cases.iter().skip(part).step_by(2))
-            .map(|&(w, direction, elem, layout, axes)| {
-                check_module(w, direction, elem, layout, axes)
-            })
-            .sum::<usize>()
-    };
-    let kernels = std::thread::scope(|s| {
-        let parts: Vec<_> = (0..2).map(|p| s.spawn(move || check(p))).collect();
-        (parts.into_iter())
-            .map(|h| h.join().expect("a part failed (its panic is above)"))
-            .sum::<usize>()
-    });
+    let kernels: usize = on_two_threads(&cases, |&(w, direction, elem, layout, axes)| {
+        check_module(w, direction, elem, layout, axes)
+    })
+    .into_iter()
+    .sum();
     let modules = cases.len();
     eprintln!("{modules} modules, {kernels} kernels: 0 bytes spill stores, 0 bytes spill loads");
     assert!(modules >= 36);
+}
+
+/// `f` of every case, the cases split between two threads (CI has two cores), in no
+/// particular order; a panic in either is this test's.
+fn on_two_threads<C: Sync, R: Send>(cases: &[C], f: impl Fn(&C) -> R + Sync) -> Vec<R> {
+    let f = &f;
+    std::thread::scope(|s| {
+        let parts: Vec<_> = (0..2)
+            .map(|p| s.spawn(move || cases.iter().skip(p).step_by(2).map(f).collect::<Vec<R>>()))
+            .collect();
+        (parts.into_iter())
+            .flat_map(|h| h.join().expect("a part failed (its panic is above)"))
+            .collect()
+    })
 }
 
 /// Compiles one module and checks that ptxas reports every kernel it should, none spilling;
@@ -138,35 +143,26 @@ fn every_candidate_fused_kernel_compiles_for_sm_90() {
         }
     }
     // Every failure, not only the first.
-    let check = |part: usize| {
-        let mut failures = Vec::new();
-        for (what, src, kernel) in cases.iter().skip(part).step_by(2) {
-            let compiled = match compile(src, "sm_90") {
-                Ok(c) => c,
-                Err(e) => {
-                    failures.push(format!("{what}: {e}"));
-                    continue;
-                }
-            };
-            let usage = function_usage(&compiled.log);
-            match usage.iter().find(|u| &u.function == kernel) {
-                None => failures.push(format!("{what}: ptxas reported nothing for {kernel}")),
-                Some(u) if u.spill_stores > 0 || u.spill_loads > 0 => eprintln!(
-                    "{what}: {kernel} spills ({} bytes stores, {} bytes loads)",
-                    u.spill_stores, u.spill_loads
-                ),
-                Some(_) => {}
-            }
+    let check = |(what, src, kernel): &(String, String, String)| -> Option<String> {
+        let compiled = match compile(src, "sm_90") {
+            Ok(c) => c,
+            Err(e) => return Some(format!("{what}: {e}")),
+        };
+        let usage = function_usage(&compiled.log);
+        match usage.iter().find(|u| &u.function == kernel) {
+            None => return Some(format!("{what}: ptxas reported nothing for {kernel}")),
+            Some(u) if u.spill_stores > 0 || u.spill_loads > 0 => eprintln!(
+                "{what}: {kernel} spills ({} bytes stores, {} bytes loads)",
+                u.spill_stores, u.spill_loads
+            ),
+            Some(_) => {}
         }
-        failures
+        None
     };
-    let failures: Vec<String> = std::thread::scope(|s| {
-        let parts = [s.spawn(|| check(0)), s.spawn(|| check(1))];
-        parts
-            .into_iter()
-            .flat_map(|h| h.join().expect("a part panicked"))
-            .collect()
-    });
+    let failures: Vec<String> = on_two_threads(&cases, check)
+        .into_iter()
+        .flatten()
+        .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     eprintln!("{} candidate fused kernels compiled", cases.len());
     assert!(cases.len() >= 9 * 2 * 2 * 3, "{}", cases.len());

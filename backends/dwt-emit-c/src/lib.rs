@@ -109,10 +109,10 @@ impl LaunchConfig {
     /// CDF 9/7's forward at 8192^2 before the row loads; 32x8 of 128: the long filters' inverse at
     /// 4096^2 and 8192^2; 16x8 of 128 and 32x8 of 256: 1920x1080, whose levels are bound by one
     /// group's run time rather than by memory). Of nine more shapes swept (BENCHMARKS.md), none
-    /// was the fastest by more than a few percent. Candidates may emit the same source for a program (the access forms of a program
-    /// that takes the other form by rule): executors time each source once. The conformance
-    /// suite runs every candidate (`dwt_runtime::conformance_variants!` and
-    /// `conformance_candidates!`).
+    /// was the fastest by more than a few percent. Candidates may emit the same source for a
+    /// program (the access forms of a program that takes the other form by rule): executors
+    /// time each source once. The conformance suite runs every candidate
+    /// (`dwt_runtime::conformance_variants!` and `conformance_candidates!`).
     pub fn candidates(&self) -> Vec<Candidate> {
         let access = |lean, whole| LaunchConfig {
             lean_access: Some(lean),
