@@ -465,3 +465,34 @@ fn linearized_legall_is_cdf53_unscaled() {
     assert_eq!(ours, unscaled);
     assert_eq!(lin.shift, 0);
 }
+
+/// Whole-sample reflection stands in for VC-2's clamp rule exactly where the notes say the two
+/// agree: two-tap steps, symmetric about their target (LeGall 5/3, Daubechies 9/7, and the float
+/// CDF 9/7 and 5/3, whose steps have the same shape). Not for the longer Deslauriers-Dubuc and
+/// Fidelity steps (clamping `A[2n-3]` at the first sample reads sample 1, reflecting reads 3), nor
+/// for Haar's one-sided forward predict on lines of an odd length (its inverse reads only within
+/// a pair but the last sample of an odd line, a read the reflection and the clamp agree on).
+#[test]
+fn reflected_halos_are_exact_for_the_symmetric_two_tap_programs() {
+    let exact = |w: &Wavelet, dir: Direction, n: usize, s: usize| {
+        w.program_for(dir)
+            .reflected_segments_exact(w.boundary, w.kind, n, s)
+    };
+    for w in dwt_catalogue::all() {
+        for dir in [Direction::Forward, Direction::Inverse] {
+            let all = (2..=120).all(|n| (1..=8).all(|s| exact(w, dir, n, s)));
+            let symmetric_two_tap =
+                ["LeGall53", "Daubechies97Integer", "Cdf97", "Cdf53"].contains(&w.name.as_str());
+            let haar_inverse = w.name.starts_with("Haar") && dir == Direction::Inverse;
+            assert_eq!(all, symmetric_two_tap || haar_inverse, "{} {dir:?}", w.name);
+            if w.name.starts_with("Haar") {
+                assert!((2..=120)
+                    .step_by(2)
+                    .all(|n| (1..=8).all(|s| exact(w, dir, n, s))));
+            }
+        }
+    }
+    // Lines of one sample are not lifted; empty segments hold nothing.
+    assert!(!exact(LeGall53::wavelet(), Direction::Forward, 1, 8));
+    assert!(!exact(LeGall53::wavelet(), Direction::Forward, 100, 0));
+}

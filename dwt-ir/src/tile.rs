@@ -7,8 +7,15 @@
 //! `lift_line` gives. Away from the ends this holds by construction. Near an end, reads go through
 //! the boundary rule: they land on indices the tile may not have lifted far enough (or at all),
 //! which only a simulation of the tile's index ranges settles; [`Program::tiles_exact`] runs it.
+//!
+//! A tile may instead load its halo beyond an end by whole-sample reflection and lift as if the
+//! line went on (no read through the boundary rule): for symmetric two-tap steps under the clamp
+//! rule the reflected line stays the reflection of the lifted one, so that tile is exact too.
+//! [`Program::reflected_segments_exact`] proves it per line length by comparing computations.
 
-use crate::{Boundary, Phase, Program};
+use std::collections::HashMap;
+
+use crate::{Boundary, Coeff, ElementKind, Op, Phase, Program};
 
 /// A range of polyphase indices relative to a tile of `T` indices starting at `m0`:
 /// `[m0 - before, m0 + T + after)`.
@@ -151,6 +158,170 @@ impl Program {
             valid[p] = lifted;
         }
         (0..2).all(|q| (m0..(m0 + t).min(len(q))).all(|g| valid[q][(g - start[q]) as usize]))
+    }
+}
+
+/// A value of the symbolic lifting: a sample of the line as given, or one operation of the program
+/// on values (interned, so that two values are equal exactly when they are computed alike from the
+/// same samples, whatever the arithmetic).
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Value {
+    Sample(usize, i64),
+    /// Operation `op` of the program (a step: the target, then its taps' sources in order; a
+    /// scale: the value and its phase).
+    Op(usize, Vec<u32>),
+}
+
+/// A step's operands: the target, then its sources grouped by coefficient (in the order the
+/// coefficients first appear), each group sorted where its sum is the same in any order: wrapping
+/// integer sums, and float sums of two terms (the kernels add a group's terms before multiplying).
+fn step_args(
+    target: u32,
+    sources: impl IntoIterator<Item = (Coeff, u32)>,
+    kind: ElementKind,
+) -> Vec<u32> {
+    let mut groups: Vec<(Coeff, Vec<u32>)> = Vec::new();
+    for (c, v) in sources {
+        match groups.iter_mut().find(|(g, _)| *g == c) {
+            Some((_, vs)) => vs.push(v),
+            None => groups.push((c, vec![v])),
+        }
+    }
+    let mut args = vec![target];
+    for (_, mut vs) in groups {
+        if kind == ElementKind::Integer || vs.len() <= 2 {
+            vs.sort_unstable();
+        }
+        args.extend(vs);
+    }
+    args
+}
+
+#[derive(Default)]
+struct Interner(HashMap<Value, u32>);
+
+impl Interner {
+    fn id(&mut self, v: Value) -> u32 {
+        let next = self.0.len() as u32;
+        *self.0.entry(v).or_insert(next)
+    }
+}
+
+impl Program {
+    /// Whether a line of `n` samples, lifted in segments of `s` polyphase indices per phase, each
+    /// loading its indices and halo ([`Program::tile_halo`] with no margin) by whole-sample
+    /// reflection about the line's end samples and then lifting every index of each step's range
+    /// with no read through the boundary rule (the fused kernel's register path in tiles at a
+    /// band's edge), gives every index of the line what lifting it under `boundary` gives.
+    /// Compares the two computations symbolically, so the answer holds for any arithmetic
+    /// (rounding shifts, wrapping, floats): a step's taps of one coefficient count in any order
+    /// where the kernels' sum of them does not depend on it ([`ElementKind`]: wrapping integer
+    /// sums always, float sums of two). `false` for `n < 2` and `s == 0`.
+    pub fn reflected_segments_exact(
+        &self,
+        boundary: Boundary,
+        kind: ElementKind,
+        n: usize,
+        s: usize,
+    ) -> bool {
+        if n < 2 || s == 0 {
+            return false;
+        }
+        let halo = self.tile_halo(0);
+        let len = |q: usize| (n - q).div_ceil(2) as i64;
+        let phase = |q: usize| if q == 0 { Phase::Even } else { Phase::Odd };
+        let mut values = Interner::default();
+        // The line lifted under the boundary rule, as `lift_line` does.
+        let mut line: Vec<Vec<u32>> = (0..2)
+            .map(|q| {
+                (0..len(q))
+                    .map(|m| values.id(Value::Sample(q, m)))
+                    .collect()
+            })
+            .collect();
+        for (j, op) in self.ops.iter().enumerate() {
+            match op {
+                Op::Lift(step) => {
+                    let (p, q) = (
+                        step.target.parity() as usize,
+                        step.source().parity() as usize,
+                    );
+                    for g in 0..len(p) {
+                        let sources = step.taps.terms().map(|(k, c)| {
+                            (c, line[q][boundary.resolve(n, phase(q), g + k as i64)])
+                        });
+                        let args = step_args(line[p][g as usize], sources, kind);
+                        line[p][g as usize] = values.id(Value::Op(j, args));
+                    }
+                }
+                Op::Scale { .. } => {
+                    for (q, phase_line) in line.iter_mut().enumerate() {
+                        for v in phase_line.iter_mut() {
+                            *v = values.id(Value::Op(j, vec![*v, q as u32]));
+                        }
+                    }
+                }
+            }
+        }
+        let s = s as i64;
+        let segments = (len(0).max(len(1)) + s - 1) / s;
+        (0..segments).all(|segment| {
+            let i0 = segment * s;
+            // Per phase: the first held index and the held values.
+            let start = halo.load.map(|h| i0 - h.before as i64);
+            let mut held: Vec<Vec<u32>> = (0..2)
+                .map(|q| {
+                    (0..halo.load[q].len(s as usize) as i64)
+                        .map(|i| {
+                            let m = Boundary::Symmetric.resolve(n, phase(q), start[q] + i);
+                            values.id(Value::Sample(q, m as i64))
+                        })
+                        .collect()
+                })
+                .collect();
+            let mut steps = halo.steps.iter();
+            for (j, op) in self.ops.iter().enumerate() {
+                match op {
+                    Op::Lift(step) => {
+                        let Some(h) = steps.next() else {
+                            return false;
+                        };
+                        let (p, q) = (
+                            step.target.parity() as usize,
+                            step.source().parity() as usize,
+                        );
+                        let mut lifted = held[p].clone();
+                        for g in (i0 - h.before as i64)..(i0 + s + h.after as i64) {
+                            let Some(&target) = held[p].get((g - start[p]) as usize) else {
+                                return false;
+                            };
+                            let mut sources = Vec::new();
+                            for (k, c) in step.taps.terms() {
+                                let r = g + k as i64 - start[q];
+                                match held[q].get(r as usize) {
+                                    Some(v) if r >= 0 => sources.push((c, *v)),
+                                    _ => return false,
+                                }
+                            }
+                            let args = step_args(target, sources, kind);
+                            lifted[(g - start[p]) as usize] = values.id(Value::Op(j, args));
+                        }
+                        held[p] = lifted;
+                    }
+                    Op::Scale { .. } => {
+                        for (q, phase_held) in held.iter_mut().enumerate() {
+                            for v in phase_held.iter_mut() {
+                                *v = values.id(Value::Op(j, vec![*v, q as u32]));
+                            }
+                        }
+                    }
+                }
+            }
+            (0..2).all(|q| {
+                (i0..(i0 + s).min(len(q)))
+                    .all(|g| held[q][(g - start[q]) as usize] == line[q][g as usize])
+            })
+        })
     }
 }
 

@@ -238,9 +238,9 @@ pub fn emit_module(
         )),
         Strategy::Fused => e.tile_plan(config.tile),
     };
-    let tile = tile.map(|(halo, layout)| {
+    let tile = tile.map(|(halo, layout, edges)| {
         kernels.push(kernel(&tile_kernel, true, &|w| {
-            e.tile(w, &tile_kernel, &halo, layout)
+            e.tile(w, &tile_kernel, &halo, layout, edges)
         }));
         TilePass {
             kernel: tile_kernel,
@@ -248,6 +248,7 @@ pub fn emit_module(
             threads: config.tile_threads,
             halo,
             planes: config.planes,
+            edges,
         }
     });
     Ok(KernelModule {

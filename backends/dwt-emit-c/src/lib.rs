@@ -31,7 +31,7 @@ mod writer;
 pub use dialect::{Cuda, Dialect, OpenCl, Param};
 pub use emit::{emit_module, KernelModule, VerticalGeometry, VerticalPass};
 pub use plan::{plan, Axis, BandCopy, Buffer, Launch, LaunchPlan, Pass, Step};
-pub use tile::{TilePass, MAX_TILE_BYTES};
+pub use tile::{EdgeTiles, TilePass, MAX_TILE_BYTES};
 
 use dwt_ir::ElementType;
 pub use writer::Writer;

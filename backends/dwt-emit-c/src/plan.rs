@@ -398,15 +398,9 @@ fn tiles_fit(
     [height, width]: [usize; 2],
     levels: u32,
 ) -> bool {
-    let [tx, ty] = tile.tile;
     (0..levels).all(|level| {
-        let (h, w) = (band_shape(height, level), band_shape(width, level));
-        module
-            .program
-            .tiles_exact(module.boundary, w, tx, &tile.halo)
-            && module
-                .program
-                .tiles_exact(module.boundary, h, ty, &tile.halo)
+        let band = [band_shape(height, level), band_shape(width, level)];
+        tile.exact_on(&module.program, module.boundary, module.elem.kind(), band)
     })
 }
 

@@ -1,21 +1,21 @@
 //! The fused 2-D pass: one kernel per level that reads a tile of the band with its halo once,
 //! lifts it along x and along y on chip (in registers in tiles away from the band's edges,
-//! `tile_inner.rs`; step by step in local memory at the edges, here), and writes the tile's four
-//! subbands once (the
-//! forward direction; the inverse reads the four subbands and writes the band). Halos come from
-//! the IR's step supports ([`dwt_ir::TileHalo`]); the planner runs it only where
-//! [`dwt_ir::Program::tiles_exact`] proves the tiles at the ends of both axes exact.
+//! `tile_inner.rs`; at the edges too where a halo loaded by reflection stands in for the boundary
+//! rule, else step by step in local memory, here: [`EdgeTiles`]), and writes the tile's four
+//! subbands once (the forward direction; the inverse reads the four subbands and writes the band).
+//! Halos come from the IR's step supports ([`dwt_ir::TileHalo`]); the planner runs it only where
+//! the IR proves the tiles at the ends of both axes exact ([`TilePass::exact_on`]).
 //!
 //! The kernel is out of place: a tile's halo overlaps its neighbours' samples, which they must
 //! still read unlifted. Where each subband goes (the Mallat quadrants, the interleaved grid, a
 //! compact scratch band for the next level) is the planner's business: every buffer is addressed
 //! as `base + row * row_step + col * col_step`.
 
-use dwt_ir::{Direction, ElementType, Op, TileHalo};
+use dwt_ir::{Boundary, Direction, ElementKind, ElementType, Op, Program, TileHalo};
 
 use crate::dialect::Param;
 use crate::emit::{offset, Emitter};
-use crate::tile_inner::{Pass, Stage};
+use crate::tile_inner::{segment_len, Pass, Stage};
 use crate::writer::Writer;
 use crate::EmitError;
 
@@ -40,6 +40,48 @@ pub struct TilePass {
     /// Whether the kernel takes a last argument `plane_step` and lifts one plane of a stack per
     /// group along z ([`LaunchConfig::planes`](crate::LaunchConfig::planes)).
     pub planes: bool,
+    /// How tiles at a band's edge lift, and so what proves them exact for a band.
+    pub edges: EdgeTiles,
+}
+
+/// How the fused kernel lifts the tiles at a band's edges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeTiles {
+    /// One step at a time over the tile, a barrier after each, every read through the boundary
+    /// rule: exact for a band where [`dwt_ir::Program::tiles_exact`] says so for both axes.
+    BoundaryRule,
+    /// Like inner tiles, in registers, after loading the halo beyond the band's ends by
+    /// whole-sample reflection; the lifting never reads through the boundary rule. Exact for a
+    /// band where [`dwt_ir::Program::reflected_segments_exact`] says so for both axes with the
+    /// register path's segments of `segments` (x, y) indices. The kernel takes it where that
+    /// holds for every line the planner is likely to meet (symmetric two-tap programs under the
+    /// clamp rule: LeGall 5/3, Daubechies 9/7, CDF 9/7 and 5/3): three barriers instead of one
+    /// per step, no boundary rule per read. Measured in BENCHMARKS.md (edge tiles bounded small
+    /// levels: a level's kernel lasts as long as its slowest group).
+    Reflected { segments: [usize; 2] },
+}
+
+impl TilePass {
+    /// Whether the kernel is exact on a band of `h` x `w` samples.
+    pub fn exact_on(
+        &self,
+        program: &Program,
+        boundary: Boundary,
+        kind: ElementKind,
+        [h, w]: [usize; 2],
+    ) -> bool {
+        let [tx, ty] = self.tile;
+        match self.edges {
+            EdgeTiles::BoundaryRule => {
+                program.tiles_exact(boundary, w, tx, &self.halo)
+                    && program.tiles_exact(boundary, h, ty, &self.halo)
+            }
+            EdgeTiles::Reflected { segments: [sx, sy] } => {
+                program.reflected_segments_exact(boundary, kind, w, sx)
+                    && program.reflected_segments_exact(boundary, kind, h, sy)
+            }
+        }
+    }
 }
 
 /// Before the loops that move a tile between global and local memory: several loads (stores) in
@@ -239,10 +281,11 @@ impl Emitter<'_> {
     pub(crate) fn tile_plan(
         &self,
         tile: [usize; 2],
-    ) -> Result<(TileHalo, [AxisLayout; 2]), EmitError> {
+    ) -> Result<(TileHalo, [AxisLayout; 2], EdgeTiles), EmitError> {
         let program = self.wavelet.program_for(self.direction);
         let longest = tile[0].max(tile[1]);
-        let halo = TileHalo::for_lines(&program, self.wavelet.boundary, longest, 6 * longest + 2, 4)
+        let lines = 6 * longest + 2;
+        let halo = TileHalo::for_lines(&program, self.wavelet.boundary, longest, lines, 4)
             .ok_or_else(|| EmitError::NoTile(format!(
                 "no halo of up to 4 extra indices makes tiles exact at the ends of a line under the {} boundary",
                 self.wavelet.boundary.name()
@@ -259,7 +302,27 @@ impl Emitter<'_> {
                 y.total, x.total
             )));
         }
-        Ok((halo, [x, y]))
+        // Reflected edges where they hold on every line of up to `lines` samples, as the halo's
+        // margin is chosen; the planner checks each band it runs the kernel on either way.
+        let segments = tile.map(|t| segment_len(t, self.cfg.segment));
+        let kind = self.elem.kind();
+        let reflected = self.register_path()
+            && segments.iter().all(|&s| {
+                (2..=lines)
+                    .all(|n| program.reflected_segments_exact(self.wavelet.boundary, kind, n, s))
+            });
+        let edges = if reflected {
+            EdgeTiles::Reflected { segments }
+        } else {
+            EdgeTiles::BoundaryRule
+        };
+        Ok((halo, [x, y], edges))
+    }
+
+    /// Whether tiles lift in registers where they can: f64 kernels take the general path only
+    /// (their register segments spilled in ptxas).
+    pub(crate) fn register_path(&self) -> bool {
+        self.elem != ElementType::F64
     }
 
     fn work_bytes(&self) -> usize {
@@ -275,10 +338,12 @@ impl Emitter<'_> {
         name: &str,
         halo: &TileHalo,
         layout: [AxisLayout; 2],
+        edges: EdgeTiles,
     ) {
         let d = self.d;
         let [lx, ly] = layout;
         let threads = self.cfg.tile_threads;
+        let reflected = matches!(edges, EdgeTiles::Reflected { .. });
         let forward = self.direction == Direction::Forward;
         let (nat, bands) = if forward {
             (
@@ -342,14 +407,23 @@ impl Emitter<'_> {
             "Local tile: {} rows (even {}, odd {}) x {} columns (even {} from 0, odd {} from {}).",
             ly.total, ly.stored[0], ly.stored[1], lx.total, lx.stored[0], lx.stored[1], lx.phase1
         ));
-        w.comment("Reads beyond the band go through resolve() in tiles at its edges only; the planner runs");
-        w.comment("this kernel where Program::tiles_exact proves those tiles exact.");
+        if reflected {
+            w.comment("Tiles at the band's edges load their halo by whole-sample reflection (reflect()) and lift");
+            w.comment("in registers as the others do; the planner runs this kernel where");
+            w.comment("Program::reflected_segments_exact proves those tiles exact.");
+        } else {
+            w.comment("Reads beyond the band go through resolve() in tiles at its edges only; the planner runs");
+            w.comment("this kernel where Program::tiles_exact proves those tiles exact.");
+        }
         // The forward 2-D kernel at full occupancy: with the register paths of edge tiles beside
         // those of inner ones, ptxas took 40 to 48 registers instead of 32 and the forward pass
         // of 8192^2 ran 5-7% slower; capped, none spills (the NVRTC test checks) and it runs as
         // fast as with the inner tiles' path alone. The inverse of CDF 9/7 and its forward over
         // planes (the plane offset) would spill; those ran faster uncapped anyway.
         let full_occupancy = forward && !self.cfg.planes && self.elem != ElementType::F64;
+        if reflected {
+            self.reflect_helper(w);
+        }
         let sig = d.kernel_signature(name, &params, [threads, 1, 1], full_occupancy);
         w.block(sig, |w| {
             w.line(d.local_array(self.work(), "tile", &[ly.extent, lx.extent]));
@@ -393,11 +467,12 @@ impl Emitter<'_> {
                 ));
             }
             w.blank();
-            // Tiles away from the band's edges lift in registers (tile_inner.rs), the others one
-            // step at a time (the general path). f64 kernels take the general path only: their
-            // register segments spilled in ptxas.
-            let fast = self.elem != ElementType::F64;
-            if fast && d.barriers_in_uniform_branches() {
+            // Tiles away from the band's edges lift in registers (tile_inner.rs), the others
+            // too with reflected halos, else one step at a time (the general path).
+            let fast = self.register_path();
+            if reflected {
+                self.tile_reflected_body(w, layout);
+            } else if fast && d.barriers_in_uniform_branches() {
                 w.block("if (inner_x && inner_y)", |w| self.tile_inner_body(w, layout));
                 w.block("else", |w| self.tile_edge_body(w, halo, layout));
             } else {
@@ -535,6 +610,105 @@ impl Emitter<'_> {
                 Some(&|w| self.tile_store_natural(w, lx, ly, true)),
             );
         }
+    }
+}
+
+impl Emitter<'_> {
+    /// `reflect(n, q, m)`: polyphase index `m` of phase `q` in a line of `n >= 2` samples,
+    /// reflected about the end samples (whole-sample symmetric, as `Boundary::Symmetric`) until
+    /// it lies in the line.
+    fn reflect_helper(&self, w: &mut Writer) {
+        w.comment(
+            "Polyphase index m of phase q (0 even, 1 odd) reflected into a line of n >= 2 samples",
+        );
+        w.comment("about its end samples (whole-sample symmetric): where an edge tile loads its halo from.");
+        w.block(
+            format!(
+                "{} int reflect(int n, int q, int m)",
+                self.d.helper_qualifier()
+            ),
+            |w| {
+                w.line("const int period = 2 * (n - 1);");
+                w.line("int r = (2 * m + q) % period;");
+                w.line("r = r < 0 ? r + period : r;");
+                w.line("r = r > n - 1 ? period - r : r;");
+                w.line("return (r - q) / 2;");
+            },
+        );
+        w.blank();
+    }
+
+    /// Every tile in registers ([`EdgeTiles::Reflected`]): tiles at the band's edges load
+    /// their halo by reflection and guard what they write; the lifting is the inner tiles'.
+    /// The branches hold no barrier, so one body serves every dialect.
+    fn tile_reflected_body(&self, w: &mut Writer, layout: [AxisLayout; 2]) {
+        let d = self.d;
+        let [lx, ly] = layout;
+        let (first, second) = self.inner_passes();
+        w.line("const int inner = inner_x && inner_y;");
+        if self.direction == Direction::Forward {
+            w.line(self.kept_declaration(layout, first));
+            w.block("if (inner)", |w| self.inner_load_natural(w, lx, ly));
+            w.block("else", |w| self.reflected_load_natural(w, lx, ly));
+            w.line(d.barrier());
+            self.segments(w, layout, first, Stage::Lift);
+            w.line(d.barrier());
+            self.segments(w, layout, first, Stage::WriteBack);
+            w.line(d.barrier());
+            w.block("if (inner)", |w| {
+                self.segments(w, layout, second, Stage::Whole)
+            });
+            w.block("else", |w| {
+                self.segments(w, layout, second.reflected(), Stage::Whole)
+            });
+        } else {
+            w.line(self.kept_declaration(layout, second));
+            w.block("if (inner)", |w| {
+                self.segments(w, layout, first, Stage::Whole)
+            });
+            w.block("else", |w| {
+                self.segments(w, layout, first.reflected(), Stage::Whole)
+            });
+            w.line(d.barrier());
+            self.segments(w, layout, second, Stage::Lift);
+            w.line(d.barrier());
+            self.segments(w, layout, second, Stage::WriteBack);
+            w.line(d.barrier());
+            w.block("if (inner)", |w| self.tile_store_natural(w, lx, ly, false));
+            w.block("else", |w| self.tile_store_natural(w, lx, ly, true));
+        }
+    }
+
+    /// Forward, a tile at the band's edge: every stored index of both phases of both axes from
+    /// the sample its reflection into the band lands on.
+    fn reflected_load_natural(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
+        let rows = ly.stored[0] + ly.stored[1];
+        let cols = lx.stored[0] + lx.stored[1];
+        w.comment(format!(
+            "Load (edge tile): {rows} x {cols} stored indices, reflected into the band."
+        ));
+        self.strided(w, rows * cols, true, |w| {
+            w.line(format!(
+                "const int r = {};",
+                ly.all_lines(&format!("(t / {cols})"))
+            ));
+            w.line(format!(
+                "const int sx = {};",
+                lx.all_lines(&format!("(t % {cols})"))
+            ));
+            w.line(format!(
+                "const int py = r >= {}, px = sx >= {};",
+                ly.phase1, lx.phase1
+            ));
+            w.line("const int my = reflect(rows, py, r - (py ? oy1 : oy0));");
+            w.line("const int mx = reflect(cols, px, sx - (px ? ox1 : ox0));");
+            w.line(format!(
+                "tile[r][sx] = {};",
+                self.loaded(
+                    "nat[nat_base + (2 * my + py) * nat_row_step + (2 * mx + px) * nat_col_step]"
+                )
+            ));
+        });
     }
 }
 

@@ -54,6 +54,10 @@ pub(crate) struct Pass {
     /// lifts along that axis on the general path); only a pass with `bands` sets it (the others
     /// stay in the tile, which holds every line).
     pub(crate) lines_checked: bool,
+    /// A tile at the band's edge whose halo comes by reflection ([`crate::EdgeTiles::Reflected`]):
+    /// a pass from the subbands reads its lines and indices through `reflect()`, one to them
+    /// skips the lines and indices outside the band.
+    pub(crate) reflected: bool,
 }
 
 impl Pass {
@@ -62,6 +66,17 @@ impl Pass {
     pub(crate) fn checking_lines(self) -> Self {
         Pass {
             lines_checked: self.bands,
+            ..self
+        }
+    }
+
+    /// The pass for a tile at the band's edge with reflected halos: from the subbands, every line
+    /// and index reflected into the band; to them, only the lines (the tile's own) and indices
+    /// inside it.
+    pub(crate) fn reflected(self) -> Self {
+        Pass {
+            lines_checked: self.bands && self.own,
+            reflected: true,
             ..self
         }
     }
@@ -95,6 +110,7 @@ impl Emitter<'_> {
                     bands: false,
                     truncate,
                     lines_checked: false,
+                    reflected: false,
                 },
                 Pass {
                     axis: Axis::Y,
@@ -102,6 +118,7 @@ impl Emitter<'_> {
                     bands: true,
                     truncate: false,
                     lines_checked: false,
+                    reflected: false,
                 },
             )
         } else {
@@ -112,6 +129,7 @@ impl Emitter<'_> {
                     bands: true,
                     truncate,
                     lines_checked: false,
+                    reflected: false,
                 },
                 Pass {
                     axis: Axis::X,
@@ -119,6 +137,7 @@ impl Emitter<'_> {
                     bands: false,
                     truncate: false,
                     lines_checked: false,
+                    reflected: false,
                 },
             )
         }
@@ -420,6 +439,9 @@ impl Emitter<'_> {
         };
         let band_at = |q: usize, k: i64| {
             let row = match k {
+                _ if pass.reflected && !forward => {
+                    format!("reflect(rows, {q}, {})", offset("i0", k))
+                }
                 0 => "i0".to_string(),
                 k => format!("({})", offset("i0", k)),
             };
@@ -447,8 +469,14 @@ impl Emitter<'_> {
                         t = across.t
                     ));
                 } else {
+                    let mx = format!("px ? sx1 + l - {s0} : sx0 + l", s0 = across.stored[0]);
+                    let mx = if pass.reflected {
+                        format!("reflect(cols, px, {mx})")
+                    } else {
+                        mx
+                    };
                     w.line(format!(
-                        "const int px = l >= {s0}, mx = px ? sx1 + l - {s0} : sx0 + l;",
+                        "const int px = l >= {s0}, mx = {mx};",
                         s0 = across.stored[0]
                     ));
                 }
@@ -501,7 +529,11 @@ impl Emitter<'_> {
         };
         // Where own index `k` of phase `q` goes, and the value it takes from `r`.
         let store = |w: &mut Writer, q: usize, k: i64, r: &str| {
-            if pass.bands && forward {
+            if pass.bands && forward && pass.reflected {
+                w.block(format!("if ({} < n{v}{q})", offset("i0", k)), |w| {
+                    w.line(format!("{} = to_elem({r});", band_at(q, k)))
+                });
+            } else if pass.bands && forward {
                 w.line(format!("{} = to_elem({r});", band_at(q, k)));
             } else if pass.truncate {
                 w.line(format!("{} = to_work(to_elem({r}));", tile_at(q, k)));
