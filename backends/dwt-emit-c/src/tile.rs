@@ -470,10 +470,20 @@ impl Emitter<'_> {
             // Tiles away from the band's edges lift in registers (tile_inner.rs), the others
             // too with reflected halos, else one step at a time (the general path).
             let fast = self.register_path();
-            if reflected {
+            if reflected && d.barriers_in_uniform_branches() {
+                // Each kind of tile in a branch of its own: with one body for both (the
+                // branches only around the loads and the last pass), ptxas kept more values
+                // live and Daubechies 9/7's forward spilled at full occupancy.
+                w.block("if (inner_x && inner_y)", |w| {
+                    self.tile_inner_body(w, layout, false)
+                });
+                w.block("else", |w| self.tile_inner_body(w, layout, true));
+            } else if reflected {
                 self.tile_reflected_body(w, layout);
             } else if fast && d.barriers_in_uniform_branches() {
-                w.block("if (inner_x && inner_y)", |w| self.tile_inner_body(w, layout));
+                w.block("if (inner_x && inner_y)", |w| {
+                    self.tile_inner_body(w, layout, false)
+                });
                 w.block("else", |w| self.tile_edge_body(w, halo, layout));
             } else {
                 self.tile_body(w, halo, layout, fast);
@@ -638,9 +648,9 @@ impl Emitter<'_> {
         w.blank();
     }
 
-    /// Every tile in registers ([`EdgeTiles::Reflected`]): tiles at the band's edges load
-    /// their halo by reflection and guard what they write; the lifting is the inner tiles'.
-    /// The branches hold no barrier, so one body serves every dialect.
+    /// Every tile in registers ([`EdgeTiles::Reflected`]), for dialects whose barriers stay out
+    /// of branches: tiles at the band's edges load their halo by reflection and guard what they
+    /// write; the lifting is the inner tiles', one copy of it for both.
     fn tile_reflected_body(&self, w: &mut Writer, layout: [AxisLayout; 2]) {
         let d = self.d;
         let [lx, ly] = layout;
@@ -687,7 +697,9 @@ impl Emitter<'_> {
         w.comment(format!(
             "Load (edge tile): {rows} x {cols} stored indices, reflected into the band."
         ));
-        self.strided(w, rows * cols, true, |w| {
+        // Not unrolled: four reflections in flight took LeGall 5/3's forward kernel past the
+        // 32 registers of full occupancy (a spill) for tiles that are few.
+        self.strided(w, rows * cols, false, |w| {
             w.line(format!(
                 "const int r = {};",
                 ly.all_lines(&format!("(t / {cols})"))
@@ -725,30 +737,36 @@ enum AxisPaths {
 }
 
 impl Emitter<'_> {
-    /// The register path of an inner tile on its own, for dialects that allow barriers under a
-    /// branch all of a group takes (`if (inner_x && inner_y)`): three barriers in all.
-    fn tile_inner_body(&self, w: &mut Writer, layout: [AxisLayout; 2]) {
+    /// The register path of an inner tile on its own, or (`edge`) of a tile at the band's edge
+    /// with its halo reflected ([`EdgeTiles::Reflected`]), for dialects that allow barriers under
+    /// a branch all of a group takes (`if (inner_x && inner_y)`): three barriers in all.
+    fn tile_inner_body(&self, w: &mut Writer, layout: [AxisLayout; 2], edge: bool) {
         let d = self.d;
         let [lx, ly] = layout;
         let (first, second) = self.inner_passes();
+        let at_edge = |p: Pass| if edge { p.reflected() } else { p };
         if self.direction == Direction::Forward {
             w.line(self.kept_declaration(layout, first));
-            self.inner_load_natural(w, lx, ly);
+            if edge {
+                self.reflected_load_natural(w, lx, ly);
+            } else {
+                self.inner_load_natural(w, lx, ly);
+            }
             w.line(d.barrier());
             self.segments(w, layout, first, Stage::Lift);
             w.line(d.barrier());
             self.segments(w, layout, first, Stage::WriteBack);
             w.line(d.barrier());
-            self.segments(w, layout, second, Stage::Whole);
+            self.segments(w, layout, at_edge(second), Stage::Whole);
         } else {
             w.line(self.kept_declaration(layout, second));
-            self.segments(w, layout, first, Stage::Whole);
+            self.segments(w, layout, at_edge(first), Stage::Whole);
             w.line(d.barrier());
             self.segments(w, layout, second, Stage::Lift);
             w.line(d.barrier());
             self.segments(w, layout, second, Stage::WriteBack);
             w.line(d.barrier());
-            self.tile_store_natural(w, lx, ly, false);
+            self.tile_store_natural(w, lx, ly, edge);
         }
     }
 
