@@ -70,7 +70,8 @@ pub struct LaunchConfig {
     pub strategy: Strategy,
     /// Whether the fused kernels' inner tiles take the leaner forms of their global accesses
     /// (the forward's load a row per 32 work-items, the inverse's store a vector per pair);
-    /// `None`: the measured rule, programs of 6 taps or more. A choice the tuner times.
+    /// `None`: the measured rule, every inverse and the forward of programs of 6 taps or more. A
+    /// choice the tuner times.
     pub lean_access: Option<bool>,
     /// Whether the forward's row load (with [`lean_access`](Self::lean_access)) is unrolled
     /// whole, every halo round loaded before any is stored, rather than by 4; `None`: the

@@ -26,8 +26,12 @@ use crate::writer::Writer;
 /// wavelet, two alternations in one call (BENCHMARKS.md): the row load made CDF 9/7 (8 taps),
 /// Deslauriers-Dubuc (9,7) (6) and (13,7) (8), Daubechies 9/7 (8) 3.5-5.5% faster, Fidelity (16)
 /// the same, Haar (2), LeGall 5/3 and CDF 5/3 (4) 2.5-5% slower; the pair store made DD (13,7)
-/// 12%, Fidelity 7.5% and the other long ones 1.5-2% faster, LeGall 5/3 8% slower. The rule
-/// is the default; [`LaunchConfig::lean_access`](crate::LaunchConfig::lean_access) overrides it,
+/// 12%, Fidelity 7.5% and the other long ones 1.5-2% faster, LeGall 5/3 8% slower. Since tiles
+/// at the band's edges lift in registers too ([`crate::EdgeTiles::Reflected`]), the pair store
+/// is faster for the short programs' inverse as well: the measuring planner's own timings, both
+/// forms side by side in one run (H200, BENCHMARKS.md), 2-13% for Haar, LeGall 5/3 and CDF 5/3 on
+/// every size (LeGall 5/3 8192^2 one level 146 against 158 us, CDF 5/3 148 against 169 us), so
+/// every inverse takes it; this threshold is the forward's. The rule is the default; [`LaunchConfig::lean_access`](crate::LaunchConfig::lean_access) overrides it,
 /// and the measuring planner (`dwt_cuda::Tuning::Measured`) times both forms per request.
 pub(crate) const LEAN_ACCESS_MIN_TAPS: usize = 6;
 
@@ -170,11 +174,12 @@ impl Emitter<'_> {
         )
     }
 
-    /// Whether the program is long enough for the inner tiles' leaner global accesses
-    /// ([`LEAN_ACCESS_MIN_TAPS`]).
+    /// Whether the inner tiles take the leaner global accesses: every inverse, and the forward of
+    /// programs of at least [`LEAN_ACCESS_MIN_TAPS`] taps.
     pub(crate) fn lean_access(&self) -> bool {
         self.cfg.lean_access.unwrap_or_else(|| {
-            self.wavelet.program_for(self.direction).taps() >= LEAN_ACCESS_MIN_TAPS
+            self.direction == Direction::Inverse
+                || self.wavelet.program_for(self.direction).taps() >= LEAN_ACCESS_MIN_TAPS
         })
     }
 
