@@ -312,6 +312,17 @@ pub(crate) struct Emitter<'a> {
     pub(crate) on_write: Option<(f64, f64)>,
 }
 
+/// The body of a function `(int n, int q, int m)` returning polyphase index `m` of phase `q`
+/// reflected about the end samples of a line of `n >= 2` samples until it lies in the line
+/// (whole-sample symmetric, as `Boundary::Symmetric`).
+pub(crate) fn reflection(w: &mut Writer) {
+    w.line("const int period = 2 * (n - 1);");
+    w.line("int r = (2 * m + q) % period;");
+    w.line("r = r < 0 ? r + period : r;");
+    w.line("r = r > n - 1 ? period - r : r;");
+    w.line("return (r - q) / 2;");
+}
+
 /// `var + k` written plainly.
 pub(crate) fn offset(var: &str, k: i64) -> String {
     match k {
@@ -523,13 +534,7 @@ impl Emitter<'_> {
                 Boundary::Clamp => {
                     w.line(format!("return {};", self.d.clamp_int("m", "0", "len - 1")))
                 }
-                Boundary::Symmetric => {
-                    w.line("const int period = 2 * (n - 1);");
-                    w.line("int r = (2 * m + q) % period;");
-                    w.line("r = r < 0 ? r + period : r;");
-                    w.line("r = r > n - 1 ? period - r : r;");
-                    w.line("return (r - q) / 2;");
-                }
+                Boundary::Symmetric => reflection(w),
                 Boundary::Periodic => {
                     w.line("int r = (2 * m + q) % n;");
                     w.line("r = r < 0 ? r + n : r;");

@@ -14,7 +14,7 @@
 use dwt_ir::{Boundary, Direction, ElementKind, ElementType, Op, Program, TileHalo};
 
 use crate::dialect::Param;
-use crate::emit::{offset, Emitter};
+use crate::emit::{offset, reflection, Emitter};
 use crate::tile_inner::{segment_len, Pass, Stage};
 use crate::writer::Writer;
 use crate::EmitError;
@@ -637,13 +637,7 @@ impl Emitter<'_> {
                 "{} int reflect(int n, int q, int m)",
                 self.d.helper_qualifier()
             ),
-            |w| {
-                w.line("const int period = 2 * (n - 1);");
-                w.line("int r = (2 * m + q) % period;");
-                w.line("r = r < 0 ? r + period : r;");
-                w.line("r = r > n - 1 ? period - r : r;");
-                w.line("return (r - q) / 2;");
-            },
+            reflection,
         );
         w.blank();
     }
