@@ -372,6 +372,27 @@ mod tests {
     }
 
     #[test]
+    fn reflection_stands_in_for_the_boundary_rule_only_where_it_agrees() {
+        use crate::ElementKind;
+        let exact = |src: &str, n: usize| {
+            let w = parse_str(src).unwrap().remove(0);
+            w.program
+                .reflected_segments_exact(w.boundary, ElementKind::Integer, n, 4)
+        };
+        // Symmetric two-tap steps: clamping at either end reads the sample reflection reads.
+        assert!((2..=40).all(|n| exact(LEGALL, n)));
+        // Lopsided taps: the reflected neighbour carries the other weight, so the halo's lifted
+        // values are not the reflection of the line's.
+        let lopsided = "wavelet L { kind = integer; boundary = clamp;
+            odd -= (even[0] + 3 * even[1] + 2) >> 2;
+            even += (odd[-1] + odd[0] + 2) >> 2; }";
+        assert!(!exact(lopsided, 16));
+        // A periodic line wraps instead of reflecting.
+        let periodic = LEGALL.replace("clamp", "periodic");
+        assert!(!exact(&periodic, 16));
+    }
+
+    #[test]
     fn haar_needs_a_margin_on_odd_lines() {
         // Odd lines: the last even index reads the odd index past the end, clamped back to the
         // last odd one, which belongs to the previous tile when the last tile holds only that

@@ -3,7 +3,9 @@
 //! kernels compute the right thing is the execution suites' business (PoCL in CI, CUDA on the GPU
 //! machine); these tests make sure those suites really run the fused kernels.
 
-use dwt_emit_c::{emit_module, plan, Buffer, LaunchConfig, OpenCl, Step, Strategy};
+use dwt_emit_c::{
+    emit_module, plan, Buffer, Cuda, EdgeTiles, LaunchConfig, OpenCl, Step, Strategy,
+};
 use dwt_ir::{Direction, ElementType, Layout};
 
 fn module(name: &str, direction: Direction, config: &LaunchConfig) -> dwt_emit_c::KernelModule {
@@ -36,6 +38,68 @@ fn every_catalogue_wavelet_takes_the_fused_pass_in_2d() {
                     .filter(|s| matches!(s, Step::Launch(_)))
                     .count();
                 assert_eq!(launches, levels as usize, "one launch per level");
+            }
+        }
+    }
+}
+
+/// Edge tiles lift in registers with reflected halos exactly for the programs whose reflection
+/// the IR proves (`dwt-catalogue/tests/facts.rs` pins which), in both dialects, and f64 kernels
+/// (no register path) never do: so the execution suites, which run the catalogue on small and odd
+/// sizes (every tile at an edge), run both kinds of edge tiles.
+#[test]
+fn edge_tiles_take_reflected_halos_where_the_ir_proves_them() {
+    let config = LaunchConfig::default();
+    for w in dwt_catalogue::all() {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let program = w.program_for(direction);
+            let reflected =
+                (2..=200).all(|n| program.reflected_segments_exact(w.boundary, w.kind, n, 8));
+            let elem = match w.kind {
+                dwt_ir::ElementKind::Integer => ElementType::I32,
+                dwt_ir::ElementKind::Float => ElementType::F32,
+            };
+            for (dialect, name) in [
+                (&OpenCl as &dyn dwt_emit_c::Dialect, "OpenCL"),
+                (&Cuda, "CUDA"),
+            ] {
+                let m = emit_module(dialect, w, direction, elem, Layout::Mallat, &config).unwrap();
+                let tile = m.tile.as_ref().unwrap();
+                assert_eq!(
+                    matches!(tile.edges, EdgeTiles::Reflected { segments: [8, 8] }),
+                    reflected,
+                    "{} {direction:?} {name}: {:?}",
+                    w.name,
+                    tile.edges
+                );
+                let source = m.source();
+                assert_eq!(
+                    source.contains("reflect(rows"),
+                    reflected,
+                    "{} {name}",
+                    w.name
+                );
+                // Every band of these shapes, odd and tiny ones included, is proven, so the
+                // plans stay fused.
+                for shape in [[17usize, 33], [3, 5], [1080, 1920]] {
+                    assert!(
+                        plan(&m, &shape, 1).unwrap().is_fused(),
+                        "{} {shape:?}",
+                        w.name
+                    );
+                }
+            }
+            if w.kind == dwt_ir::ElementKind::Float {
+                let m = emit_module(
+                    &OpenCl,
+                    w,
+                    direction,
+                    ElementType::F64,
+                    Layout::Mallat,
+                    &config,
+                )
+                .unwrap();
+                assert_eq!(m.tile.unwrap().edges, EdgeTiles::BoundaryRule, "{}", w.name);
             }
         }
     }
