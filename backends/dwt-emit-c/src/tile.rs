@@ -11,6 +11,9 @@
 //! compact scratch band for the next level) is the planner's business: every buffer is addressed
 //! as `base + row * row_step + col * col_step`.
 
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
 use dwt_ir::{Boundary, Direction, ElementKind, ElementType, Op, Program, TileHalo};
 
 use crate::dialect::Param;
@@ -76,12 +79,52 @@ impl TilePass {
                 program.tiles_exact(boundary, w, tx, &self.halo)
                     && program.tiles_exact(boundary, h, ty, &self.halo)
             }
-            EdgeTiles::Reflected { segments: [sx, sy] } => {
-                program.reflected_segments_exact(boundary, kind, w, sx)
-                    && program.reflected_segments_exact(boundary, kind, h, sy)
-            }
+            EdgeTiles::Reflected { segments } => [w, h].into_iter().zip(segments).all(|(n, s)| {
+                remembered(program, boundary, kind, Question::Line(n, s), || {
+                    program.reflected_segments_exact(boundary, kind, n, s)
+                })
+            }),
         }
     }
+}
+
+/// What is asked of reflected edges, with segments of the second number of indices.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Question {
+    /// Exact on every line of 2 to this many samples (whether the emitter takes them).
+    LinesUpTo(usize, usize),
+    /// Exact on a line of this many samples (a band the planner runs the kernel on).
+    Line(usize, usize),
+}
+
+/// The answer of `check` to `question` about reflected edges of `program`, remembered for the
+/// process: it depends only on those, and the symbolic comparison behind it costs tens of
+/// microseconds per line (an emission asks about every line up to six tiles long; every plan
+/// about each band), against a millisecond or two for a whole module's emission.
+fn remembered(
+    program: &Program,
+    boundary: Boundary,
+    kind: ElementKind,
+    question: Question,
+    check: impl FnOnce() -> bool,
+) -> bool {
+    type Answers = HashMap<(String, Question), bool>;
+    static ANSWERS: OnceLock<Mutex<Answers>> = OnceLock::new();
+    let answers = ANSWERS.get_or_init(Default::default);
+    let key = (format!("{program:?} {boundary:?} {kind:?}"), question);
+    let known = answers
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .get(&key)
+        .copied();
+    known.unwrap_or_else(|| {
+        let answer = check();
+        answers
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .insert(key, answer);
+        answer
+    })
 }
 
 /// Before the loops that move a tile between global and local memory: several loads (stores) in
@@ -306,10 +349,16 @@ impl Emitter<'_> {
         // margin is chosen; the planner checks each band it runs the kernel on either way.
         let segments = tile.map(|t| segment_len(t, self.cfg.segment));
         let kind = self.elem.kind();
+        let boundary = self.wavelet.boundary;
         let reflected = self.register_path()
             && segments.iter().all(|&s| {
-                (2..=lines)
-                    .all(|n| program.reflected_segments_exact(self.wavelet.boundary, kind, n, s))
+                remembered(
+                    &program,
+                    boundary,
+                    kind,
+                    Question::LinesUpTo(lines, s),
+                    || (2..=lines).all(|n| program.reflected_segments_exact(boundary, kind, n, s)),
+                )
             });
         let edges = if reflected {
             EdgeTiles::Reflected { segments }
