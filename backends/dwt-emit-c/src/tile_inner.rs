@@ -31,8 +31,9 @@ use crate::writer::Writer;
 /// is faster for the short programs' inverse as well: the measuring planner's own timings, both
 /// forms side by side in one run (H200, BENCHMARKS.md), 2-13% for Haar, LeGall 5/3 and CDF 5/3 on
 /// every size (LeGall 5/3 8192^2 one level 146 against 158 us, CDF 5/3 148 against 169 us), so
-/// every inverse takes it; this threshold is the forward's. The rule is the default; [`LaunchConfig::lean_access`](crate::LaunchConfig::lean_access) overrides it,
-/// and the measuring planner (`dwt_cuda::Tuning::Measured`) times both forms per request.
+/// every inverse takes it; this threshold is the forward's. The rule is the default;
+/// [`LaunchConfig::lean_access`](crate::LaunchConfig::lean_access) overrides it, and the
+/// measuring planner (`dwt_cuda::Tuning::Measured`) times both forms per request.
 pub(crate) const LEAN_ACCESS_MIN_TAPS: usize = 6;
 
 /// The longest divisor of `t` not above `max` (at least 1): the segment a work-item lifts.
