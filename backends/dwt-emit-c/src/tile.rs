@@ -524,14 +524,15 @@ impl Emitter<'_> {
                 // branches only around the loads and the last pass), ptxas kept more values
                 // live and Daubechies 9/7's forward spilled at full occupancy.
                 w.block("if (inner_x && inner_y)", |w| {
-                    self.tile_inner_body(w, layout, false)
+                    self.register_body(w, layout, Tiles::Inner)
                 });
-                w.block("else", |w| self.tile_inner_body(w, layout, true));
+                w.block("else", |w| self.register_body(w, layout, Tiles::Edge));
             } else if reflected {
-                self.tile_reflected_body(w, layout);
+                w.line("const int inner = inner_x && inner_y;");
+                self.register_body(w, layout, Tiles::Both);
             } else if fast && d.barriers_in_uniform_branches() {
                 w.block("if (inner_x && inner_y)", |w| {
-                    self.tile_inner_body(w, layout, false)
+                    self.register_body(w, layout, Tiles::Inner)
                 });
                 w.block("else", |w| self.tile_edge_body(w, halo, layout));
             } else {
@@ -691,47 +692,6 @@ impl Emitter<'_> {
         w.blank();
     }
 
-    /// Every tile in registers ([`EdgeTiles::Reflected`]), for dialects whose barriers stay out
-    /// of branches: tiles at the band's edges load their halo by reflection and guard what they
-    /// write; the lifting is the inner tiles', one copy of it for both.
-    fn tile_reflected_body(&self, w: &mut Writer, layout: [AxisLayout; 2]) {
-        let d = self.d;
-        let [lx, ly] = layout;
-        let (first, second) = self.inner_passes();
-        w.line("const int inner = inner_x && inner_y;");
-        if self.direction == Direction::Forward {
-            w.line(self.kept_declaration(layout, first));
-            w.block("if (inner)", |w| self.inner_load_natural(w, lx, ly));
-            w.block("else", |w| self.reflected_load_natural(w, lx, ly));
-            w.line(d.barrier());
-            self.segments(w, layout, first, Stage::Lift);
-            w.line(d.barrier());
-            self.segments(w, layout, first, Stage::WriteBack);
-            w.line(d.barrier());
-            w.block("if (inner)", |w| {
-                self.segments(w, layout, second, Stage::Whole)
-            });
-            w.block("else", |w| {
-                self.segments(w, layout, second.reflected(), Stage::Whole)
-            });
-        } else {
-            w.line(self.kept_declaration(layout, second));
-            w.block("if (inner)", |w| {
-                self.segments(w, layout, first, Stage::Whole)
-            });
-            w.block("else", |w| {
-                self.segments(w, layout, first.reflected(), Stage::Whole)
-            });
-            w.line(d.barrier());
-            self.segments(w, layout, second, Stage::Lift);
-            w.line(d.barrier());
-            self.segments(w, layout, second, Stage::WriteBack);
-            w.line(d.barrier());
-            w.block("if (inner)", |w| self.tile_store_natural(w, lx, ly, false));
-            w.block("else", |w| self.tile_store_natural(w, lx, ly, true));
-        }
-    }
-
     /// Forward, a tile at the band's edge: every stored index of both phases of both axes from
     /// the sample its reflection into the band lands on.
     fn reflected_load_natural(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
@@ -743,20 +703,7 @@ impl Emitter<'_> {
         // Not unrolled: four reflections in flight took LeGall 5/3's forward kernel past the
         // 32 registers of full occupancy (a spill) for tiles that are few.
         self.strided(w, rows * cols, false, |w| {
-            w.line(format!(
-                "const int r = {};",
-                ly.all_lines(&format!("(t / {cols})"))
-            ));
-            w.line(format!(
-                "const int sx = {};",
-                lx.all_lines(&format!("(t % {cols})"))
-            ));
-            w.line(format!(
-                "const int py = r >= {}, px = sx >= {};",
-                ly.phase1, lx.phase1
-            ));
-            w.line("const int my = reflect(rows, py, r - (py ? oy1 : oy0));");
-            w.line("const int mx = reflect(cols, px, sx - (px ? ox1 : ox0));");
+            stored_position(w, lx, ly, true);
             w.line(format!(
                 "tile[r][sx] = {};",
                 self.loaded(
@@ -765,6 +712,43 @@ impl Emitter<'_> {
             ));
         });
     }
+}
+
+/// Index `t` of a walk over every stored index of the tile (rows by stored columns, the padding
+/// skipped) as its storage row `r` and column `sx`, the phases `py`, `px` and the polyphase
+/// indices `my`, `mx` they hold: outside the band where the tile's halo reaches beyond it, or
+/// (`reflected`) reflected into the band.
+fn stored_position(w: &mut Writer, lx: AxisLayout, ly: AxisLayout, reflected: bool) {
+    let cols = lx.stored[0] + lx.stored[1];
+    w.line(format!(
+        "const int r = {};",
+        ly.all_lines(&format!("(t / {cols})"))
+    ));
+    w.line(format!(
+        "const int sx = {};",
+        lx.all_lines(&format!("(t % {cols})"))
+    ));
+    w.line(format!(
+        "const int py = r >= {}, px = sx >= {};",
+        ly.phase1, lx.phase1
+    ));
+    if reflected {
+        w.line("const int my = reflect(rows, py, r - (py ? oy1 : oy0));");
+        w.line("const int mx = reflect(cols, px, sx - (px ? ox1 : ox0));");
+    } else {
+        w.line("const int my = r - (py ? oy1 : oy0), mx = sx - (px ? ox1 : ox0);");
+    }
+}
+
+/// Which tiles a register body ([`Emitter::register_body`]) serves.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tiles {
+    /// Tiles whose loaded indices all lie inside the band.
+    Inner,
+    /// Tiles at the band's edge, their halo reflected.
+    Edge,
+    /// Either, as `inner` says at run time.
+    Both,
 }
 
 /// Which tiles the general pass along an axis ([`Emitter::tile_axis`]) serves.
@@ -780,36 +764,53 @@ enum AxisPaths {
 }
 
 impl Emitter<'_> {
-    /// The register path of an inner tile on its own, or (`edge`) of a tile at the band's edge
-    /// with its halo reflected ([`EdgeTiles::Reflected`]), for dialects that allow barriers under
-    /// a branch all of a group takes (`if (inner_x && inner_y)`): three barriers in all.
-    fn tile_inner_body(&self, w: &mut Writer, layout: [AxisLayout; 2], edge: bool) {
+    /// The register path, three barriers in all, for the tiles `tiles` says: inner ones, tiles at
+    /// the band's edge with their halo reflected ([`EdgeTiles::Reflected`]: reflected loads,
+    /// guarded stores), or both, each taking its own form where the two differ (`if (inner)`,
+    /// no barrier under the branch: for dialects whose barriers stay out of branches). The
+    /// others' kernels call it under `if (inner_x && inner_y)`, a branch all of a group takes.
+    fn register_body(&self, w: &mut Writer, layout: [AxisLayout; 2], tiles: Tiles) {
         let d = self.d;
         let [lx, ly] = layout;
         let (first, second) = self.inner_passes();
-        let at_edge = |p: Pass| if edge { p.reflected() } else { p };
+        // A part that differs between inner tiles (`false`) and edge tiles (`true`).
+        let per_tile = |w: &mut Writer, part: &dyn Fn(&mut Writer, bool)| match tiles {
+            Tiles::Inner => part(w, false),
+            Tiles::Edge => part(w, true),
+            Tiles::Both => {
+                w.block("if (inner)", |w| part(w, false));
+                w.block("else", |w| part(w, true));
+            }
+        };
+        let at_edge = |p: Pass, edge: bool| if edge { p.reflected() } else { p };
         if self.direction == Direction::Forward {
             w.line(self.kept_declaration(layout, first));
-            if edge {
-                self.reflected_load_natural(w, lx, ly);
-            } else {
-                self.inner_load_natural(w, lx, ly);
-            }
+            per_tile(w, &|w, edge| {
+                if edge {
+                    self.reflected_load_natural(w, lx, ly);
+                } else {
+                    self.inner_load_natural(w, lx, ly);
+                }
+            });
             w.line(d.barrier());
             self.segments(w, layout, first, Stage::Lift);
             w.line(d.barrier());
             self.segments(w, layout, first, Stage::WriteBack);
             w.line(d.barrier());
-            self.segments(w, layout, at_edge(second), Stage::Whole);
+            per_tile(w, &|w, edge| {
+                self.segments(w, layout, at_edge(second, edge), Stage::Whole)
+            });
         } else {
             w.line(self.kept_declaration(layout, second));
-            self.segments(w, layout, at_edge(first), Stage::Whole);
+            per_tile(w, &|w, edge| {
+                self.segments(w, layout, at_edge(first, edge), Stage::Whole)
+            });
             w.line(d.barrier());
             self.segments(w, layout, second, Stage::Lift);
             w.line(d.barrier());
             self.segments(w, layout, second, Stage::WriteBack);
             w.line(d.barrier());
-            self.tile_store_natural(w, lx, ly, edge);
+            per_tile(w, &|w, edge| self.tile_store_natural(w, lx, ly, edge));
         }
     }
 
@@ -1060,10 +1061,7 @@ impl Emitter<'_> {
             "Load: {rows} x {cols} stored indices from the four subbands."
         ));
         self.strided(w, rows * cols, true, |w| {
-            w.line(format!("const int r = {};", ly.all_lines(&format!("(t / {cols})"))));
-            w.line(format!("const int sx = {};", lx.all_lines(&format!("(t % {cols})"))));
-            w.line(format!("const int py = r >= {}, px = sx >= {};", ly.phase1, lx.phase1));
-            w.line("const int my = r - (py ? oy1 : oy0), mx = sx - (px ? ox1 : ox0);");
+            stored_position(w, lx, ly, false);
             w.block(
                 "if (my >= 0 && my < (py ? ny1 : ny0) && mx >= 0 && mx < (px ? nx1 : nx0))",
                 |w| {
