@@ -61,6 +61,15 @@ impl TileHalo {
     pub fn stored(&self, t: usize) -> [usize; 2] {
         self.load.map(|h| h.len(t))
     }
+
+    /// Whether a tile of `t` from `m0` loads only indices inside a line whose phase `q` has
+    /// `len(q)` indices: it then reads nothing through the boundary rule and is exact by
+    /// construction.
+    fn loads_inside(&self, m0: i64, t: i64, len: &dyn Fn(usize) -> i64) -> bool {
+        (0..2).all(|q| {
+            m0 >= self.load[q].before as i64 && m0 + t + self.load[q].after as i64 <= len(q)
+        })
+    }
 }
 
 impl Program {
@@ -105,16 +114,10 @@ impl Program {
         let len = |q: usize| ((n - q).div_ceil(2)) as i64;
         let t = t as i64;
         let tiles = (len(0) + t - 1) / t;
-        // A tile whose loaded indices all lie inside the line reads nothing through the boundary
-        // rule and is exact by construction; only the tiles near either end are simulated.
-        let inside = |m0: i64| {
-            (0..2).all(|q| {
-                m0 >= halo.load[q].before as i64 && m0 + t + halo.load[q].after as i64 <= len(q)
-            })
-        };
-        (0..tiles)
-            .map(|tile| tile * t)
-            .all(|m0| inside(m0) || self.tile_exact(boundary, n, halo, m0, t, &len))
+        // Only the tiles near either end are simulated.
+        (0..tiles).map(|tile| tile * t).all(|m0| {
+            halo.loads_inside(m0, t, &len) || self.tile_exact(boundary, n, halo, m0, t, &len)
+        })
     }
 
     fn tile_exact(
@@ -246,9 +249,7 @@ impl Program {
             let start = halo.load.map(|h| i0 - h.before as i64);
             // A segment whose loads all lie inside the line computes what the line does, from
             // the same samples: only those near an end are compared.
-            if (0..2)
-                .all(|q| start[q] >= 0 && start[q] + halo.load[q].len(s as usize) as i64 <= len(q))
-            {
+            if halo.loads_inside(i0, s, &len) {
                 return true;
             }
             let mut held: Vec<Vec<u32>> = (0..2)
