@@ -127,9 +127,10 @@ struct DeviceState {
     /// The stream graphs are recorded on (created at the first recording; 0 before), held
     /// while recording.
     capture: Mutex<usize>,
-    /// The measuring planner's choices in this process, by the key of what was measured
-    /// (`tune`): a second preparation of a request neither measures nor reads the disk.
-    choices: Mutex<HashMap<String, &'static str>>,
+    /// The measuring planner's choices in this process, by request, element type and
+    /// configuration (`tune`): a second preparation of a request emits and builds only the
+    /// chosen candidate, measuring nothing and reading no disk.
+    choices: Mutex<HashMap<String, dwt_runtime::TuningReport>>,
 }
 
 static DEVICE: OnceLock<Result<DeviceState, DwtError>> = OnceLock::new();

@@ -12,16 +12,17 @@
 //!   candidate (every pair once), then five rounds that each time every candidate in turn (so that a drift of
 //!   the clock or of a neighbour's load falls on all alike) as a batch of back-to-back runs of at
 //!   least about half a millisecond between two events; a candidate's time is its median round.
-//! - The choice is kept for the process and in the disk cache ([`dwt_emit_c::disk_cache`],
-//!   folder `cuda-tuning`), keyed by the device, driver, NVRTC, the request's shape and levels and
-//!   every candidate's source: a later preparation, in this process or another, builds only the
-//!   chosen module, and any change to the emitted kernels measures again.
+//! - The choice is kept for the process (by the request, element type and configuration: a later
+//!   preparation emits and builds only the chosen module) and in the disk cache
+//!   ([`dwt_emit_c::disk_cache`], folder `cuda-tuning`), keyed by the device, driver, NVRTC, the
+//!   request's shape and levels and every candidate's source: another process emits the
+//!   candidates to find it, builds only the chosen one, and any change to the emitted kernels
+//!   measures again.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use cudarc::driver::sys::CUevent_flags;
-use cudarc::driver::{CudaSlice, CudaStream};
+use cudarc::driver::CudaSlice;
 use dwt_emit_c::disk_cache;
 use dwt_ir::ElementType;
 use dwt_runtime::{DwtError, Request, TuningReport};
@@ -72,6 +73,22 @@ pub(crate) fn prepare_fastest(
     request: &Request,
     elem: ElementType,
 ) -> Result<Prepared, DwtError> {
+    // Chosen before in this process (a second Plan of the request): only the choice is emitted.
+    let asked = format!("{request:?} {elem:?} {:?}", backend.config);
+    let known = (backend.state.choices.lock())
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&asked)
+        .cloned();
+    if let Some(report) = known {
+        if let Some(c) = (backend.config.candidates())
+            .into_iter()
+            .find(|c| c.name == report.chosen)
+        {
+            let mut prepared = backend.load(backend.emit(request, elem, &c.config)?)?;
+            prepared.tuning = Some(report);
+            return Ok(prepared);
+        }
+    }
     let mut candidates: Vec<(&'static str, Emitted)> = Vec::new();
     let mut skipped: Vec<(String, String)> = Vec::new();
     let mut first_error = None;
@@ -93,31 +110,22 @@ pub(crate) fn prepare_fastest(
     }
     let key = choice_key(request, &candidates);
     let choice_file = choice_file(backend, &key);
-    let remembered = || {
-        let choices = backend
-            .state
-            .choices
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        choices.get(&key).map(|name| name.to_string())
-    };
     let read = || {
         let payload = String::from_utf8(disk_cache::load(choice_file.as_deref()?)?).ok()?;
         payload.lines().next().map(String::from)
     };
-    let cached = remembered()
-        .or_else(read)
-        .and_then(|name| candidates.iter().position(|(n, _)| *n == name));
+    let cached = read().and_then(|name| candidates.iter().position(|(n, _)| *n == name));
     if let Some(i) = cached {
         let (name, emitted) = candidates.swap_remove(i);
-        remember(backend, key, name);
         let mut prepared = backend.load(emitted)?;
-        prepared.tuning = Some(TuningReport {
+        let report = TuningReport {
             chosen: name.to_string(),
             timings: Vec::new(),
             skipped,
             cached: true,
-        });
+        };
+        remember(backend, asked, &report);
+        prepared.tuning = Some(report);
         return Ok(prepared);
     }
     let names: Vec<&'static str> = candidates.iter().map(|(n, _)| *n).collect();
@@ -167,7 +175,6 @@ pub(crate) fn prepare_fastest(
         .map(|((n, _), t)| (n.to_string(), *t))
         .collect();
     let (name, mut chosen) = timed.swap_remove(best);
-    remember(backend, key, name);
     if let Some(file) = &choice_file {
         let mut payload = format!("{name}\n");
         for (n, t) in &timings {
@@ -176,12 +183,14 @@ pub(crate) fn prepare_fastest(
         // A choice that cannot be written is measured again next time.
         let _ = disk_cache::store(file, payload.as_bytes());
     }
-    chosen.tuning = Some(TuningReport {
+    let report = TuningReport {
         chosen: name.to_string(),
         timings,
         skipped,
         cached: false,
-    });
+    };
+    remember(backend, asked, &report);
+    chosen.tuning = Some(report);
     Ok(chosen)
 }
 
@@ -212,11 +221,17 @@ fn choice_file(backend: &CudaBackend, key: &str) -> Option<std::path::PathBuf> {
     ))
 }
 
-/// Keeps the choice `key` for this process.
-fn remember(backend: &CudaBackend, key: String, name: &'static str) {
+/// Keeps the choice for what was `asked` for this process, as a report of a choice taken from
+/// the cache.
+fn remember(backend: &CudaBackend, asked: String, report: &TuningReport) {
+    let kept = TuningReport {
+        timings: Vec::new(),
+        cached: true,
+        ..report.clone()
+    };
     (backend.state.choices.lock())
         .unwrap_or_else(|e| e.into_inner())
-        .insert(key, name);
+        .insert(asked, kept);
 }
 
 /// Rounds of timing per candidate (the median is kept).
@@ -256,7 +271,8 @@ fn time_all<T: DeviceElement>(
         start.record(&stream).map_err(device_error)?;
         for i in 0..runs {
             let k = i % pairs;
-            run_once(backend, p, &stream, &sources[k], &mut data[k])?;
+            // As the request runs on the device, launched directly (no graph).
+            backend.execute(p, &stream, Some(&sources[k]), &mut data[k], false)?;
         }
         end.record(&stream).map_err(device_error)?;
         let ms = start.elapsed_ms(&end).map_err(device_error)?;
@@ -283,18 +299,6 @@ fn time_all<T: DeviceElement>(
             t[t.len() / 2]
         })
         .collect())
-}
-
-/// One transform as the request would run it on the device: from `source` into `data` for a
-/// plan that reads a source, else in place on `data`; launched directly (no graph).
-fn run_once<T: DeviceElement>(
-    backend: &CudaBackend,
-    prepared: &Prepared,
-    stream: &Arc<CudaStream>,
-    source: &CudaSlice<T>,
-    data: &mut CudaSlice<T>,
-) -> Result<(), DwtError> {
-    backend.execute(prepared, stream, Some(source), data, false)
 }
 
 #[cfg(test)]
