@@ -476,6 +476,12 @@ impl Emitter<'_> {
         let sig = d.kernel_signature(name, &params, [threads, 1, 1], full_occupancy);
         w.block(sig, |w| {
             w.line(d.local_array(self.work(), "tile", &[ly.extent, lx.extent]));
+            if reflected && forward {
+                let rows = ly.stored[0] + ly.stored[1];
+                let cols = lx.stored[0] + lx.stored[1];
+                w.line(d.local_array("int", "from_row", &[rows]));
+                w.line(d.local_array("int", "from_col", &[cols]));
+            }
             w.line(format!("const int tid = {};", d.local_id(0)));
             if self.cfg.planes {
                 // A kernel of its own rather than an offset of zero in the 2-D one: moving the
@@ -692,33 +698,102 @@ impl Emitter<'_> {
         w.blank();
     }
 
+    /// Forward, a tile at the band's edge: where each stored row and column of the tile reads
+    /// from, reflected into the band once per tile (`from_row`, `from_col`: offsets into `nat`),
+    /// then a barrier. The load then spends no arithmetic on the reflection and, with no branch
+    /// in its body, keeps four loads of each work-item in flight: reflecting every index where
+    /// it was loaded cost an edge tile twice an inner one's time, and a small level lasts as
+    /// long as its slowest tile. With `guarded`, only tiles at the edge (`!inner`) fill them,
+    /// and the barrier is every tile's (for dialects without barriers under branches).
+    fn reflected_sources(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout, guarded: bool) {
+        let rows = ly.stored[0] + ly.stored[1];
+        let cols = lx.stored[0] + lx.stored[1];
+        let fill = |w: &mut Writer| {
+            w.comment("Where each stored row and column of this edge tile reads from: reflected into the band.");
+            self.strided(w, rows + cols, false, |w| {
+                w.block(format!("if (t < {rows})"), |w| {
+                    w.line(format!("const int r = {};", ly.all_lines("t")));
+                    w.line(format!("const int py = r >= {};", ly.phase1));
+                    w.line("from_row[t] = (2 * reflect(rows, py, r - (py ? oy1 : oy0)) + py) * nat_row_step;");
+                });
+                w.block("else", |w| {
+                    w.line(format!("const int sx = {};", lx.all_lines(&format!("(t - {rows})"))));
+                    w.line(format!("const int px = sx >= {};", lx.phase1));
+                    w.line(format!(
+                        "from_col[t - {rows}] = (2 * reflect(cols, px, sx - (px ? ox1 : ox0)) + px) * nat_col_step;"
+                    ));
+                });
+            });
+        };
+        if guarded {
+            w.block("if (!inner)", fill);
+        } else {
+            fill(w);
+        }
+        w.line(self.d.barrier());
+    }
+
     /// Forward, a tile at the band's edge: every stored index of both phases of both axes from
-    /// the sample its reflection into the band lands on.
+    /// the sample its reflection into the band lands on ([`Emitter::reflected_sources`]), in
+    /// batches of up to eight per work-item written out line by line: a batch's loads all issue
+    /// before its stores to the tile. Written as loops (or with the loads under a branch),
+    /// ptxas at the 32 registers of full occupancy kept one load in flight, and an edge tile
+    /// waited out a memory latency per index.
     fn reflected_load_natural(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
         let rows = ly.stored[0] + ly.stored[1];
         let cols = lx.stored[0] + lx.stored[1];
+        let n = rows * cols;
+        let threads = self.cfg.tile_threads;
+        let rounds = n.div_ceil(threads);
+        let batches = rounds.div_ceil(8);
+        let per_batch = rounds.div_ceil(batches);
+        let work = self.work();
         w.comment(format!(
-            "Load (edge tile): {rows} x {cols} stored indices, reflected into the band."
+            "Load (edge tile): {rows} x {cols} stored indices, reflected into the band, {per_batch} per work-item at a time."
         ));
-        // Not unrolled: four reflections in flight took LeGall 5/3's forward kernel past the
-        // 32 registers of full occupancy (a spill) for tiles that are few.
-        self.strided(w, rows * cols, false, |w| {
-            stored_position(w, lx, ly, true);
-            w.line(format!(
-                "tile[r][sx] = {};",
-                self.loaded(
-                    "nat[nat_base + (2 * my + py) * nat_row_step + (2 * mx + px) * nat_col_step]"
-                )
-            ));
-        });
+        for batch in (0..rounds).collect::<Vec<_>>().chunks(per_batch) {
+            w.block("", |w| {
+                // Past the end a work-item loads the last index again (a branch around the load
+                // would wait for it inside) and stores nothing.
+                let whole = |r: usize| (r + 1) * threads <= n;
+                for &r in batch {
+                    let t = offset("tid", (r * threads) as i64);
+                    if whole(r) {
+                        w.line(format!("const int t{r} = {t};"));
+                    } else {
+                        w.line(format!("const int t{r} = min({t}, {});", n - 1));
+                    }
+                    w.line(format!(
+                        "const {work} v{r} = {};",
+                        self.loaded(&format!(
+                            "nat[nat_base + from_row[t{r} / {cols}] + from_col[t{r} % {cols}]]"
+                        ))
+                    ));
+                }
+                for &r in batch {
+                    let store = format!(
+                        "tile[{}][{}] = v{r};",
+                        ly.all_lines(&format!("(t{r} / {cols})")),
+                        lx.all_lines(&format!("(t{r} % {cols})"))
+                    );
+                    if whole(r) {
+                        w.line(store);
+                    } else {
+                        w.block(
+                            format!("if ({} < {n})", offset("tid", (r * threads) as i64)),
+                            |w| w.line(&store),
+                        );
+                    }
+                }
+            });
+        }
     }
 }
 
 /// Index `t` of a walk over every stored index of the tile (rows by stored columns, the padding
 /// skipped) as its storage row `r` and column `sx`, the phases `py`, `px` and the polyphase
-/// indices `my`, `mx` they hold: outside the band where the tile's halo reaches beyond it, or
-/// (`reflected`) reflected into the band.
-fn stored_position(w: &mut Writer, lx: AxisLayout, ly: AxisLayout, reflected: bool) {
+/// indices `my`, `mx` they hold (outside the band where the tile's halo reaches beyond it).
+fn stored_position(w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
     let cols = lx.stored[0] + lx.stored[1];
     w.line(format!(
         "const int r = {};",
@@ -732,12 +807,7 @@ fn stored_position(w: &mut Writer, lx: AxisLayout, ly: AxisLayout, reflected: bo
         "const int py = r >= {}, px = sx >= {};",
         ly.phase1, lx.phase1
     ));
-    if reflected {
-        w.line("const int my = reflect(rows, py, r - (py ? oy1 : oy0));");
-        w.line("const int mx = reflect(cols, px, sx - (px ? ox1 : ox0));");
-    } else {
-        w.line("const int my = r - (py ? oy1 : oy0), mx = sx - (px ? ox1 : ox0);");
-    }
+    w.line("const int my = r - (py ? oy1 : oy0), mx = sx - (px ? ox1 : ox0);");
 }
 
 /// Which tiles a register body ([`Emitter::register_body`]) serves.
@@ -785,6 +855,9 @@ impl Emitter<'_> {
         let at_edge = |p: Pass, edge: bool| if edge { p.reflected() } else { p };
         if self.direction == Direction::Forward {
             w.line(self.kept_declaration(layout, first));
+            if tiles != Tiles::Inner {
+                self.reflected_sources(w, lx, ly, tiles == Tiles::Both);
+            }
             per_tile(w, &|w, edge| {
                 if edge {
                     self.reflected_load_natural(w, lx, ly);
@@ -1061,7 +1134,7 @@ impl Emitter<'_> {
             "Load: {rows} x {cols} stored indices from the four subbands."
         ));
         self.strided(w, rows * cols, true, |w| {
-            stored_position(w, lx, ly, false);
+            stored_position(w, lx, ly);
             w.block(
                 "if (my >= 0 && my < (py ? ny1 : ny0) && mx >= 0 && mx < (px ? nx1 : nx0))",
                 |w| {
