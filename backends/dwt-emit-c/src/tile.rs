@@ -476,11 +476,14 @@ impl Emitter<'_> {
         let sig = d.kernel_signature(name, &params, [threads, 1, 1], full_occupancy);
         w.block(sig, |w| {
             w.line(d.local_array(self.work(), "tile", &[ly.extent, lx.extent]));
-            if reflected && forward {
+            if forward {
                 let rows = ly.stored[0] + ly.stored[1];
                 let cols = lx.stored[0] + lx.stored[1];
                 w.line(d.local_array("int", "from_row", &[rows]));
                 w.line(d.local_array("int", "from_col", &[cols]));
+            } else if reflected && self.inverse_edge_maps() {
+                w.line(d.local_array("int", "refl_y", &[ly.total]));
+                w.line(d.local_array("int", "refl_x", &[lx.total]));
             }
             w.line(format!("const int tid = {};", d.local_id(0)));
             if self.cfg.planes {
@@ -607,11 +610,12 @@ impl Emitter<'_> {
         // The first axis lifts every loaded line of the other axis (the second axis reads
         // them); the second axis only the tile's own lines.
         if forward {
+            self.edge_sources(w, layout, false, fast.then_some("!inner"));
             split(
                 w,
                 "inner",
                 Some(&|w| self.inner_load_natural(w, lx, ly)),
-                Some(&|w| self.tile_load_natural(w, lx, ly)),
+                Some(&|w| self.edge_load_natural(w, layout)),
             );
             w.line(d.barrier());
             split(
@@ -698,92 +702,181 @@ impl Emitter<'_> {
         w.blank();
     }
 
-    /// Forward, a tile at the band's edge: where each stored row and column of the tile reads
-    /// from, reflected into the band once per tile (`from_row`, `from_col`: offsets into `nat`),
-    /// then a barrier. The load then spends no arithmetic on the reflection and, with no branch
-    /// in its body, keeps four loads of each work-item in flight: reflecting every index where
-    /// it was loaded cost an edge tile twice an inner one's time, and a small level lasts as
-    /// long as its slowest tile. With `guarded`, only tiles at the edge (`!inner`) fill them,
+    /// A tile at the band's edge: where each stored row and column of the tile reads from,
+    /// worked out once per tile into local memory, then a barrier, so that the loads spend no
+    /// arithmetic or branch per index on it (reflecting every index where it was loaded took an
+    /// edge tile to twice an inner one's time, and ptxas to more registers than the inner
+    /// tiles' 32). Forward: `from_row`, `from_col`, offsets into `nat` by dense row and column
+    /// ([`Emitter::edge_load_natural`]). Inverse: `refl_y`, `refl_x`, the polyphase index in
+    /// the band by storage index (the pass from the subbands). With `reflected` an index beyond
+    /// the band reads its reflection into the band ([`EdgeTiles::Reflected`]); else (forward
+    /// only) the nearest sample of the band, a value the general path never reads (it reads
+    /// beyond the band through `resolve()`). With `guard`, only tiles where it holds fill them,
     /// and the barrier is every tile's (for dialects without barriers under branches).
-    fn reflected_sources(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout, guarded: bool) {
+    fn edge_sources(
+        &self,
+        w: &mut Writer,
+        [lx, ly]: [AxisLayout; 2],
+        reflected: bool,
+        guard: Option<&str>,
+    ) {
+        let forward = self.direction == Direction::Forward;
         let rows = ly.stored[0] + ly.stored[1];
         let cols = lx.stored[0] + lx.stored[1];
+        // One axis's entry `t` (dense) at storage index `at`, whose polyphase index `m` of
+        // phase `q` lies in a line of `n` samples taken `step` apart in `nat`.
+        let entry =
+            |w: &mut Writer, [array, n, step]: [&str; 3], t: &str, at: &str, [q, m]: [&str; 2]| {
+                if !forward {
+                    w.line(format!("{array}[{at}] = reflect({n}, {q}, {m});"));
+                } else if reflected {
+                    w.line(format!(
+                        "{array}[{t}] = (2 * reflect({n}, {q}, {m}) + {q}) * {step};"
+                    ));
+                } else {
+                    let sample =
+                        self.d
+                            .clamp_int(&format!("2 * ({m}) + {q}"), "0", &format!("{n} - 1"));
+                    w.line(format!("{array}[{t}] = ({sample}) * {step};"));
+                }
+            };
+        let [row_array, col_array] = if forward {
+            ["from_row", "from_col"]
+        } else {
+            ["refl_y", "refl_x"]
+        };
         let fill = |w: &mut Writer| {
-            w.comment("Where each stored row and column of this edge tile reads from: reflected into the band.");
+            w.comment(if reflected {
+                "Where each stored row and column of this edge tile reads from: reflected into the band."
+            } else {
+                "Where each stored row and column of this edge tile reads from: the nearest sample of the band."
+            });
             self.strided(w, rows + cols, false, |w| {
                 w.block(format!("if (t < {rows})"), |w| {
                     w.line(format!("const int r = {};", ly.all_lines("t")));
                     w.line(format!("const int py = r >= {};", ly.phase1));
-                    w.line("from_row[t] = (2 * reflect(rows, py, r - (py ? oy1 : oy0)) + py) * nat_row_step;");
+                    entry(
+                        w,
+                        [row_array, "rows", "nat_row_step"],
+                        "t",
+                        "r",
+                        ["py", "r - (py ? oy1 : oy0)"],
+                    );
                 });
                 w.block("else", |w| {
-                    w.line(format!("const int sx = {};", lx.all_lines(&format!("(t - {rows})"))));
-                    w.line(format!("const int px = sx >= {};", lx.phase1));
                     w.line(format!(
-                        "from_col[t - {rows}] = (2 * reflect(cols, px, sx - (px ? ox1 : ox0)) + px) * nat_col_step;"
+                        "const int sx = {};",
+                        lx.all_lines(&format!("(t - {rows})"))
                     ));
+                    w.line(format!("const int px = sx >= {};", lx.phase1));
+                    let t = format!("t - {rows}");
+                    entry(
+                        w,
+                        [col_array, "cols", "nat_col_step"],
+                        &t,
+                        "sx",
+                        ["px", "sx - (px ? ox1 : ox0)"],
+                    );
                 });
             });
         };
-        if guarded {
-            w.block("if (!inner)", fill);
-        } else {
-            fill(w);
+        match guard {
+            Some(cond) => w.block(format!("if ({cond})"), fill),
+            None => fill(w),
         }
         w.line(self.d.barrier());
     }
 
+    /// Whether the inverse's edge tiles read the subbands where `refl_y` and `refl_x` say
+    /// ([`Emitter::edge_sources`]) rather than reflecting each index where they read it: for
+    /// programs of more than two lifting steps. Those of two (LeGall 5/3, CDF 5/3, Haar) then
+    /// fitted the 32 registers of eight groups per multiprocessor, and ran 10-22% slower at
+    /// 8192^2 than with 40 registers and six (H200; the longer ones went from 48 to 40
+    /// registers and ran 7% faster).
+    pub(crate) fn inverse_edge_maps(&self) -> bool {
+        self.ops
+            .iter()
+            .filter(|op| matches!(op, Op::Lift(_)))
+            .count()
+            > 2
+    }
+
     /// Forward, a tile at the band's edge: every stored index of both phases of both axes from
-    /// the sample its reflection into the band lands on ([`Emitter::reflected_sources`]), in
-    /// batches of up to eight per work-item written out line by line: a batch's loads all issue
-    /// before its stores to the tile. Written as loops (or with the loads under a branch),
-    /// ptxas at the 32 registers of full occupancy kept one load in flight, and an edge tile
-    /// waited out a memory latency per index.
-    fn reflected_load_natural(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
+    /// where [`Emitter::edge_sources`] says.
+    fn edge_load_natural(&self, w: &mut Writer, [lx, ly]: [AxisLayout; 2]) {
         let rows = ly.stored[0] + ly.stored[1];
         let cols = lx.stored[0] + lx.stored[1];
-        let n = rows * cols;
+        w.comment(format!(
+            "Load (edge tile): {rows} x {cols} stored indices from where from_row and from_col say."
+        ));
+        self.batched(
+            w,
+            rows * cols,
+            &|_| {
+                self.loaded(&format!(
+                    "nat[nat_base + from_row[t / {cols}] + from_col[t % {cols}]]"
+                ))
+            },
+            &|w, v| {
+                w.line(format!(
+                    "tile[{}][{}] = {v};",
+                    ly.all_lines(&format!("(t / {cols})")),
+                    lx.all_lines(&format!("(t % {cols})"))
+                ))
+            },
+        );
+    }
+
+    /// Indices `t` in `[0, n)` shared among the work-items (`t = tid + k * threads`) and written
+    /// out line by line in batches of up to eight per work-item: a batch's values `load` all
+    /// issue before its `store`s. Written as a loop, or with a load under a branch, ptxas at
+    /// the 32 registers of full occupancy kept one load in flight, and a tile waited out a
+    /// memory latency per index (an edge tile twice an inner one's time: a small level lasts as
+    /// long as its slowest tile). `load` may write lines before the value it returns and must
+    /// read only inside the band for any `t`; `store(w, v)` stores value `v`. Past `n` a
+    /// work-item loads index `n - 1` again (no branch around the load) and stores nothing.
+    pub(crate) fn batched(
+        &self,
+        w: &mut Writer,
+        n: usize,
+        load: &dyn Fn(&mut Writer) -> String,
+        store: &dyn Fn(&mut Writer, &str),
+    ) {
         let threads = self.cfg.tile_threads;
         let rounds = n.div_ceil(threads);
         let batches = rounds.div_ceil(8);
         let per_batch = rounds.div_ceil(batches);
         let work = self.work();
-        w.comment(format!(
-            "Load (edge tile): {rows} x {cols} stored indices, reflected into the band, {per_batch} per work-item at a time."
-        ));
+        let whole = |k: usize| (k + 1) * threads <= n;
+        let first = |k: usize| offset("tid", (k * threads) as i64);
         for batch in (0..rounds).collect::<Vec<_>>().chunks(per_batch) {
             w.block("", |w| {
-                // Past the end a work-item loads the last index again (a branch around the load
-                // would wait for it inside) and stores nothing.
-                let whole = |r: usize| (r + 1) * threads <= n;
-                for &r in batch {
-                    let t = offset("tid", (r * threads) as i64);
-                    if whole(r) {
-                        w.line(format!("const int t{r} = {t};"));
-                    } else {
-                        w.line(format!("const int t{r} = min({t}, {});", n - 1));
-                    }
-                    w.line(format!(
-                        "const {work} v{r} = {};",
-                        self.loaded(&format!(
-                            "nat[nat_base + from_row[t{r} / {cols}] + from_col[t{r} % {cols}]]"
-                        ))
-                    ));
+                for &k in batch {
+                    w.line(format!("{work} v{k};"));
+                    w.block("", |w| {
+                        if whole(k) {
+                            w.line(format!("const int t = {};", first(k)));
+                        } else {
+                            let last = (n - 1).to_string();
+                            w.line(format!(
+                                "const int t = {};",
+                                self.d.min_int(&first(k), &last)
+                            ));
+                        }
+                        let value = load(w);
+                        w.line(format!("v{k} = {value};"));
+                    });
                 }
-                for &r in batch {
-                    let store = format!(
-                        "tile[{}][{}] = v{r};",
-                        ly.all_lines(&format!("(t{r} / {cols})")),
-                        lx.all_lines(&format!("(t{r} % {cols})"))
-                    );
-                    if whole(r) {
-                        w.line(store);
+                for &k in batch {
+                    let open = if whole(k) {
+                        String::new()
                     } else {
-                        w.block(
-                            format!("if ({} < {n})", offset("tid", (r * threads) as i64)),
-                            |w| w.line(&store),
-                        );
-                    }
+                        format!("if ({} < {n})", first(k))
+                    };
+                    w.block(open, |w| {
+                        w.line(format!("const int t = {};", first(k)));
+                        store(w, &format!("v{k}"));
+                    });
                 }
             });
         }
@@ -856,11 +949,12 @@ impl Emitter<'_> {
         if self.direction == Direction::Forward {
             w.line(self.kept_declaration(layout, first));
             if tiles != Tiles::Inner {
-                self.reflected_sources(w, lx, ly, tiles == Tiles::Both);
+                let guard = (tiles == Tiles::Both).then_some("!inner");
+                self.edge_sources(w, layout, true, guard);
             }
             per_tile(w, &|w, edge| {
                 if edge {
-                    self.reflected_load_natural(w, lx, ly);
+                    self.edge_load_natural(w, layout);
                 } else {
                     self.inner_load_natural(w, lx, ly);
                 }
@@ -875,6 +969,10 @@ impl Emitter<'_> {
             });
         } else {
             w.line(self.kept_declaration(layout, second));
+            if tiles != Tiles::Inner && self.inverse_edge_maps() {
+                let guard = (tiles == Tiles::Both).then_some("!inner");
+                self.edge_sources(w, layout, true, guard);
+            }
             per_tile(w, &|w, edge| {
                 self.segments(w, layout, at_edge(first, edge), Stage::Whole)
             });
@@ -909,7 +1007,8 @@ impl Emitter<'_> {
         };
         let cond = |p: Pass| format!("if (inner_{})", p.axis.v());
         if forward {
-            self.tile_load_natural(w, lx, ly);
+            self.edge_sources(w, layout, false, None);
+            self.edge_load_natural(w, layout);
             w.line(d.barrier());
             w.block(cond(first), |w| two_part(w, first));
             w.block("else", |w| {
@@ -1086,43 +1185,6 @@ impl Emitter<'_> {
                 "tile[t / {c}][t % {c}] = to_work(to_elem(tile[t / {c}][t % {c}]));",
                 c = lx.total
             ));
-        });
-    }
-
-    /// Forward: the band in natural order, coalesced along x, into the two phases of both axes.
-    fn tile_load_natural(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
-        let (first, span) = lx.natural_span();
-        let rows = ly.stored[0] + ly.stored[1];
-        w.comment(format!(
-            "Load: {rows} rows x {span} natural columns from 2 * mx0 {}{}, each into its phase.",
-            if first < 0 { "- " } else { "+ " },
-            first.abs()
-        ));
-        self.strided(w, rows * span, true, |w| {
-            w.line(format!("const int r = {};", ly.all_lines(&format!("(t / {span})"))));
-            w.line(format!(
-                "const int c = {};",
-                offset(&format!("2 * mx0 + t % {span}"), first)
-            ));
-            w.line(format!("const int py = r >= {};", ly.phase1));
-            w.line("const int my = r - (py ? oy1 : oy0);");
-            w.line("const int px = c & 1, mx = c >> 1;");
-            w.line("const int sx = mx + (px ? ox1 : ox0);");
-            w.line(format!(
-                "const int stored = px ? (sx >= {p1} && sx < {e1}) : (sx >= 0 && sx < {e0});",
-                p1 = lx.phase1,
-                e1 = lx.total,
-                e0 = lx.stored[0]
-            ));
-            w.block(
-                "if (stored && my >= 0 && my < (py ? ny1 : ny0) && mx >= 0 && mx < (px ? nx1 : nx0))",
-                |w| {
-                    w.line(format!(
-                        "tile[r][sx] = {};",
-                        self.loaded("nat[nat_base + (2 * my + py) * nat_row_step + c * nat_col_step]")
-                    ));
-                },
-            );
         });
     }
 

@@ -60,8 +60,9 @@ pub(crate) struct Pass {
     /// stay in the tile, which holds every line).
     pub(crate) lines_checked: bool,
     /// A tile at the band's edge whose halo comes by reflection ([`crate::EdgeTiles::Reflected`]):
-    /// a pass from the subbands reads its lines and indices through `reflect()`, one to them
-    /// skips the lines and indices outside the band.
+    /// a pass from the subbands reads its lines and indices reflected into the band (where the
+    /// tile's `refl_x` and `refl_y` say, or through `reflect()`:
+    /// [`Emitter::inverse_edge_maps`]), one to them skips the lines and indices outside it.
     pub(crate) reflected: bool,
 }
 
@@ -445,6 +446,9 @@ impl Emitter<'_> {
         };
         let band_at = |q: usize, k: i64| {
             let row = match k {
+                _ if pass.reflected && !forward && self.inverse_edge_maps() => {
+                    format!("refl_y[{}]", offset(&format!("b{q}"), k))
+                }
                 _ if pass.reflected && !forward => {
                     format!("reflect(rows, {q}, {})", offset("i0", k))
                 }
@@ -476,10 +480,10 @@ impl Emitter<'_> {
                     ));
                 } else {
                     let mx = format!("px ? sx1 + l - {s0} : sx0 + l", s0 = across.stored[0]);
-                    let mx = if pass.reflected {
-                        format!("reflect(cols, px, {mx})")
-                    } else {
-                        mx
+                    let mx = match pass.reflected {
+                        true if self.inverse_edge_maps() => "refl_x[line]".to_string(),
+                        true => format!("reflect(cols, px, {mx})"),
+                        false => mx,
                     };
                     w.line(format!(
                         "const int px = l >= {s0}, mx = {mx};",
