@@ -601,7 +601,17 @@ impl CudaBackend {
             scratch_len: plan.scratch,
             copy_in,
         };
-        let issue = |on| launch::issue(plan, &prepared.functions, &at, size_of::<T>(), on);
+        let programmatic = self.state.capability.0 >= 9;
+        let issue = |on| {
+            launch::issue(
+                plan,
+                &prepared.functions,
+                &at,
+                size_of::<T>(),
+                on,
+                programmatic,
+            )
+        };
         if recorded {
             let capture = self.state.capture_stream()?;
             prepared.graphs.record(

@@ -48,6 +48,10 @@ pub trait Dialect {
     fn preamble(&self, elem: ElementType) -> Vec<String>;
     /// Qualifier of a helper function (`static inline`, `__device__ inline`).
     fn helper_qualifier(&self) -> &'static str;
+    /// The first lines of every kernel's body, before it touches memory: none by default.
+    fn kernel_prologue(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// The kernel's opening line, up to but excluding the `{`. With `full_occupancy`, the
     /// compiler is asked to fit as many groups per multiprocessor as it runs threads (CUDA's
     /// `__launch_bounds__(n, 2048 / n)`: a register budget);
@@ -248,6 +252,18 @@ impl Dialect for Cuda {
 
     fn helper_qualifier(&self) -> &'static str {
         "static __device__ __forceinline__"
+    }
+
+    /// A kernel may be launched as a programmatic dependent of the kernel before it in its
+    /// stream (sm_90: the CUDA backend launches a plan's later kernels so, and they begin while
+    /// the earlier one drains); it waits here for that kernel's completion and memory. Launched
+    /// otherwise, or below sm_90, the wait is a no-op or absent.
+    fn kernel_prologue(&self) -> &'static [&'static str] {
+        &[
+            "#if __CUDA_ARCH__ >= 900",
+            "asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");",
+            "#endif",
+        ]
     }
 
     fn kernel_signature(

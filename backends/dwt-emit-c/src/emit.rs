@@ -333,6 +333,16 @@ pub(crate) fn offset(var: &str, k: i64) -> String {
 }
 
 impl Emitter<'_> {
+    /// A kernel: its opening line `sig`, the dialect's prologue, then `body`.
+    pub(crate) fn kernel_block(&self, w: &mut Writer, sig: String, body: impl FnOnce(&mut Writer)) {
+        w.block(sig, |w| {
+            for line in self.d.kernel_prologue() {
+                w.line(*line);
+            }
+            body(w)
+        });
+    }
+
     pub(crate) fn work(&self) -> &'static str {
         self.d.work_type(self.elem)
     }
@@ -660,7 +670,7 @@ impl Emitter<'_> {
         w.comment("Each step is a loop over its target phase in local memory with a barrier after it; reads");
         w.comment("outside the phase go through resolve().");
         let sig = d.kernel_signature(name, &params, [wg, 1, 1], false);
-        w.block(sig, |w| {
+        self.kernel_block(w, sig, |w| {
             w.line(d.local_array(self.work(), "even", &[half_cap]));
             w.line(d.local_array(self.work(), "odd", &[half_cap]));
             w.line(format!("const int lid = {};", d.local_id(0)));
@@ -798,7 +808,7 @@ impl Emitter<'_> {
         w.comment(format!("Long-row path: {what} the sliding-window row pass"));
         w.comment("(rows longer than max_row_len); launched as the rows kernel (one group per row and plane).");
         let sig = d.kernel_signature(name, &params, [wg, 1, 1], false);
-        w.block(sig, |w| {
+        self.kernel_block(w, sig, |w| {
             w.line(format!("const int lid = {};", d.local_id(0)));
             w.line(format!("const int row = {};", d.group_id(0)));
             w.line(format!("const int plane = {};", d.group_id(1)));
@@ -857,7 +867,7 @@ impl Emitter<'_> {
             "Mallat layout: dst != src (writes land on rows later windows still read); interleaved: may be equal.",
         );
         let sig = d.kernel_signature(name, &self.columns_params(), [sw, sr, 1], false);
-        w.block(sig, |w| {
+        self.kernel_block(w, sig, |w| {
             w.line(d.local_array(self.work(), "win", &[g.window_rows, sw]));
             w.line(format!("const int tx = {};", d.local_id(0)));
             w.line(format!("const int ty = {};", d.local_id(1)));

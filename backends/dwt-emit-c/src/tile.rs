@@ -474,7 +474,7 @@ impl Emitter<'_> {
             self.reflect_helper(w);
         }
         let sig = d.kernel_signature(name, &params, [threads, 1, 1], full_occupancy);
-        w.block(sig, |w| {
+        self.kernel_block(w, sig, |w| {
             w.line(d.local_array(self.work(), "tile", &[ly.extent, lx.extent]));
             if forward {
                 let rows = ly.stored[0] + ly.stored[1];
