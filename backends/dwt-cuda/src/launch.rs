@@ -134,10 +134,27 @@ fn issue_steps(
                 // until the call returns, which copies them; every index the kernel computes
                 // stays inside the validated shape and the plan's scratch.
                 unsafe {
-                    if dependent {
-                        launch_dependent(function, groups, block, stream, &mut params)
-                    } else {
-                        result::launch_kernel(function, groups, block, 0, stream, &mut params)
+                    match dependent {
+                        // A device or driver that refuses the attribute gets a plain launch
+                        // (the kernel's wait is then a no-op).
+                        true => {
+                            match launch_dependent(function, groups, block, stream, &mut params) {
+                                Err(e) if e.0 == sys::cudaError_enum::CUDA_ERROR_NOT_SUPPORTED => {
+                                    result::launch_kernel(
+                                        function,
+                                        groups,
+                                        block,
+                                        0,
+                                        stream,
+                                        &mut params,
+                                    )
+                                }
+                                launched => launched,
+                            }
+                        }
+                        false => {
+                            result::launch_kernel(function, groups, block, 0, stream, &mut params)
+                        }
                     }
                 }
                 .map_err(device_error)?;

@@ -835,7 +835,7 @@ impl Emitter<'_> {
     /// long as its slowest tile). `load` may write lines before the value it returns and must
     /// read only inside the band for any `t`; `store(w, v)` stores value `v`. Past `n` a
     /// work-item loads index `n - 1` again (no branch around the load) and stores nothing.
-    pub(crate) fn batched(
+    fn batched(
         &self,
         w: &mut Writer,
         n: usize,
