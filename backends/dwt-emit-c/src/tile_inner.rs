@@ -462,8 +462,20 @@ impl Emitter<'_> {
             }
         };
         let header = |w: &mut Writer| {
-            w.line(format!("const int l = t % {lines};"));
-            w.line(format!("const int i0 = m{v}0 + {s} * (t / {lines});"));
+            if pass.axis == Axis::X && along.t == 32 {
+                // Along x (in the tile only) a line's segments go to neighbouring work-items: a
+                // group of 32 then reads 32 / segs whole lines of 32 indices, in distinct banks
+                // (the tile's row stride is odd), rather than straddling from one segment's last
+                // lines to the next one's first (2-way bank conflicts).
+                let segs = along.t / s;
+                w.line(format!("const int l = t / {segs};"));
+                w.line(format!("const int i0 = m{v}0 + {s} * (t % {segs});"));
+            } else {
+                // Along y neighbouring work-items take neighbouring lines (columns): coalesced
+                // where the pass reads or writes the subbands.
+                w.line(format!("const int l = t % {lines};"));
+                w.line(format!("const int i0 = m{v}0 + {s} * (t / {lines});"));
+            }
             let line = if pass.own {
                 across.own_lines("l")
             } else {
