@@ -831,7 +831,8 @@ impl Emitter<'_> {
                 w.line(format!(
                     "const int at = band == 0 ? low_base + {my} * low_row_step + {mx} * low_col_step : hb + {my} * high_row_step + {mx} * high_col_step;"
                 ));
-                "to_work(band == 0 ? low[at] : high[at])".to_string()
+                // One load from a selected buffer, as the unstaged pass reads the subbands.
+                "to_work((band == 0 ? low : high)[at])".to_string()
             },
             &|w, v| {
                 w.line(format!(
