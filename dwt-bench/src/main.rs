@@ -22,7 +22,7 @@
 //! ```text
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d]
 //!           [--skip-fidelity-8192] [--tuned] [--tile XxY] [--threads N] [--segment N] [--window H]
-//!           [--slab WxR] [--staged] [--own-stream]
+//!           [--slab WxR] [--own-stream]
 //! ```
 
 use std::collections::HashSet;
@@ -63,8 +63,6 @@ struct Opts {
     segment: Option<usize>,
     window: Option<usize>,
     slab: Option<[usize; 2]>,
-    /// The inverse's subbands staged in the tile (`LaunchConfig::staged_band_load`).
-    staged: Option<bool>,
 }
 
 fn parse_args() -> Res<Opts> {
@@ -82,7 +80,6 @@ fn parse_args() -> Res<Opts> {
         segment: None,
         window: None,
         slab: None,
-        staged: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -102,7 +99,6 @@ fn parse_args() -> Res<Opts> {
             },
             "--no-3d" => o.three_d = false,
             "--own-stream" => o.own_stream = true,
-            "--staged" => o.staged = Some(true),
             "--skip-fidelity-8192" => o.skip_fidelity_8192 = true,
             "--tuned" => o.tuned = true,
             "--tile" => o.tile = Some(pair(&a, &value()?)?),
@@ -115,7 +111,7 @@ fn parse_args() -> Res<Opts> {
                 o.segment = Some(value()?.parse().map_err(|e| format!("--segment: {e}"))?)
             }
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--staged] [--own-stream]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--own-stream]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
@@ -656,9 +652,6 @@ fn run() -> Res<()> {
         config.slab_width = w;
         config.slab_rows = r;
     }
-    if o.staged.is_some() {
-        config.staged_band_load = o.staged;
-    }
     // The default rows are the configuration as given, whatever DWT_TUNE says.
     let b = CudaBackend::with_config(config)
         .map_err(|e| e.to_string())?
@@ -675,11 +668,10 @@ fn run() -> Res<()> {
     let _ = writeln!(md, "- Device: {} ({})", b.device(), b.arch());
     let _ = writeln!(
         md,
-        "- Fused tile: {:?} polyphase indices per phase, {} work-items, register segments of up to {}; inverse's subbands staged in the tile: {:?}",
+        "- Fused tile: {:?} polyphase indices per phase, {} work-items, register segments of up to {}",
         b.config().tile,
         b.config().tile_threads,
-        b.config().segment,
-        b.config().staged_band_load
+        b.config().segment
     );
     let _ = writeln!(
         md,

@@ -77,13 +77,6 @@ pub struct LaunchConfig {
     /// whole, every halo round loaded before any is stored, rather than by 4; `None`: the
     /// measured rule, integer programs. A choice the tuner times.
     pub whole_row_load: Option<bool>,
-    /// Whether the inverse's register path first loads the tile's subband samples into local
-    /// memory, every work-item loading in batches, and then lifts along y from there (two
-    /// barriers more), rather than lifting along y straight from the subbands (as many
-    /// work-items as the tile has columns, each loading its segment's halo too); `None`: the
-    /// rule (not staged). OpenCL kernels of programs whose edge tiles take the
-    /// general path lift along y from the subbands either way. A choice the tuner times.
-    pub staged_band_load: Option<bool>,
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused
     /// plan of a 3-D transform) rather than one image; the 2-D kernel stays free of the plane
     /// offset, which slowed it. A property of the request, not a tuning knob: the executors
@@ -137,13 +130,6 @@ impl LaunchConfig {
             Candidate::new("plain access", access(false, None)),
             Candidate::new("lean access, whole row load", access(true, Some(true))),
             Candidate::new("lean access, row load by 4", access(true, Some(false))),
-            Candidate::new(
-                "staged band load",
-                LaunchConfig {
-                    staged_band_load: Some(true),
-                    ..*self
-                },
-            ),
             Candidate::new("tiles 64x16 of 512", shape([64, 16], 512)),
             Candidate::new("tiles 32x8 of 128", shape([32, 8], 128)),
             Candidate::new("tiles 16x8 of 128", shape([16, 8], 128)),
@@ -212,7 +198,6 @@ impl Default for LaunchConfig {
             strategy: Strategy::Fused,
             lean_access: None,
             whole_row_load: None,
-            staged_band_load: None,
             planes: false,
         }
     }

@@ -603,7 +603,7 @@ impl Emitter<'_> {
         // The pass that goes from the tile back into it keeps its results across barriers.
         let two_part = if forward { inner_first } else { inner_second };
         if fast {
-            w.line(self.kept_declaration(layout, &[two_part]));
+            w.line(self.kept_declaration(layout, two_part));
         }
         let truncate = |w: &mut Writer| self.tile_truncate(w, lx, ly);
         let i16 = self.elem == ElementType::I16;
@@ -801,49 +801,6 @@ impl Emitter<'_> {
             > 2
     }
 
-    /// Inverse, staged ([`Emitter::staged_band_load`]): every stored index of the tile from the
-    /// four subbands, in batches of loads before their stores, coalesced along x within each
-    /// subband; at the band's edge (`edge`) from its reflection into the band.
-    fn staged_load_bands(&self, w: &mut Writer, [lx, ly]: [AxisLayout; 2], edge: bool) {
-        let rows = ly.stored[0] + ly.stored[1];
-        let cols = lx.stored[0] + lx.stored[1];
-        let (my, mx) = match edge {
-            false => ("my", "mx"),
-            true if self.inverse_edge_maps() => ("refl_y[r]", "refl_x[sx]"),
-            true => ("reflect(rows, py, my)", "reflect(cols, px, mx)"),
-        };
-        w.comment(format!(
-            "Load ({}): {rows} x {cols} stored indices from the four subbands{}.",
-            if edge { "edge tile" } else { "inner tile" },
-            if edge {
-                ", reflected into the band"
-            } else {
-                ", no bounds checks"
-            }
-        ));
-        self.batched(
-            w,
-            rows * cols,
-            &|w| {
-                stored_position(w, lx, ly);
-                w.line("const int band = 2 * py + px;");
-                w.line(HIGH_BASE);
-                w.line(format!(
-                    "const int at = band == 0 ? low_base + {my} * low_row_step + {mx} * low_col_step : hb + {my} * high_row_step + {mx} * high_col_step;"
-                ));
-                // One load from a selected buffer, as the unstaged pass reads the subbands.
-                "to_work((band == 0 ? low : high)[at])".to_string()
-            },
-            &|w, v| {
-                w.line(format!(
-                    "tile[{}][{}] = {v};",
-                    ly.all_lines(&format!("(t / {cols})")),
-                    lx.all_lines(&format!("(t % {cols})"))
-                ))
-            },
-        );
-    }
-
     /// Forward, a tile at the band's edge: every stored index of both phases of both axes from
     /// where [`Emitter::edge_sources`] says.
     fn edge_load_natural(&self, w: &mut Writer, [lx, ly]: [AxisLayout; 2]) {
@@ -990,7 +947,7 @@ impl Emitter<'_> {
         };
         let at_edge = |p: Pass, edge: bool| if edge { p.reflected() } else { p };
         if self.direction == Direction::Forward {
-            w.line(self.kept_declaration(layout, &[first]));
+            w.line(self.kept_declaration(layout, first));
             if tiles != Tiles::Inner {
                 let guard = (tiles == Tiles::Both).then_some("!inner");
                 self.edge_sources(w, layout, true, guard);
@@ -1010,24 +967,8 @@ impl Emitter<'_> {
             per_tile(w, &|w, edge| {
                 self.segments(w, layout, at_edge(second, edge), Stage::Whole)
             });
-        } else if self.staged_band_load() {
-            let staged = self.staged_first_pass();
-            w.line(self.kept_declaration(layout, &[staged, second]));
-            if tiles != Tiles::Inner && self.inverse_edge_maps() {
-                let guard = (tiles == Tiles::Both).then_some("!inner");
-                self.edge_sources(w, layout, true, guard);
-            }
-            per_tile(w, &|w, edge| self.staged_load_bands(w, layout, edge));
-            for pass in [staged, second] {
-                w.line(d.barrier());
-                self.segments(w, layout, pass, Stage::Lift);
-                w.line(d.barrier());
-                self.segments(w, layout, pass, Stage::WriteBack);
-            }
-            w.line(d.barrier());
-            per_tile(w, &|w, edge| self.tile_store_natural(w, lx, ly, edge));
         } else {
-            w.line(self.kept_declaration(layout, &[second]));
+            w.line(self.kept_declaration(layout, second));
             if tiles != Tiles::Inner && self.inverse_edge_maps() {
                 let guard = (tiles == Tiles::Both).then_some("!inner");
                 self.edge_sources(w, layout, true, guard);
@@ -1059,7 +1000,7 @@ impl Emitter<'_> {
         let truncate = |w: &mut Writer| self.tile_truncate(w, lx, ly);
         // A pass from the tile back into it: read and lift, barrier, write back.
         let two_part = |w: &mut Writer, pass: Pass| {
-            w.line(self.kept_declaration(layout, &[pass]));
+            w.line(self.kept_declaration(layout, pass));
             self.segments(w, layout, pass, Stage::Lift);
             w.line(d.barrier());
             self.segments(w, layout, pass, Stage::WriteBack);

@@ -165,17 +165,15 @@ impl Emitter<'_> {
         (s, lines, lines * (along.t / s))
     }
 
-    /// The registers the two-part passes `passes` keep across their barriers, one array for all
-    /// (declared outside the branches).
-    pub(crate) fn kept_declaration(&self, layout: [AxisLayout; 2], passes: &[Pass]) -> String {
-        let (rounds, values) = passes
-            .iter()
-            .map(|&pass| {
-                let (s, _, tasks) = self.pass_shape(layout, pass);
-                (tasks.div_ceil(self.cfg.tile_threads), 2 * s)
-            })
-            .fold((0, 0), |(r, v), (pr, pv)| (r.max(pr), v.max(pv)));
-        format!("{} kept[{rounds}][{values}];", self.work())
+    /// The registers a two-part pass keeps across its barriers (declared outside the branches).
+    pub(crate) fn kept_declaration(&self, layout: [AxisLayout; 2], pass: Pass) -> String {
+        let (s, _, tasks) = self.pass_shape(layout, pass);
+        format!(
+            "{} kept[{}][{}];",
+            self.work(),
+            tasks.div_ceil(self.cfg.tile_threads),
+            2 * s
+        )
     }
 
     /// Whether the inner tiles take the leaner global accesses: every inverse, and the forward of
@@ -185,21 +183,6 @@ impl Emitter<'_> {
             self.direction == Direction::Inverse
                 || self.wavelet.program_for(self.direction).taps() >= LEAN_ACCESS_MIN_TAPS
         })
-    }
-
-    /// Whether the inverse's register path loads the subbands into the tile before lifting along
-    /// y ([`LaunchConfig::staged_band_load`](crate::LaunchConfig::staged_band_load)).
-    pub(crate) fn staged_band_load(&self) -> bool {
-        self.direction == Direction::Inverse && self.cfg.staged_band_load.unwrap_or(false)
-    }
-
-    /// The inverse's pass along y when the subbands are staged in the tile
-    /// ([`Emitter::staged_band_load`]): every loaded column, from the tile back into it.
-    pub(crate) fn staged_first_pass(&self) -> Pass {
-        Pass {
-            bands: false,
-            ..self.inner_passes().0
-        }
     }
 
     /// Whether the row load of [`Emitter::inner_load_pairs`] is unrolled whole, every round of

@@ -2,10 +2,7 @@
 //! each element type of its kind, Mallat layout, plus one interleaved example. One snapshot per
 //! module, named `{wavelet}_{direction}_{elem}_{layout}` (OpenCL C) and
 //! `cuda_{wavelet}_{direction}_{elem}_{layout}` (CUDA C++); and the modules of 3-D requests for
-//! one wavelet (`volume_`, `cuda_volume_`: the fused kernel over planes); and the inverse with
-//! its subbands staged in the tile (`staged_`, `cuda_staged_`: a planner candidate) for a program
-//! whose edge tiles reflect with maps (CDF 9/7), one that reflects per index (LeGall 5/3) and one
-//! whose edge tiles take the general path (Deslauriers-Dubuc (13,7)).
+//! one wavelet (`volume_`, `cuda_volume_`: the fused kernel over planes).
 
 use dwt_emit_c::{emit_module, is_integer, Cuda, Dialect, LaunchConfig, OpenCl};
 use dwt_ir::{Direction, ElementKind, ElementType, Layout, Wavelet};
@@ -23,28 +20,9 @@ fn snapshot_in(
     layout: Layout,
     axes: usize,
 ) {
-    snapshot_with(
-        dialect,
-        prefix,
-        w,
-        direction,
-        elem,
-        layout,
-        &LaunchConfig::default().for_axes(axes),
-    );
-}
-
-fn snapshot_with(
-    dialect: &dyn Dialect,
-    prefix: &str,
-    w: &Wavelet,
-    direction: Direction,
-    elem: ElementType,
-    layout: Layout,
-    config: &LaunchConfig,
-) {
+    let config = LaunchConfig::default().for_axes(axes);
     let module =
-        emit_module(dialect, w, direction, elem, layout, config).expect("catalogue wavelets emit");
+        emit_module(dialect, w, direction, elem, layout, &config).expect("catalogue wavelets emit");
     let dir = match direction {
         Direction::Forward => "forward",
         Direction::Inverse => "inverse",
@@ -110,35 +88,4 @@ fn a_volume_module() {
         3,
     );
     snapshot_in(&OpenCl, "volume_", w, Direction::Inverse, elem, layout, 3);
-}
-
-/// The inverse with its subbands staged in the tile before the pass along y
-/// (`LaunchConfig::staged_band_load`), in both dialects.
-#[test]
-fn staged_inverse_modules() {
-    let config = LaunchConfig {
-        staged_band_load: Some(true),
-        ..LaunchConfig::default()
-    };
-    for (name, elem) in [
-        ("Cdf97", ElementType::F32),
-        ("LeGall53", ElementType::I16),
-        ("DeslauriersDubuc137", ElementType::I32),
-    ] {
-        let w = dwt_catalogue::by_name(name).expect("catalogue wavelet");
-        for (dialect, prefix) in [
-            (&Cuda as &dyn Dialect, "cuda_staged_"),
-            (&OpenCl, "staged_"),
-        ] {
-            snapshot_with(
-                dialect,
-                prefix,
-                w,
-                Direction::Inverse,
-                elem,
-                Layout::Mallat,
-                &config,
-            );
-        }
-    }
 }
