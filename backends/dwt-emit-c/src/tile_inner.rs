@@ -461,21 +461,23 @@ impl Emitter<'_> {
                 format!("high[o_at + {row} * high_row_step]")
             }
         };
+        // Which line (`l`) and which of its segments work-item `t` takes. By default neighbouring
+        // work-items take neighbouring lines: along y those are neighbouring columns, coalesced
+        // where the pass reads or writes the subbands. Along x, where the pass stays in the tile
+        // (whose x extent is odd), a line of exactly 32 indices gives its segments to neighbouring
+        // work-items instead: a group of 32 then reads `s` whole lines, `segs` segments each, in
+        // 32 distinct banks (`s` divides 32 and the row stride is odd), rather than straddling one
+        // segment's last lines and the next one's first (2-way conflicts; 1-2.5% at 8192^2 on an
+        // H200, BENCHMARKS.md). Not for lines of 64 indices: segments j and j + 4 share banks.
+        let segs = along.t / s;
+        let (line_of_t, segment_of_t) = if pass.axis == Axis::X && along.t == 32 {
+            (format!("t / {segs}"), format!("t % {segs}"))
+        } else {
+            (format!("t % {lines}"), format!("t / {lines}"))
+        };
         let header = |w: &mut Writer| {
-            if pass.axis == Axis::X && along.t == 32 {
-                // Along x (in the tile only) a line's segments go to neighbouring work-items: a
-                // group of 32 then reads 32 / segs whole lines of 32 indices, in distinct banks
-                // (the tile's row stride is odd), rather than straddling from one segment's last
-                // lines to the next one's first (2-way bank conflicts).
-                let segs = along.t / s;
-                w.line(format!("const int l = t / {segs};"));
-                w.line(format!("const int i0 = m{v}0 + {s} * (t % {segs});"));
-            } else {
-                // Along y neighbouring work-items take neighbouring lines (columns): coalesced
-                // where the pass reads or writes the subbands.
-                w.line(format!("const int l = t % {lines};"));
-                w.line(format!("const int i0 = m{v}0 + {s} * (t / {lines});"));
-            }
+            w.line(format!("const int l = {line_of_t};"));
+            w.line(format!("const int i0 = m{v}0 + {s} * ({segment_of_t});"));
             let line = if pass.own {
                 across.own_lines("l")
             } else {
