@@ -1188,24 +1188,41 @@ impl Emitter<'_> {
         });
     }
 
-    /// Inverse: the four subbands, coalesced along x within each, into the tile.
+    /// Inverse: the four subbands, coalesced along x within each, into the tile, in batches
+    /// ([`Emitter::batched`]: a branch around each load kept one in flight per work-item, and an
+    /// edge tile waited out a memory latency per round). A stored index outside the band reads
+    /// the low band's nearest sample instead (the low band is never empty, and the general path
+    /// never reads those indices: it reads beyond the band through `resolve()`).
     fn tile_load_bands(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
         let rows = ly.stored[0] + ly.stored[1];
         let cols = lx.stored[0] + lx.stored[1];
         w.comment(format!(
             "Load: {rows} x {cols} stored indices from the four subbands."
         ));
-        self.strided(w, rows * cols, true, |w| {
-            stored_position(w, lx, ly);
-            w.block(
-                "if (my >= 0 && my < (py ? ny1 : ny0) && mx >= 0 && mx < (px ? nx1 : nx0))",
-                |w| {
-                    w.line("const int band = 2 * py + px;");
-                    w.line(HIGH_BASE);
-                    w.line("tile[r][sx] = to_work(band == 0 ? low[low_base + my * low_row_step + mx * low_col_step] : high[hb + my * high_row_step + mx * high_col_step]);");
-                },
-            );
-        });
+        let clamp = |v: &str, n: &str| self.d.clamp_int(v, "0", &format!("{n} - 1"));
+        self.batched(
+            w,
+            rows * cols,
+            &|w| {
+                stored_position(w, lx, ly);
+                w.line("const int inside = my >= 0 && my < (py ? ny1 : ny0) && mx >= 0 && mx < (px ? nx1 : nx0);");
+                w.line("const int band = inside ? 2 * py + px : 0;");
+                w.line(format!(
+                    "const int by = inside ? my : {}, bx = inside ? mx : {};",
+                    clamp("my", "ny0"),
+                    clamp("mx", "nx0")
+                ));
+                w.line(HIGH_BASE);
+                "to_work(band == 0 ? low[low_base + by * low_row_step + bx * low_col_step] : high[hb + by * high_row_step + bx * high_col_step])".to_string()
+            },
+            &|w, v| {
+                w.line(format!(
+                    "tile[{}][{}] = {v};",
+                    ly.all_lines(&format!("(t / {cols})")),
+                    lx.all_lines(&format!("(t % {cols})"))
+                ))
+            },
+        );
     }
 
     /// Forward: the tile's own indices of the four subbands, coalesced along x within each.
