@@ -398,86 +398,6 @@ impl Emitter<'_> {
         });
     }
 
-    /// Declares which line `l` work-item `t` takes in a register pass of `segs` segments per line
-    /// over `lines` lines; returns the expression for which of the line's segments.
-    ///
-    /// By default neighbouring work-items take neighbouring lines: along y those are neighbouring
-    /// columns, coalesced where the pass reads or writes the subbands.
-    ///
-    /// Along x, where the pass stays in the tile (whose x extent is odd), a line of exactly 32
-    /// indices gives its segments to neighbouring work-items instead: a group of 32 then reads
-    /// `s` whole lines, `segs` segments each, in 32 distinct banks (`s` divides 32 and the row
-    /// stride is odd), rather than straddling one segment's last lines and the next one's first
-    /// (2-way conflicts; 1-2.5% at 8192^2 on an H200, BENCHMARKS.md). Not for lines of 64
-    /// indices: segments j and j + 4 share banks.
-    ///
-    /// The inverse's pass from the subbands over every loaded line (the columns of both phases,
-    /// halo included) reads each band row from the tile's first own column, a multiple of the
-    /// tile's width: the own columns of each (segment, phase) go to `across.t` consecutive
-    /// work-items, the halo's columns of every segment after them all. In the default order a
-    /// group of 32 began one column before a 32-byte sector and straddled two phases' bands or
-    /// two segments' rows (27 sectors per row of CDF 9/7's 32x16 tile where 24 hold what it
-    /// reads; ncu: 23% of the L2 sectors excess, BENCHMARKS.md), and its stores into the tile
-    /// met 1.3-way bank conflicts.
-    fn segment_layout(
-        &self,
-        w: &mut Writer,
-        pass: Pass,
-        [along, across]: [AxisLayout; 2],
-        segs: usize,
-        lines: usize,
-    ) -> String {
-        let own = across.t;
-        let halo = lines - 2 * own;
-        if pass.axis == Axis::X && along.t == 32 {
-            w.line(format!("const int l = t / {segs};"));
-            format!("t % {segs}")
-        } else if !pass.bands || pass.own || halo == 0 {
-            w.line(format!("const int l = t % {lines};"));
-            format!("t / {lines}")
-        } else {
-            let [b0, b1] = across.before;
-            let a0 = across.stored[0] - b0 - own;
-            let main = 2 * own * segs;
-            w.line("int l, j;");
-            w.block(format!("if (t < {main})"), |w| {
-                // Own columns start at line b0 (even phase) and s0 + b1 (odd).
-                w.line(format!(
-                    "l = (t / {own} % 2 ? {} : {b0}) + t % {own};",
-                    across.stored[0] + b1
-                ));
-                w.line(format!("j = t / {};", 2 * own));
-            });
-            w.block("else", |w| {
-                // A segment's halo columns: the even phase's before its own ones, after them,
-                // the odd phase's before, after.
-                w.line(format!("const int h = (t - {main}) % {halo};"));
-                // (end, offset) of each run of halo columns, the empty runs left out.
-                let runs = [(b0, 0), (b0 + a0 + b1, own), (halo, 2 * own)];
-                let mut from = 0;
-                let runs: Vec<_> = runs
-                    .into_iter()
-                    .filter(|&(end, _)| (end > from).then(|| from = end).is_some())
-                    .collect();
-                let (_, last) = runs[runs.len() - 1];
-                let line = runs[..runs.len() - 1].iter().rev().fold(
-                    offset("h", last as i64),
-                    |rest, &(end, k)| {
-                        let rest = if rest.contains('?') {
-                            format!("({rest})")
-                        } else {
-                            rest
-                        };
-                        format!("h < {end} ? {} : {rest}", offset("h", k as i64))
-                    },
-                );
-                w.line(format!("l = {line};"));
-                w.line(format!("j = (t - {main}) / {halo};"));
-            });
-            "j".to_string()
-        }
-    }
-
     /// One register pass: every work-item takes segments of `S` indices per phase of one line,
     /// consecutive work-items on consecutive lines (distinct banks in the tile; consecutive
     /// addresses in a subband).
@@ -541,12 +461,23 @@ impl Emitter<'_> {
                 format!("high[o_at + {row} * high_row_step]")
             }
         };
-        // Which line (`l`) and which of its segments (`j`) work-item `t` takes.
+        // Which line (`l`) and which of its segments work-item `t` takes. By default neighbouring
+        // work-items take neighbouring lines: along y those are neighbouring columns, coalesced
+        // where the pass reads or writes the subbands. Along x, where the pass stays in the tile
+        // (whose x extent is odd), a line of exactly 32 indices gives its segments to neighbouring
+        // work-items instead: a group of 32 then reads `s` whole lines, `segs` segments each, in
+        // 32 distinct banks (`s` divides 32 and the row stride is odd), rather than straddling one
+        // segment's last lines and the next one's first (2-way conflicts; 1-2.5% at 8192^2 on an
+        // H200, BENCHMARKS.md). Not for lines of 64 indices: segments j and j + 4 share banks.
         let segs = along.t / s;
+        let (line_of_t, segment_of_t) = if pass.axis == Axis::X && along.t == 32 {
+            (format!("t / {segs}"), format!("t % {segs}"))
+        } else {
+            (format!("t % {lines}"), format!("t / {lines}"))
+        };
         let header = |w: &mut Writer| {
-            let j = self.segment_layout(w, pass, [along, across], segs, lines);
-            let j = if j == "j" { j } else { format!("({j})") };
-            w.line(format!("const int i0 = m{v}0 + {s} * {j};"));
+            w.line(format!("const int l = {line_of_t};"));
+            w.line(format!("const int i0 = m{v}0 + {s} * ({segment_of_t});"));
             let line = if pass.own {
                 across.own_lines("l")
             } else {
