@@ -1196,9 +1196,9 @@ impl Emitter<'_> {
     /// general path reads beyond the band through `resolve()`). Measured on an H200
     /// (BENCHMARKS.md): Deslauriers-Dubuc's inverse at 1080p, 3 levels, 0.76-0.79 of the time
     /// before, and at 8192^2 0.84-0.91, the latter because ptxas then gives the whole kernel 44-48
-    /// registers instead of 32 (five groups per multiprocessor instead of eight, each waiting
-    /// half as long). The same load as a loop without the branch kept 32 and gained nothing
-    /// at 8192^2.
+    /// registers instead of 32: five groups per multiprocessor instead of eight, whose warps
+    /// wait half as long between instructions (ncu). The same load as a loop without the branch
+    /// kept 32 registers and gained nothing at 8192^2.
     fn tile_load_bands(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
         let rows = ly.stored[0] + ly.stored[1];
         let cols = lx.stored[0] + lx.stored[1];
