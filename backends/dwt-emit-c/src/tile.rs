@@ -818,11 +818,8 @@ impl Emitter<'_> {
                 ))
             },
             &|w, v| {
-                w.line(format!(
-                    "tile[{}][{}] = {v};",
-                    ly.all_lines(&format!("(t / {cols})")),
-                    lx.all_lines(&format!("(t % {cols})"))
-                ))
+                let [r, sx] = stored_cell(lx, ly);
+                w.line(format!("tile[{r}][{sx}] = {v};"))
             },
         );
     }
@@ -883,19 +880,23 @@ impl Emitter<'_> {
     }
 }
 
+/// The tile's storage row and column of index `t` of a walk over every stored index (rows by
+/// stored columns, the padding skipped): where a load of that walk stores its value.
+fn stored_cell(lx: AxisLayout, ly: AxisLayout) -> [String; 2] {
+    let cols = lx.stored[0] + lx.stored[1];
+    [
+        ly.all_lines(&format!("(t / {cols})")),
+        lx.all_lines(&format!("(t % {cols})")),
+    ]
+}
+
 /// Index `t` of a walk over every stored index of the tile (rows by stored columns, the padding
 /// skipped) as its storage row `r` and column `sx`, the phases `py`, `px` and the polyphase
 /// indices `my`, `mx` they hold (outside the band where the tile's halo reaches beyond it).
 fn stored_position(w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
-    let cols = lx.stored[0] + lx.stored[1];
-    w.line(format!(
-        "const int r = {};",
-        ly.all_lines(&format!("(t / {cols})"))
-    ));
-    w.line(format!(
-        "const int sx = {};",
-        lx.all_lines(&format!("(t % {cols})"))
-    ));
+    let [r, sx] = stored_cell(lx, ly);
+    w.line(format!("const int r = {r};"));
+    w.line(format!("const int sx = {sx};"));
     w.line(format!(
         "const int py = r >= {}, px = sx >= {};",
         ly.phase1, lx.phase1
@@ -1222,11 +1223,8 @@ impl Emitter<'_> {
                 "to_work(band == 0 ? low[low_base + by * low_row_step + bx * low_col_step] : high[hb + by * high_row_step + bx * high_col_step])".to_string()
             },
             &|w, v| {
-                w.line(format!(
-                    "tile[{}][{}] = {v};",
-                    ly.all_lines(&format!("(t / {cols})")),
-                    lx.all_lines(&format!("(t % {cols})"))
-                ))
+                let [r, sx] = stored_cell(lx, ly);
+                w.line(format!("tile[{r}][{sx}] = {v};"))
             },
         );
     }
