@@ -350,8 +350,7 @@ impl Emitter<'_> {
         let segments = tile.map(|t| segment_len(t, self.cfg.segment));
         let kind = self.elem.kind();
         let boundary = self.wavelet.boundary;
-        let reflected = self.register_path()
-            && segments.iter().all(|&s| {
+        let reflected = segments.iter().all(|&s| {
                 remembered(
                     &program,
                     boundary,
@@ -366,12 +365,6 @@ impl Emitter<'_> {
             EdgeTiles::BoundaryRule
         };
         Ok((halo, [x, y], edges))
-    }
-
-    /// Whether tiles lift in registers where they can: f64 kernels take the general path only
-    /// (their register segments spilled in ptxas).
-    pub(crate) fn register_path(&self) -> bool {
-        self.elem != ElementType::F64
     }
 
     fn work_bytes(&self) -> usize {
@@ -527,7 +520,6 @@ impl Emitter<'_> {
             w.blank();
             // Tiles away from the band's edges lift in registers (tile_inner.rs), the others
             // too with reflected halos, else one step at a time (the general path).
-            let fast = self.register_path();
             if reflected && d.barriers_in_uniform_branches() {
                 // Each kind of tile in a branch of its own: with one body for both (the
                 // branches only around the loads and the last pass), ptxas kept more values
@@ -539,50 +531,41 @@ impl Emitter<'_> {
             } else if reflected {
                 w.line("const int inner = inner_x && inner_y;");
                 self.register_body(w, layout, Tiles::Both);
-            } else if fast && d.barriers_in_uniform_branches() {
+            } else if d.barriers_in_uniform_branches() {
                 w.block("if (inner_x && inner_y)", |w| {
                     self.register_body(w, layout, Tiles::Inner)
                 });
                 w.block("else", |w| self.tile_edge_body(w, halo, layout));
             } else {
-                self.tile_body(w, halo, layout, fast);
+                self.tile_body(w, halo, layout);
             }
         });
     }
 
-    /// The kernel after its prologue: with `fast`, each axis's pass takes the register path in
-    /// tiles whose loaded indices along that axis all lie inside the band (`inner_x`, `inner_y`;
-    /// an edge tile along y alone still lifts along x in registers) and the general one
-    /// elsewhere, branch by branch between shared barriers (at the kernel's top level for
-    /// dialects whose compilers are not trusted with barriers under a branch); else every tile
-    /// takes the general path.
-    fn tile_body(&self, w: &mut Writer, halo: &TileHalo, layout: [AxisLayout; 2], fast: bool) {
-        let axis_paths = if fast {
-            AxisPaths::SkipInner
-        } else {
-            AxisPaths::Both
-        };
+    /// The kernel after its prologue: each axis's pass takes the register path in tiles whose
+    /// loaded indices along that axis all lie inside the band (`inner_x`, `inner_y`; an edge
+    /// tile along y alone still lifts along x in registers) and the general one elsewhere,
+    /// branch by branch between shared barriers, all at the kernel's top level (for dialects
+    /// whose compilers are not trusted with barriers under a branch).
+    fn tile_body(&self, w: &mut Writer, halo: &TileHalo, layout: [AxisLayout; 2]) {
+        let axis_paths = AxisPaths::SkipInner;
         let d = self.d;
         let [lx, ly] = layout;
         let forward = self.direction == Direction::Forward;
-        if fast {
-            w.line("const int inner = inner_x && inner_y;");
-        }
+        w.line("const int inner = inner_x && inner_y;");
         // `inner` ends with the register path, `general` the general one, as `cond` says.
         let split = |w: &mut Writer,
                      cond: &str,
                      inner: Option<&dyn Fn(&mut Writer)>,
                      general: Option<&dyn Fn(&mut Writer)>| {
-            match (fast, inner, general) {
-                (false, _, Some(g)) => g(w),
-                (false, _, None) => {}
-                (true, Some(i), Some(g)) => {
+            match (inner, general) {
+                (Some(i), Some(g)) => {
                     w.block(format!("if ({cond})"), i);
                     w.block("else", g);
                 }
-                (true, Some(i), None) => w.block(format!("if ({cond})"), i),
-                (true, None, Some(g)) => w.block(format!("if (!{cond})"), g),
-                (true, None, None) => {}
+                (Some(i), None) => w.block(format!("if ({cond})"), i),
+                (None, Some(g)) => w.block(format!("if (!{cond})"), g),
+                (None, None) => {}
             }
         };
         let (first, second) = if forward {
@@ -602,15 +585,13 @@ impl Emitter<'_> {
             (inner_first.checking_lines(), inner_second.checking_lines());
         // The pass that goes from the tile back into it keeps its results across barriers.
         let two_part = if forward { inner_first } else { inner_second };
-        if fast {
-            w.line(self.kept_declaration(layout, two_part));
-        }
+        w.line(self.kept_declaration(layout, two_part));
         let truncate = |w: &mut Writer| self.tile_truncate(w, lx, ly);
         let i16 = self.elem == ElementType::I16;
         // The first axis lifts every loaded line of the other axis (the second axis reads
         // them); the second axis only the tile's own lines.
         if forward {
-            self.edge_sources(w, layout, false, fast.then_some("!inner"));
+            self.edge_sources(w, layout, false, Some("!inner"));
             split(
                 w,
                 "inner",
@@ -631,9 +612,7 @@ impl Emitter<'_> {
                 Some(&|w| self.segments(w, layout, inner_first, Stage::WriteBack)),
                 if i16 { Some(&truncate) } else { None },
             );
-            if fast || i16 {
-                w.line(d.barrier());
-            }
+            w.line(d.barrier());
             split(
                 w,
                 in_second,
@@ -667,12 +646,10 @@ impl Emitter<'_> {
                 None,
             );
             self.tile_axis(w, halo, second, layout, true, axis_paths);
-            if fast {
-                w.block(format!("if ({in_second})"), |w| {
-                    self.segments(w, layout, inner_second, Stage::WriteBack)
-                });
-                w.line(d.barrier());
-            }
+            w.block(format!("if ({in_second})"), |w| {
+                self.segments(w, layout, inner_second, Stage::WriteBack)
+            });
+            w.line(d.barrier());
             split(
                 w,
                 "inner",
@@ -918,8 +895,6 @@ enum Tiles {
 /// Which tiles the general pass along an axis ([`Emitter::tile_axis`]) serves.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum AxisPaths {
-    /// Every tile: those inner along the axis skip the boundary rule.
-    Both,
     /// Tiles at the band's edge along the axis; the others skip the work (they lift in
     /// registers) but meet its barriers.
     SkipInner,
@@ -1116,31 +1091,20 @@ impl Emitter<'_> {
                                 &format!("n{v}{p}")
                             )
                         ));
-                        let body = |w: &mut Writer, edge: bool| {
-                            self.strided(w, lines * width, false, |w| {
-                                w.line(format!("const int line = {line};"));
-                                w.line("const int i = lo + t % W;");
-                                w.block("if (i < hi)", |w| {
-                                    let target = at("line", &format!("i + o{v}{p}"));
-                                    self.step_body(w, step, &target, &|k| {
-                                        let m = offset("i", k);
-                                        let m = if edge {
-                                            format!("resolve({}, {q}, {m})", axis.extent())
-                                        } else {
-                                            m
-                                        };
-                                        at("line", &format!("{m} + o{v}{q}"))
-                                    });
+                        // Only tiles at the band's edge along this axis get here (the others
+                        // lift in registers): every read goes through the boundary rule.
+                        self.strided(w, lines * width, false, |w| {
+                            w.line(format!("const int line = {line};"));
+                            w.line("const int i = lo + t % W;");
+                            w.block("if (i < hi)", |w| {
+                                let target = at("line", &format!("i + o{v}{p}"));
+                                self.step_body(w, step, &target, &|k| {
+                                    let m = offset("i", k);
+                                    let m = format!("resolve({}, {q}, {m})", axis.extent());
+                                    at("line", &format!("{m} + o{v}{q}"))
                                 });
                             });
-                        };
-                        if paths == AxisPaths::Both {
-                            w.block(format!("if (inner_{v})"), |w| body(w, false));
-                            w.block("else", |w| body(w, true));
-                        } else {
-                            // Tiles inner along this axis take the register path.
-                            body(w, true);
-                        }
+                        });
                     });
                     w.line(d.barrier());
                 }

@@ -44,9 +44,10 @@ fn every_catalogue_wavelet_takes_the_fused_pass_in_2d() {
 }
 
 /// Edge tiles lift in registers with reflected halos exactly for the programs whose reflection
-/// the IR proves (`dwt-catalogue/tests/facts.rs` pins which), in both dialects, and f64 kernels
-/// (no register path) never do: so the execution suites, which run the catalogue on small and odd
-/// sizes (every tile at an edge), run both kinds of edge tiles.
+/// the IR proves (`dwt-catalogue/tests/facts.rs` pins which), in both dialects and every element
+/// type (f64 too): so the execution suites, which run the catalogue on small and odd sizes
+/// (every tile at an edge), run both kinds of edge tiles, reflected ones in the symmetric
+/// programs and general-path ones in the others.
 #[test]
 fn edge_tiles_take_reflected_halos_where_the_ir_proves_them() {
     let config = LaunchConfig::default();
@@ -99,7 +100,12 @@ fn edge_tiles_take_reflected_halos_where_the_ir_proves_them() {
                     &config,
                 )
                 .unwrap();
-                assert_eq!(m.tile.unwrap().edges, EdgeTiles::BoundaryRule, "{}", w.name);
+                assert_eq!(
+                    matches!(m.tile.unwrap().edges, EdgeTiles::Reflected { segments: [8, 8] }),
+                    reflected,
+                    "{} f64",
+                    w.name
+                );
             }
         }
     }
