@@ -21,7 +21,7 @@
 //!
 //! ```text
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d]
-//!           [--skip-fidelity-8192] [--tuned] [--tile XxY] [--threads N] [--segment N] [--window H]
+//!           [--skip-fidelity-8192] [--tuned] [--f64] [--tile XxY] [--threads N] [--segment N] [--window H]
 //!           [--slab WxR] [--own-stream]
 //! ```
 
@@ -58,6 +58,8 @@ struct Opts {
     own_stream: bool,
     skip_fidelity_8192: bool,
     tuned: bool,
+    /// Float wavelets also in f64 (after their f32 rows).
+    f64: bool,
     tile: Option<[usize; 2]>,
     threads: Option<usize>,
     segment: Option<usize>,
@@ -75,6 +77,7 @@ fn parse_args() -> Res<Opts> {
         own_stream: false,
         skip_fidelity_8192: false,
         tuned: false,
+        f64: false,
         tile: None,
         threads: None,
         segment: None,
@@ -101,6 +104,7 @@ fn parse_args() -> Res<Opts> {
             "--own-stream" => o.own_stream = true,
             "--skip-fidelity-8192" => o.skip_fidelity_8192 = true,
             "--tuned" => o.tuned = true,
+            "--f64" => o.f64 = true,
             "--tile" => o.tile = Some(pair(&a, &value()?)?),
             "--slab" => o.slab = Some(pair(&a, &value()?)?),
             "--window" => o.window = Some(value()?.parse().map_err(|e| format!("--window: {e}"))?),
@@ -179,6 +183,15 @@ impl Sample for f32 {
             .zip(b)
             .map(|(x, y)| f64::from((x - y).abs()))
             .fold(0.0, f64::max)
+    }
+}
+
+impl Sample for f64 {
+    fn from_random(r: u64) -> Self {
+        (r >> 11) as f64 / (1u64 << 53) as f64 + 0.25
+    }
+    fn max_abs_diff(a: &[Self], b: &[Self]) -> f64 {
+        a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
     }
 }
 
@@ -791,7 +804,13 @@ fn run() -> Res<()> {
                     .and_then(|()| bench.passes::<i32>(w, &shape, label)),
                 (ElementKind::Float, _) => bench
                     .case::<f32>(w, &shape, &levels, label)
-                    .and_then(|()| bench.passes::<f32>(w, &shape, label)),
+                    .and_then(|()| bench.passes::<f32>(w, &shape, label))
+                    .and_then(|()| match o.f64 {
+                        true => bench
+                            .case::<f64>(w, &shape, &levels, label)
+                            .and_then(|()| bench.passes::<f64>(w, &shape, label)),
+                        false => Ok(()),
+                    }),
             };
             if let Err(e) = done {
                 eprintln!("FAILED: {} {label}: {e}", w.name);
