@@ -191,7 +191,10 @@ impl Sample for f64 {
         (r >> 11) as f64 / (1u64 << 53) as f64 + 0.25
     }
     fn max_abs_diff(a: &[Self], b: &[Self]) -> f64 {
-        a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f64::max)
     }
 }
 

@@ -351,14 +351,14 @@ impl Emitter<'_> {
         let kind = self.elem.kind();
         let boundary = self.wavelet.boundary;
         let reflected = segments.iter().all(|&s| {
-                remembered(
-                    &program,
-                    boundary,
-                    kind,
-                    Question::LinesUpTo(lines, s),
-                    || (2..=lines).all(|n| program.reflected_segments_exact(boundary, kind, n, s)),
-                )
-            });
+            remembered(
+                &program,
+                boundary,
+                kind,
+                Question::LinesUpTo(lines, s),
+                || (2..=lines).all(|n| program.reflected_segments_exact(boundary, kind, n, s)),
+            )
+        });
         let edges = if reflected {
             EdgeTiles::Reflected { segments }
         } else {

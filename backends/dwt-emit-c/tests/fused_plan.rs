@@ -101,7 +101,10 @@ fn edge_tiles_take_reflected_halos_where_the_ir_proves_them() {
                 )
                 .unwrap();
                 assert_eq!(
-                    matches!(m.tile.unwrap().edges, EdgeTiles::Reflected { segments: [8, 8] }),
+                    matches!(
+                        m.tile.unwrap().edges,
+                        EdgeTiles::Reflected { segments: [8, 8] }
+                    ),
                     reflected,
                     "{} f64",
                     w.name
