@@ -548,7 +548,6 @@ impl Emitter<'_> {
     /// branch by branch between shared barriers, all at the kernel's top level (for dialects
     /// whose compilers are not trusted with barriers under a branch).
     fn tile_body(&self, w: &mut Writer, halo: &TileHalo, layout: [AxisLayout; 2]) {
-        let axis_paths = AxisPaths::SkipInner;
         let d = self.d;
         let [lx, ly] = layout;
         let forward = self.direction == Direction::Forward;
@@ -605,7 +604,7 @@ impl Emitter<'_> {
                 Some(&|w| self.segments(w, layout, inner_first, Stage::Lift)),
                 None,
             );
-            self.tile_axis(w, halo, first, layout, false, axis_paths);
+            self.tile_axis(w, halo, first, layout, false, AxisPaths::SkipInner);
             split(
                 w,
                 in_first,
@@ -619,7 +618,7 @@ impl Emitter<'_> {
                 Some(&|w| self.segments(w, layout, inner_second, Stage::Whole)),
                 None,
             );
-            self.tile_axis(w, halo, second, layout, true, axis_paths);
+            self.tile_axis(w, halo, second, layout, true, AxisPaths::SkipInner);
             split(
                 w,
                 in_second,
@@ -634,7 +633,7 @@ impl Emitter<'_> {
                 Some(&|w| self.tile_load_bands(w, lx, ly)),
             );
             w.line(d.barrier());
-            self.tile_axis(w, halo, first, layout, false, axis_paths);
+            self.tile_axis(w, halo, first, layout, false, AxisPaths::SkipInner);
             if i16 {
                 split(w, in_first, None, Some(&truncate));
                 w.line(d.barrier());
@@ -645,7 +644,7 @@ impl Emitter<'_> {
                 Some(&|w| self.segments(w, layout, inner_second, Stage::Lift)),
                 None,
             );
-            self.tile_axis(w, halo, second, layout, true, axis_paths);
+            self.tile_axis(w, halo, second, layout, true, AxisPaths::SkipInner);
             w.block(format!("if ({in_second})"), |w| {
                 self.segments(w, layout, inner_second, Stage::WriteBack)
             });
