@@ -1,7 +1,8 @@
 //! The fused 2-D pass: one kernel per level that reads a tile of the band with its halo once,
 //! lifts it along x and along y on chip (in registers in tiles away from the band's edges,
-//! `tile_inner.rs`; at the edges too where a halo loaded by reflection stands in for the boundary
-//! rule, else step by step in local memory, here: [`EdgeTiles`]), and writes the tile's four
+//! `tile_inner.rs`; at the edges too, where a halo loaded by reflection stands in for the
+//! boundary rule or the clamp rule is applied again after each step, else step by step in local
+//! memory, here: [`EdgeTiles`]), and writes the tile's four
 //! subbands once (the forward direction; the inverse reads the four subbands and writes the band).
 //! Halos come from the IR's step supports ([`dwt_ir::TileHalo`]); the planner runs it only where
 //! the IR proves the tiles at the ends of both axes exact ([`TilePass::exact_on`]).
@@ -18,7 +19,7 @@ use dwt_ir::{Boundary, Direction, ElementKind, ElementType, Op, Program, TileHal
 
 use crate::dialect::Param;
 use crate::emit::{offset, reflection, Emitter};
-use crate::tile_inner::{segment_len, Pass, Stage};
+use crate::tile_inner::{segment_len, EdgeHalo, Pass, Stage};
 use crate::writer::Writer;
 use crate::EmitError;
 
@@ -62,6 +63,15 @@ pub enum EdgeTiles {
     /// per step, no boundary rule per read. Measured in BENCHMARKS.md (edge tiles bounded small
     /// levels: a level's kernel lasts as long as its slowest group).
     Reflected { segments: [usize; 2] },
+    /// Like inner tiles, in registers, under the clamp rule itself: the halo beyond the band
+    /// loaded from the nearest sample of the same phase, and after each lifting step the indices
+    /// beyond the band set again to their phase's new end sample (so each read beyond the band
+    /// sees what the rule reads: `tile_inner.rs`, [`EdgeHalo::Clamped`]). Exact on every band of
+    /// at least two samples along each axis, with no proof from the IR; the kernel takes it for
+    /// programs under [`Boundary::Clamp`] whose reflected edges are not proved (the four-tap
+    /// ones: Deslauriers-Dubuc (9,7) and (13,7), Fidelity), whose edge tiles took the general
+    /// path before. Segments of `segments` (x, y) indices.
+    Clamped { segments: [usize; 2] },
 }
 
 impl TilePass {
@@ -84,8 +94,29 @@ impl TilePass {
                     program.reflected_segments_exact(boundary, kind, n, s)
                 })
             }),
+            EdgeTiles::Clamped { .. } => boundary == Boundary::Clamp && w >= 2 && h >= 2,
         }
     }
+}
+
+/// Whether the register path can apply the clamp rule itself ([`EdgeTiles::Clamped`]): at each
+/// step, a read beyond the source phase's end takes that phase's end sample, which must then be
+/// among the segment's registers with its current value. An end lies between the in-band target
+/// index reading it and the read, except where an even index reads odd ones past the odd
+/// phase's end in a line of odd length: the odd end is then the index just before the target's.
+/// So each step into the even phase needs the odd index before its first target index current
+/// (Haar's does not: it reads odd index `m` alone, and its segments hold no odd index before
+/// their own).
+fn clamp_in_registers(program: &Program) -> bool {
+    let seg = program.tile_halo(0);
+    // Per phase, the first register index holding a current value (relative to the segment).
+    let mut first = seg.load.map(|h| -(h.before as i64));
+    program.steps().zip(&seg.steps).all(|(step, h)| {
+        let from = -(h.before as i64);
+        let ok = step.target.parity() != 0 || first[1] < from;
+        first[step.target.parity() as usize] = from;
+        ok
+    })
 }
 
 /// What is asked of reflected edges, with segments of the second number of indices.
@@ -361,6 +392,8 @@ impl Emitter<'_> {
         });
         let edges = if reflected {
             EdgeTiles::Reflected { segments }
+        } else if boundary == Boundary::Clamp && clamp_in_registers(&program) {
+            EdgeTiles::Clamped { segments }
         } else {
             EdgeTiles::BoundaryRule
         };
@@ -385,7 +418,12 @@ impl Emitter<'_> {
         let d = self.d;
         let [lx, ly] = layout;
         let threads = self.cfg.tile_threads;
-        let reflected = matches!(edges, EdgeTiles::Reflected { .. });
+        let edge_halo = match edges {
+            EdgeTiles::Reflected { .. } => Some(EdgeHalo::Reflected),
+            EdgeTiles::Clamped { .. } => Some(EdgeHalo::Clamped),
+            EdgeTiles::BoundaryRule => None,
+        };
+        let reflected = edge_halo == Some(EdgeHalo::Reflected);
         let forward = self.direction == Direction::Forward;
         let (nat, bands) = if forward {
             (
@@ -453,6 +491,10 @@ impl Emitter<'_> {
             w.comment("Tiles at the band's edges load their halo by whole-sample reflection (reflect()) and lift");
             w.comment("in registers as the others do; the planner runs this kernel where");
             w.comment("Program::reflected_segments_exact proves those tiles exact.");
+        } else if edge_halo == Some(EdgeHalo::Clamped) {
+            w.comment("Tiles at the band's edges load their halo beyond the band from the nearest sample of the");
+            w.comment("same phase and lift in registers as the others do, setting those indices to their phase's");
+            w.comment("end sample again after each step (the clamp rule): exact on bands of two samples or more.");
         } else {
             w.comment("Reads beyond the band go through resolve() in tiles at its edges only; the planner runs");
             w.comment("this kernel where Program::tiles_exact proves those tiles exact.");
@@ -462,7 +504,13 @@ impl Emitter<'_> {
         // of 8192^2 ran 5-7% slower; capped, none spills (the NVRTC test checks) and it runs as
         // fast as with the inner tiles' path alone. The inverse of CDF 9/7 and its forward over
         // planes (the plane offset) would spill; those ran faster uncapped anyway.
-        let full_occupancy = forward && !self.cfg.planes && self.elem != ElementType::F64;
+        // Nor is the forward under the clamp rule applied in edge tiles (Deslauriers-Dubuc,
+        // Fidelity): capped, its edge tiles' passes along y spilled 8-20 bytes; uncapped it takes
+        // 40 and more and still ran faster than with the general path at the edges (BENCHMARKS.md).
+        let full_occupancy = forward
+            && !self.cfg.planes
+            && self.elem != ElementType::F64
+            && edge_halo != Some(EdgeHalo::Clamped);
         if reflected {
             self.reflect_helper(w);
         }
@@ -474,7 +522,7 @@ impl Emitter<'_> {
                 let cols = lx.stored[0] + lx.stored[1];
                 w.line(d.local_array("int", "from_row", &[rows]));
                 w.line(d.local_array("int", "from_col", &[cols]));
-            } else if reflected && self.inverse_edge_maps() {
+            } else if edge_halo.is_some() && self.inverse_edge_maps() {
                 w.line(d.local_array("int", "refl_y", &[ly.total]));
                 w.line(d.local_array("int", "refl_x", &[lx.total]));
             }
@@ -520,20 +568,20 @@ impl Emitter<'_> {
             w.blank();
             // Tiles away from the band's edges lift in registers (tile_inner.rs), the others
             // too with reflected halos, else one step at a time (the general path).
-            if reflected && d.barriers_in_uniform_branches() {
+            if let (Some(halo), true) = (edge_halo, d.barriers_in_uniform_branches()) {
                 // Each kind of tile in a branch of its own: with one body for both (the
                 // branches only around the loads and the last pass), ptxas kept more values
                 // live and Daubechies 9/7's forward spilled at full occupancy.
                 w.block("if (inner_x && inner_y)", |w| {
-                    self.register_body(w, layout, Tiles::Inner)
+                    self.register_body(w, layout, Tiles::Inner, halo)
                 });
-                w.block("else", |w| self.register_body(w, layout, Tiles::Edge));
-            } else if reflected {
+                w.block("else", |w| self.register_body(w, layout, Tiles::Edge, halo));
+            } else if let Some(halo) = edge_halo {
                 w.line("const int inner = inner_x && inner_y;");
-                self.register_body(w, layout, Tiles::Both);
+                self.register_body(w, layout, Tiles::Both, halo);
             } else if d.barriers_in_uniform_branches() {
                 w.block("if (inner_x && inner_y)", |w| {
-                    self.register_body(w, layout, Tiles::Inner)
+                    self.register_body(w, layout, Tiles::Inner, EdgeHalo::Reflected)
                 });
                 w.block("else", |w| self.tile_edge_body(w, halo, layout));
             } else {
@@ -590,7 +638,7 @@ impl Emitter<'_> {
         // The first axis lifts every loaded line of the other axis (the second axis reads
         // them); the second axis only the tile's own lines.
         if forward {
-            self.edge_sources(w, layout, false, Some("!inner"));
+            self.edge_sources(w, layout, None, Some("!inner"));
             split(
                 w,
                 "inner",
@@ -684,16 +732,17 @@ impl Emitter<'_> {
     /// edge tile to twice an inner one's time, and ptxas to more registers than the inner
     /// tiles' 32). Forward: `from_row`, `from_col`, offsets into `nat` by dense row and column
     /// ([`Emitter::edge_load_natural`]). Inverse: `refl_y`, `refl_x`, the polyphase index in
-    /// the band by storage index (the pass from the subbands). With `reflected` an index beyond
-    /// the band reads its reflection into the band ([`EdgeTiles::Reflected`]); else (forward
-    /// only) the nearest sample of the band, a value the general path never reads (it reads
-    /// beyond the band through `resolve()`). With `guard`, only tiles where it holds fill them,
+    /// the band by storage index (the pass from the subbands). An index beyond the band reads,
+    /// as `halo` says, its reflection into the band ([`EdgeHalo::Reflected`]) or the nearest
+    /// sample of its phase ([`EdgeHalo::Clamped`]); with none (forward only: the general path)
+    /// the nearest sample of the band, a value the general path never reads (it reads beyond
+    /// the band through `resolve()`). With `guard`, only tiles where it holds fill them,
     /// and the barrier is every tile's (for dialects without barriers under branches).
     fn edge_sources(
         &self,
         w: &mut Writer,
         [lx, ly]: [AxisLayout; 2],
-        reflected: bool,
+        halo: Option<EdgeHalo>,
         guard: Option<&str>,
     ) {
         let forward = self.direction == Direction::Forward;
@@ -703,12 +752,17 @@ impl Emitter<'_> {
         // phase `q` lies in a line of `n` samples taken `step` apart in `nat`.
         let entry =
             |w: &mut Writer, [array, n, step]: [&str; 3], t: &str, at: &str, [q, m]: [&str; 2]| {
+                // The phase's last polyphase index.
+                let last = format!("({n} + 1 - {q}) / 2 - 1");
+                let mapped = match halo {
+                    Some(EdgeHalo::Reflected) => format!("reflect({n}, {q}, {m})"),
+                    Some(EdgeHalo::Clamped) => self.d.clamp_int(m, "0", &last),
+                    None => String::new(),
+                };
                 if !forward {
-                    w.line(format!("{array}[{at}] = reflect({n}, {q}, {m});"));
-                } else if reflected {
-                    w.line(format!(
-                        "{array}[{t}] = (2 * reflect({n}, {q}, {m}) + {q}) * {step};"
-                    ));
+                    w.line(format!("{array}[{at}] = {mapped};"));
+                } else if halo.is_some() {
+                    w.line(format!("{array}[{t}] = (2 * {mapped} + {q}) * {step};"));
                 } else {
                     let sample =
                         self.d
@@ -722,10 +776,10 @@ impl Emitter<'_> {
             ["refl_y", "refl_x"]
         };
         let fill = |w: &mut Writer| {
-            w.comment(if reflected {
-                "Where each stored row and column of this edge tile reads from: reflected into the band."
-            } else {
-                "Where each stored row and column of this edge tile reads from: the nearest sample of the band."
+            w.comment(match halo {
+                Some(EdgeHalo::Reflected) => "Where each stored row and column of this edge tile reads from: reflected into the band.",
+                Some(EdgeHalo::Clamped) => "Where each stored row and column of this edge tile reads from: the nearest sample of its phase.",
+                None => "Where each stored row and column of this edge tile reads from: the nearest sample of the band.",
             });
             self.strided(w, rows + cols, false, |w| {
                 w.block(format!("if (t < {rows})"), |w| {
@@ -885,7 +939,7 @@ fn stored_position(w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
 enum Tiles {
     /// Tiles whose loaded indices all lie inside the band.
     Inner,
-    /// Tiles at the band's edge, their halo reflected.
+    /// Tiles at the band's edge, their halo made as the body's [`EdgeHalo`] says.
     Edge,
     /// Either, as `inner` says at run time.
     Both,
@@ -907,7 +961,7 @@ impl Emitter<'_> {
     /// guarded stores), or both, each taking its own form where the two differ (`if (inner)`,
     /// no barrier under the branch: for dialects whose barriers stay out of branches). The
     /// others' kernels call it under `if (inner_x && inner_y)`, a branch all of a group takes.
-    fn register_body(&self, w: &mut Writer, layout: [AxisLayout; 2], tiles: Tiles) {
+    fn register_body(&self, w: &mut Writer, layout: [AxisLayout; 2], tiles: Tiles, halo: EdgeHalo) {
         let d = self.d;
         let [lx, ly] = layout;
         let (first, second) = self.inner_passes();
@@ -920,12 +974,24 @@ impl Emitter<'_> {
                 w.block("else", |w| part(w, true));
             }
         };
-        let at_edge = |p: Pass, edge: bool| if edge { p.reflected() } else { p };
+        let at_edge = |p: Pass, edge: bool| if edge { p.at_edge(halo) } else { p };
+        // The pass from the tile back into it lifts edge tiles as inner ones where their halo is
+        // reflected; under the clamp rule it sets the indices beyond the band again after each
+        // step.
+        let lift_in_tile = |w: &mut Writer, p: Pass| {
+            if halo == EdgeHalo::Reflected {
+                self.segments(w, layout, p, Stage::Lift);
+            } else {
+                per_tile(w, &|w, edge| {
+                    self.segments(w, layout, at_edge(p, edge), Stage::Lift)
+                });
+            }
+        };
         if self.direction == Direction::Forward {
             w.line(self.kept_declaration(layout, first));
             if tiles != Tiles::Inner {
                 let guard = (tiles == Tiles::Both).then_some("!inner");
-                self.edge_sources(w, layout, true, guard);
+                self.edge_sources(w, layout, Some(halo), guard);
             }
             per_tile(w, &|w, edge| {
                 if edge {
@@ -935,7 +1001,7 @@ impl Emitter<'_> {
                 }
             });
             w.line(d.barrier());
-            self.segments(w, layout, first, Stage::Lift);
+            lift_in_tile(w, first);
             w.line(d.barrier());
             self.segments(w, layout, first, Stage::WriteBack);
             w.line(d.barrier());
@@ -946,13 +1012,13 @@ impl Emitter<'_> {
             w.line(self.kept_declaration(layout, second));
             if tiles != Tiles::Inner && self.inverse_edge_maps() {
                 let guard = (tiles == Tiles::Both).then_some("!inner");
-                self.edge_sources(w, layout, true, guard);
+                self.edge_sources(w, layout, Some(halo), guard);
             }
             per_tile(w, &|w, edge| {
                 self.segments(w, layout, at_edge(first, edge), Stage::Whole)
             });
             w.line(d.barrier());
-            self.segments(w, layout, second, Stage::Lift);
+            lift_in_tile(w, second);
             w.line(d.barrier());
             self.segments(w, layout, second, Stage::WriteBack);
             w.line(d.barrier());
@@ -982,7 +1048,7 @@ impl Emitter<'_> {
         };
         let cond = |p: Pass| format!("if (inner_{})", p.axis.v());
         if forward {
-            self.edge_sources(w, layout, false, None);
+            self.edge_sources(w, layout, None, None);
             self.edge_load_natural(w, layout);
             w.line(d.barrier());
             w.block(cond(first), |w| two_part(w, first));

@@ -59,11 +59,26 @@ pub(crate) struct Pass {
     /// lifts along that axis on the general path); only a pass with `bands` sets it (the others
     /// stay in the tile, which holds every line).
     pub(crate) lines_checked: bool,
-    /// A tile at the band's edge whose halo comes by reflection ([`crate::EdgeTiles::Reflected`]):
-    /// a pass from the subbands reads its lines and indices reflected into the band (where the
-    /// tile's `refl_x` and `refl_y` say, or through `reflect()`:
-    /// [`Emitter::inverse_edge_maps`]), one to them skips the lines and indices outside it.
-    pub(crate) reflected: bool,
+    /// A tile at the band's edge, and how its halo beyond the band is made: a pass from the
+    /// subbands reads its lines and indices mapped into the band (where the tile's `refl_x` and
+    /// `refl_y` say, or through `reflect()` or a clamp: [`Emitter::inverse_edge_maps`]), one to
+    /// them skips the lines and indices outside it. `None`: a tile away from the band's edges
+    /// along this pass's axis, or one whose lines the caller checks.
+    pub(crate) edge: Option<EdgeHalo>,
+}
+
+/// How an edge tile's register pass fills the indices beyond the band
+/// ([`crate::EdgeTiles`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum EdgeHalo {
+    /// Loaded by whole-sample reflection, then lifted as inside the band: exact where
+    /// [`dwt_ir::Program::reflected_segments_exact`] proves it.
+    Reflected,
+    /// The clamp rule itself (reads clamped into the same phase): loaded from the phase's
+    /// nearest sample, and after each lifting step the indices beyond the band take the value
+    /// of the phase's end sample again, so every read beyond the band sees that sample's
+    /// current value, as the rule says.
+    Clamped,
 }
 
 impl Pass {
@@ -76,13 +91,13 @@ impl Pass {
         }
     }
 
-    /// The pass for a tile at the band's edge with reflected halos: from the subbands, every line
-    /// and index reflected into the band; to them, only the lines (the tile's own) and indices
-    /// inside it.
-    pub(crate) fn reflected(self) -> Self {
+    /// The pass for a tile at the band's edge with its halo made as `halo` says: from the
+    /// subbands, every line and index mapped into the band; to them, only the lines (the tile's
+    /// own) and indices inside it.
+    pub(crate) fn at_edge(self, halo: EdgeHalo) -> Self {
         Pass {
             lines_checked: self.bands && self.own,
-            reflected: true,
+            edge: Some(halo),
             ..self
         }
     }
@@ -116,7 +131,7 @@ impl Emitter<'_> {
                     bands: false,
                     truncate,
                     lines_checked: false,
-                    reflected: false,
+                    edge: None,
                 },
                 Pass {
                     axis: Axis::Y,
@@ -124,7 +139,7 @@ impl Emitter<'_> {
                     bands: true,
                     truncate: false,
                     lines_checked: false,
-                    reflected: false,
+                    edge: None,
                 },
             )
         } else {
@@ -135,7 +150,7 @@ impl Emitter<'_> {
                     bands: true,
                     truncate,
                     lines_checked: false,
-                    reflected: false,
+                    edge: None,
                 },
                 Pass {
                     axis: Axis::X,
@@ -143,7 +158,7 @@ impl Emitter<'_> {
                     bands: false,
                     truncate: false,
                     lines_checked: false,
-                    reflected: false,
+                    edge: None,
                 },
             )
         }
@@ -445,15 +460,19 @@ impl Emitter<'_> {
             }
         };
         let band_at = |q: usize, k: i64| {
-            let row = match k {
-                _ if pass.reflected && !forward && self.inverse_edge_maps() => {
+            let row = match (pass.edge, k) {
+                (Some(_), _) if !forward && self.inverse_edge_maps() => {
                     format!("refl_y[{}]", offset(&format!("b{q}"), k))
                 }
-                _ if pass.reflected && !forward => {
+                (Some(EdgeHalo::Reflected), _) if !forward => {
                     format!("reflect(rows, {q}, {})", offset("i0", k))
                 }
-                0 => "i0".to_string(),
-                k => format!("({})", offset("i0", k)),
+                (Some(EdgeHalo::Clamped), _) if !forward => {
+                    self.d
+                        .clamp_int(&offset("i0", k), "0", &format!("ny{q} - 1"))
+                }
+                (_, 0) => "i0".to_string(),
+                (_, k) => format!("({})", offset("i0", k)),
             };
             if q == 0 {
                 format!("(px ? high : low)[e_at + {row} * e_step]")
@@ -494,10 +513,13 @@ impl Emitter<'_> {
                     ));
                 } else {
                     let mx = format!("px ? sx1 + l - {s0} : sx0 + l", s0 = across.stored[0]);
-                    let mx = match pass.reflected {
-                        true if self.inverse_edge_maps() => "refl_x[line]".to_string(),
-                        true => format!("reflect(cols, px, {mx})"),
-                        false => mx,
+                    let mx = match pass.edge {
+                        Some(_) if self.inverse_edge_maps() => "refl_x[line]".to_string(),
+                        Some(EdgeHalo::Reflected) => format!("reflect(cols, px, {mx})"),
+                        Some(EdgeHalo::Clamped) => {
+                            self.d.clamp_int(&mx, "0", "(px ? nx1 : nx0) - 1")
+                        }
+                        None => mx,
                     };
                     w.line(format!(
                         "const int px = l >= {s0}, mx = {mx};",
@@ -523,7 +545,7 @@ impl Emitter<'_> {
                 }
             }
             let mut steps = seg.steps.iter();
-            for op in self.ops {
+            for (i, op) in self.ops.iter().enumerate() {
                 match op {
                     Op::Lift(step) => {
                         let h = steps.next().expect("one halo per step");
@@ -532,10 +554,16 @@ impl Emitter<'_> {
                             step.source().parity() as usize,
                         );
                         w.comment(format!("{step}"));
-                        for g in -(h.before as i64)..(s + h.after as usize) as i64 {
+                        let (from, to) = (-(h.before as i64), (s + h.after as usize) as i64);
+                        for g in from..to {
                             w.block("", |w| {
                                 self.step_body(w, step, &reg(p, g), &|k| reg(q, g + k))
                             });
+                        }
+                        // No later step reads what the last one left beyond the band.
+                        let later = self.ops[i + 1..].iter().any(|op| matches!(op, Op::Lift(_)));
+                        if pass.edge == Some(EdgeHalo::Clamped) && later {
+                            self.clamp_again(w, p, from, to, &|k| reg(p, k), &format!("n{v}{p}"));
                         }
                     }
                     Op::Scale { low, high } => {
@@ -553,7 +581,7 @@ impl Emitter<'_> {
         };
         // Where own index `k` of phase `q` goes, and the value it takes from `r`.
         let store = |w: &mut Writer, q: usize, k: i64, r: &str| {
-            if pass.bands && forward && pass.reflected {
+            if pass.bands && forward && pass.edge.is_some() {
                 w.block(format!("if ({} < n{v}{q})", offset("i0", k)), |w| {
                     w.line(format!("{} = to_elem({r});", band_at(q, k)))
                 });
@@ -613,6 +641,41 @@ impl Emitter<'_> {
                 }
             }
         });
+    }
+}
+
+impl Emitter<'_> {
+    /// Under the clamp rule, after a step that updated phase `p` over register indices
+    /// `from..to` of a segment starting at polyphase index `i0`: the indices beyond the phase's
+    /// `n` samples take its end sample's new value (the first's before the band, propagated
+    /// from the band outwards; the last's after it), as the rule reads them in the next step.
+    /// The end sample lies in `from..to` wherever a later step reads beyond it (where it might
+    /// not, the kernel takes no clamped edges: `clamp_in_registers` in `tile.rs`); in a segment
+    /// wholly beyond the band the values are never stored.
+    fn clamp_again(
+        &self,
+        w: &mut Writer,
+        p: usize,
+        from: i64,
+        to: i64,
+        reg: &dyn Fn(i64) -> String,
+        n: &str,
+    ) {
+        w.comment(format!(
+            "Clamp rule: the {} phase beyond the band takes its end samples' new values.",
+            ["even", "odd"][p]
+        ));
+        for g in (from..0).rev() {
+            let (r, inward) = (reg(g), reg(g + 1));
+            w.line(format!("{r} = {} < 0 ? {inward} : {r};", offset("i0", g)));
+        }
+        for g in from + 1..to {
+            let (r, inward) = (reg(g), reg(g - 1));
+            w.line(format!(
+                "{r} = {} >= {n} ? {inward} : {r};",
+                offset("i0", g)
+            ));
+        }
     }
 }
 
