@@ -67,11 +67,24 @@ pub enum EdgeTiles {
     /// loaded from the nearest sample of the same phase, and after each lifting step the indices
     /// beyond the band set again to their phase's new end sample (so each read beyond the band
     /// sees what the rule reads: `tile_inner.rs`, [`EdgeHalo::Clamped`]). Exact on every band of
-    /// at least two samples along each axis, with no proof from the IR; the kernel takes it for
-    /// programs under [`Boundary::Clamp`] whose reflected edges are not proved (the four-tap
-    /// ones: Deslauriers-Dubuc (9,7) and (13,7), Fidelity), whose edge tiles took the general
-    /// path before. Segments of `segments` (x, y) indices.
-    Clamped { segments: [usize; 2] },
+    /// at least two samples along each axis for a program whose segments hold each end sample
+    /// the rule reads (`clamp_in_registers`: not Haar's); the kernel takes it for programs under
+    /// [`Boundary::Clamp`] whose reflected edges are not proved (the four-tap ones:
+    /// Deslauriers-Dubuc (9,7) and (13,7), Fidelity), whose edge tiles took the general path
+    /// before.
+    Clamped,
+}
+
+impl EdgeTiles {
+    /// How the register path makes an edge tile's halo; `None`: edge tiles take the general
+    /// path.
+    fn halo(self) -> Option<EdgeHalo> {
+        match self {
+            EdgeTiles::Reflected { .. } => Some(EdgeHalo::Reflected),
+            EdgeTiles::Clamped => Some(EdgeHalo::Clamped),
+            EdgeTiles::BoundaryRule => None,
+        }
+    }
 }
 
 impl TilePass {
@@ -94,7 +107,7 @@ impl TilePass {
                     program.reflected_segments_exact(boundary, kind, n, s)
                 })
             }),
-            EdgeTiles::Clamped { .. } => boundary == Boundary::Clamp && w >= 2 && h >= 2,
+            EdgeTiles::Clamped => boundary == Boundary::Clamp && w >= 2 && h >= 2,
         }
     }
 }
@@ -393,7 +406,7 @@ impl Emitter<'_> {
         let edges = if reflected {
             EdgeTiles::Reflected { segments }
         } else if boundary == Boundary::Clamp && clamp_in_registers(&program) {
-            EdgeTiles::Clamped { segments }
+            EdgeTiles::Clamped
         } else {
             EdgeTiles::BoundaryRule
         };
@@ -418,11 +431,7 @@ impl Emitter<'_> {
         let d = self.d;
         let [lx, ly] = layout;
         let threads = self.cfg.tile_threads;
-        let edge_halo = match edges {
-            EdgeTiles::Reflected { .. } => Some(EdgeHalo::Reflected),
-            EdgeTiles::Clamped { .. } => Some(EdgeHalo::Clamped),
-            EdgeTiles::BoundaryRule => None,
-        };
+        let edge_halo = edges.halo();
         let reflected = edge_halo == Some(EdgeHalo::Reflected);
         let forward = self.direction == Direction::Forward;
         let (nat, bands) = if forward {
@@ -567,21 +576,22 @@ impl Emitter<'_> {
             }
             w.blank();
             // Tiles away from the band's edges lift in registers (tile_inner.rs), the others
-            // too with reflected halos, else one step at a time (the general path).
+            // too with reflected halos or under the clamp rule, else one step at a time (the
+            // general path).
             if let (Some(halo), true) = (edge_halo, d.barriers_in_uniform_branches()) {
                 // Each kind of tile in a branch of its own: with one body for both (the
                 // branches only around the loads and the last pass), ptxas kept more values
                 // live and Daubechies 9/7's forward spilled at full occupancy.
                 w.block("if (inner_x && inner_y)", |w| {
-                    self.register_body(w, layout, Tiles::Inner, halo)
+                    self.register_body(w, layout, Tiles::Inner)
                 });
-                w.block("else", |w| self.register_body(w, layout, Tiles::Edge, halo));
+                w.block("else", |w| self.register_body(w, layout, Tiles::Edge(halo)));
             } else if let Some(halo) = edge_halo {
                 w.line("const int inner = inner_x && inner_y;");
-                self.register_body(w, layout, Tiles::Both, halo);
+                self.register_body(w, layout, Tiles::Both(halo));
             } else if d.barriers_in_uniform_branches() {
                 w.block("if (inner_x && inner_y)", |w| {
-                    self.register_body(w, layout, Tiles::Inner, EdgeHalo::Reflected)
+                    self.register_body(w, layout, Tiles::Inner)
                 });
                 w.block("else", |w| self.tile_edge_body(w, halo, layout));
             } else {
@@ -752,17 +762,21 @@ impl Emitter<'_> {
         // phase `q` lies in a line of `n` samples taken `step` apart in `nat`.
         let entry =
             |w: &mut Writer, [array, n, step]: [&str; 3], t: &str, at: &str, [q, m]: [&str; 2]| {
-                // The phase's last polyphase index.
-                let last = format!("({n} + 1 - {q}) / 2 - 1");
-                let mapped = match halo {
-                    Some(EdgeHalo::Reflected) => format!("reflect({n}, {q}, {m})"),
-                    Some(EdgeHalo::Clamped) => self.d.clamp_int(m, "0", &last),
-                    None => String::new(),
-                };
-                if !forward {
-                    w.line(format!("{array}[{at}] = {mapped};"));
-                } else if halo.is_some() {
-                    w.line(format!("{array}[{t}] = (2 * {mapped} + {q}) * {step};"));
+                // Polyphase index `m` mapped into the band, as the register path's halo takes it
+                // (the clamp: into the phase, whose last index is `(n + 1 - q) / 2 - 1`).
+                let mapped = halo.map(|halo| match halo {
+                    EdgeHalo::Reflected => format!("reflect({n}, {q}, {m})"),
+                    EdgeHalo::Clamped => {
+                        self.d
+                            .clamp_int(m, "0", &format!("({n} + 1 - {q}) / 2 - 1"))
+                    }
+                });
+                if let Some(mapped) = mapped {
+                    if forward {
+                        w.line(format!("{array}[{t}] = (2 * {mapped} + {q}) * {step};"));
+                    } else {
+                        w.line(format!("{array}[{at}] = {mapped};"));
+                    }
                 } else {
                     let sample =
                         self.d
@@ -939,10 +953,20 @@ fn stored_position(w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
 enum Tiles {
     /// Tiles whose loaded indices all lie inside the band.
     Inner,
-    /// Tiles at the band's edge, their halo made as the body's [`EdgeHalo`] says.
-    Edge,
+    /// Tiles at the band's edge, their halo made as the [`EdgeHalo`] says.
+    Edge(EdgeHalo),
     /// Either, as `inner` says at run time.
-    Both,
+    Both(EdgeHalo),
+}
+
+impl Tiles {
+    /// How edge tiles among these make their halo; `None`: inner tiles only.
+    fn halo(self) -> Option<EdgeHalo> {
+        match self {
+            Tiles::Inner => None,
+            Tiles::Edge(halo) | Tiles::Both(halo) => Some(halo),
+        }
+    }
 }
 
 /// Which tiles the general pass along an axis ([`Emitter::tile_axis`]) serves.
@@ -961,25 +985,29 @@ impl Emitter<'_> {
     /// guarded stores), or both, each taking its own form where the two differ (`if (inner)`,
     /// no barrier under the branch: for dialects whose barriers stay out of branches). The
     /// others' kernels call it under `if (inner_x && inner_y)`, a branch all of a group takes.
-    fn register_body(&self, w: &mut Writer, layout: [AxisLayout; 2], tiles: Tiles, halo: EdgeHalo) {
+    fn register_body(&self, w: &mut Writer, layout: [AxisLayout; 2], tiles: Tiles) {
         let d = self.d;
         let [lx, ly] = layout;
         let (first, second) = self.inner_passes();
         // A part that differs between inner tiles (`false`) and edge tiles (`true`).
         let per_tile = |w: &mut Writer, part: &dyn Fn(&mut Writer, bool)| match tiles {
             Tiles::Inner => part(w, false),
-            Tiles::Edge => part(w, true),
-            Tiles::Both => {
+            Tiles::Edge(_) => part(w, true),
+            Tiles::Both(_) => {
                 w.block("if (inner)", |w| part(w, false));
                 w.block("else", |w| part(w, true));
             }
         };
-        let at_edge = |p: Pass, edge: bool| if edge { p.at_edge(halo) } else { p };
+        let halo = tiles.halo();
+        let at_edge = |p: Pass, edge: bool| match (edge, halo) {
+            (true, Some(halo)) => p.at_edge(halo),
+            _ => p,
+        };
         // The pass from the tile back into it lifts edge tiles as inner ones where their halo is
         // reflected; under the clamp rule it sets the indices beyond the band again after each
         // step.
         let lift_in_tile = |w: &mut Writer, p: Pass| {
-            if halo == EdgeHalo::Reflected {
+            if halo != Some(EdgeHalo::Clamped) {
                 self.segments(w, layout, p, Stage::Lift);
             } else {
                 per_tile(w, &|w, edge| {
@@ -989,9 +1017,9 @@ impl Emitter<'_> {
         };
         if self.direction == Direction::Forward {
             w.line(self.kept_declaration(layout, first));
-            if tiles != Tiles::Inner {
-                let guard = (tiles == Tiles::Both).then_some("!inner");
-                self.edge_sources(w, layout, Some(halo), guard);
+            if halo.is_some() {
+                let guard = matches!(tiles, Tiles::Both(_)).then_some("!inner");
+                self.edge_sources(w, layout, halo, guard);
             }
             per_tile(w, &|w, edge| {
                 if edge {
@@ -1010,9 +1038,9 @@ impl Emitter<'_> {
             });
         } else {
             w.line(self.kept_declaration(layout, second));
-            if tiles != Tiles::Inner && self.inverse_edge_maps() {
-                let guard = (tiles == Tiles::Both).then_some("!inner");
-                self.edge_sources(w, layout, Some(halo), guard);
+            if halo.is_some() && self.inverse_edge_maps() {
+                let guard = matches!(tiles, Tiles::Both(_)).then_some("!inner");
+                self.edge_sources(w, layout, halo, guard);
             }
             per_tile(w, &|w, edge| {
                 self.segments(w, layout, at_edge(first, edge), Stage::Whole)

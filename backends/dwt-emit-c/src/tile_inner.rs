@@ -642,9 +642,7 @@ impl Emitter<'_> {
             }
         });
     }
-}
 
-impl Emitter<'_> {
     /// Under the clamp rule, after a step that updated phase `p` over register indices
     /// `from..to` of a segment starting at polyphase index `i0`: the indices beyond the phase's
     /// `n` samples take its end sample's new value (the first's before the band, propagated
