@@ -115,7 +115,7 @@ fn parse_args() -> Res<Opts> {
                 o.segment = Some(value()?.parse().map_err(|e| format!("--segment: {e}"))?)
             }
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--own-stream]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--own-stream]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
