@@ -105,10 +105,9 @@ fn check_module(
 /// (`LaunchConfig::candidates`: access forms and tile shapes), every catalogue wavelet, direction
 /// and element type, 2-D: compiles, and ptxas reports it. Only the fused kernel (a one-level
 /// plan of a 1080p image launches nothing else); candidates emitting the default's source are
-/// skipped. Unlike the default configuration's kernels, a candidate may spill (three do with
-/// NVRTC 13.0: Fidelity's forward in tiles of 32x8 of 128, i16 and i32, CDF 9/7's in 64x16
-/// of 512): that costs speed, not correctness, and the planner's timing weighs it; the spills
-/// are printed.
+/// skipped. None spills: the forward is held to full occupancy only where its first register
+/// pass takes one round per work-item (`Emitter::rounds`); with two, as in tiles of 32x32 or
+/// 64x16 of 256 work-items, the rounds' kept registers spilled 96-192 bytes under that cap.
 #[test]
 fn every_candidate_fused_kernel_compiles_for_sm_90() {
     nvrtc_version()
@@ -151,10 +150,12 @@ fn every_candidate_fused_kernel_compiles_for_sm_90() {
         let usage = function_usage(&compiled.log);
         match usage.iter().find(|u| &u.function == kernel) {
             None => return Some(format!("{what}: ptxas reported nothing for {kernel}")),
-            Some(u) if u.spill_stores > 0 || u.spill_loads > 0 => eprintln!(
-                "{what}: {kernel} spills ({} bytes stores, {} bytes loads)",
-                u.spill_stores, u.spill_loads
-            ),
+            Some(u) if u.spill_stores > 0 || u.spill_loads > 0 => {
+                return Some(format!(
+                    "{what}: {kernel} spills ({} bytes stores, {} bytes loads)",
+                    u.spill_stores, u.spill_loads
+                ))
+            }
             Some(_) => {}
         }
         None

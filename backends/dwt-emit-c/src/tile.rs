@@ -516,10 +516,13 @@ impl Emitter<'_> {
         // Nor is the forward under the clamp rule applied in edge tiles (Deslauriers-Dubuc,
         // Fidelity): capped, its edge tiles' passes along y spilled 8-20 bytes; uncapped it takes
         // 40 and more and still ran faster than with the general path at the edges (BENCHMARKS.md).
+        // Nor is a forward whose first register pass takes two rounds per work-item (tiles of
+        // 32x32 or 64x16 of 256): the rounds' kept registers spilled 96-192 bytes under the cap.
         let full_occupancy = forward
             && !self.cfg.planes
             && self.elem != ElementType::F64
-            && edge_halo != Some(EdgeHalo::Clamped);
+            && edge_halo != Some(EdgeHalo::Clamped)
+            && self.rounds(layout, self.inner_passes().0) == 1;
         if reflected {
             self.reflect_helper(w);
         }

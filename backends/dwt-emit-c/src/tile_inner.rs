@@ -180,13 +180,19 @@ impl Emitter<'_> {
         (s, lines, lines * (along.t / s))
     }
 
+    /// The rounds of a pass: how many of its tasks each work-item takes.
+    pub(crate) fn rounds(&self, layout: [AxisLayout; 2], pass: Pass) -> usize {
+        let (_, _, tasks) = self.pass_shape(layout, pass);
+        tasks.div_ceil(self.cfg.tile_threads)
+    }
+
     /// The registers a two-part pass keeps across its barriers (declared outside the branches).
     pub(crate) fn kept_declaration(&self, layout: [AxisLayout; 2], pass: Pass) -> String {
-        let (s, _, tasks) = self.pass_shape(layout, pass);
+        let (s, _, _) = self.pass_shape(layout, pass);
         format!(
             "{} kept[{}][{}];",
             self.work(),
-            tasks.div_ceil(self.cfg.tile_threads),
+            self.rounds(layout, pass),
             2 * s
         )
     }
