@@ -106,8 +106,9 @@ fn check_module(
 /// and element type, 2-D: compiles, and ptxas reports it. Only the fused kernel (a one-level
 /// plan of a 1080p image launches nothing else); candidates emitting the default's source are
 /// skipped. None spills: the forward is held to full occupancy only where its first register
-/// pass takes one round per work-item (`Emitter::rounds`); with two, as in tiles of 32x32 or
-/// 64x16 of 256 work-items, the rounds' kept registers spilled 96-192 bytes under that cap.
+/// pass keeps as few values per work-item across its barriers as the default's
+/// (`Emitter::kept_values`); with more (two rounds, as in tiles of 32x32 or 64x16 of 256
+/// work-items, or segments of 16) 20-40 candidates spilled 88-852 bytes under that cap.
 #[test]
 fn every_candidate_fused_kernel_compiles_for_sm_90() {
     nvrtc_version()

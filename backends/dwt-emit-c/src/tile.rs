@@ -236,6 +236,11 @@ const HIGH_BASE: &str =
 /// The most local memory a tile may take: CUDA's static shared-memory limit per block.
 pub const MAX_TILE_BYTES: usize = 48 * 1024;
 
+/// The most values a forward's first register pass may keep per work-item across its barriers
+/// for the kernel to be held to full occupancy (32 registers at 256 work-items): what the
+/// default tiles keep (one round of a segment of 8 per phase). More spilled under that cap.
+const KEPT_UNDER_CAP: usize = 16;
+
 /// Where one axis's samples sit in the local tile: phase 0 from index 0, phase 1 from `phase1`
 /// (padded so that the two phases of consecutive natural samples fall in different banks).
 #[derive(Clone, Copy, Debug)]
@@ -516,13 +521,14 @@ impl Emitter<'_> {
         // Nor is the forward under the clamp rule applied in edge tiles (Deslauriers-Dubuc,
         // Fidelity): capped, its edge tiles' passes along y spilled 8-20 bytes; uncapped it takes
         // 40 and more and still ran faster than with the general path at the edges (BENCHMARKS.md).
-        // Nor is a forward whose first register pass takes two rounds per work-item (tiles of
-        // 32x32 or 64x16 of 256): the rounds' kept registers spilled 96-192 bytes under the cap.
+        // Nor is a forward whose first register pass keeps more than the default's 16 values per
+        // work-item across its barriers (two rounds, as in tiles of 32x32 or 64x16 of 256, or
+        // segments of 16): under the cap those spilled 88-852 bytes.
         let full_occupancy = forward
             && !self.cfg.planes
             && self.elem != ElementType::F64
             && edge_halo != Some(EdgeHalo::Clamped)
-            && self.rounds(layout, self.inner_passes().0) == 1;
+            && self.kept_values(layout, self.inner_passes().0) <= KEPT_UNDER_CAP;
         if reflected {
             self.reflect_helper(w);
         }

@@ -180,21 +180,23 @@ impl Emitter<'_> {
         (s, lines, lines * (along.t / s))
     }
 
-    /// The rounds of a pass: how many of its tasks each work-item takes.
-    pub(crate) fn rounds(&self, layout: [AxisLayout; 2], pass: Pass) -> usize {
-        let (_, _, tasks) = self.pass_shape(layout, pass);
-        tasks.div_ceil(self.cfg.tile_threads)
+    /// The rounds of a pass (how many of its tasks each work-item takes) and the values a
+    /// two-part pass keeps per round (both phases of a segment).
+    fn kept_shape(&self, layout: [AxisLayout; 2], pass: Pass) -> [usize; 2] {
+        let (s, _, tasks) = self.pass_shape(layout, pass);
+        [tasks.div_ceil(self.cfg.tile_threads), 2 * s]
+    }
+
+    /// The values each work-item keeps in registers across the barriers of a two-part pass.
+    pub(crate) fn kept_values(&self, layout: [AxisLayout; 2], pass: Pass) -> usize {
+        let [rounds, per_round] = self.kept_shape(layout, pass);
+        rounds * per_round
     }
 
     /// The registers a two-part pass keeps across its barriers (declared outside the branches).
     pub(crate) fn kept_declaration(&self, layout: [AxisLayout; 2], pass: Pass) -> String {
-        let (s, _, _) = self.pass_shape(layout, pass);
-        format!(
-            "{} kept[{}][{}];",
-            self.work(),
-            self.rounds(layout, pass),
-            2 * s
-        )
+        let [rounds, per_round] = self.kept_shape(layout, pass);
+        format!("{} kept[{rounds}][{per_round}];", self.work())
     }
 
     /// Whether the inner tiles take the leaner global accesses: every inverse, and the forward of
