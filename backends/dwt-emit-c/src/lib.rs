@@ -105,18 +105,22 @@ impl LaunchConfig {
     /// The configurations a measuring planner times for one request, this one first, each named
     /// for reports: the other forms of the inner tiles' global accesses
     /// ([`lean_access`](Self::lean_access), [`whole_row_load`](Self::whole_row_load)), eight
-    /// other tile shapes and segment lengths, and the two passes per level. Each shape was the fastest for some
-    /// wavelet, direction or size in the sweeps of BENCHMARKS.md (64x16 indices of 512 work-items:
-    /// CDF 9/7's forward at 8192^2 before the row loads; 32x8 of 128: the long filters' inverse at
-    /// 4096^2 and 8192^2; 16x8 of 128 and 32x8 of 256: 1920x1080, whose levels are bound by one
-    /// group's run time rather than by memory; 32x32 and 64x16 of 256, which load less halo per
-    /// sample: the forwards of the filters of six taps or more at 8192^2; the same with register
-    /// segments of 16, which lift fewer halo indices per kept one: the inverses of CDF 9/7,
-    /// Deslauriers-Dubuc and Fidelity at 8192^2, and Fidelity's forward). Of nine more shapes swept (BENCHMARKS.md), none
-    /// was the fastest by more than a few percent. Candidates may emit the same source for a
-    /// program (the access forms of a program that takes the other form by rule): executors
-    /// time each source once. The conformance suite runs every candidate
-    /// (`dwt_runtime::conformance_variants!` and `conformance_candidates!`).
+    /// other tile shapes and segment lengths, and the two passes per level. Each was the fastest
+    /// for some wavelet, direction or size in the sweeps of BENCHMARKS.md:
+    /// - 64x16 indices of 512 work-items: CDF 9/7's forward at 8192^2 before the row loads;
+    /// - 32x8 of 128: the long filters' inverse at 4096^2 and 8192^2;
+    /// - 16x8 of 128 and 32x8 of 256: 1920x1080, whose levels are bound by one group's run time
+    ///   rather than by memory;
+    /// - 32x32 and 64x16 of 256, which load less halo per sample: the forwards of the filters of
+    ///   six taps or more at 8192^2;
+    /// - the same with register segments of 16, which lift fewer halo indices per kept one: the
+    ///   inverses of CDF 9/7, Deslauriers-Dubuc and Fidelity at 8192^2, and Fidelity's forward.
+    ///
+    /// Of nine more shapes swept (BENCHMARKS.md), none was the fastest by more than a few
+    /// percent. Candidates may emit the same source for a program (the access forms of a program
+    /// that takes the other form by rule): executors time each source once. The conformance
+    /// suite runs every candidate (`dwt_runtime::conformance_variants!` and
+    /// `conformance_candidates!`).
     pub fn candidates(&self) -> Vec<Candidate> {
         let access = |lean, whole| LaunchConfig {
             lean_access: Some(lean),

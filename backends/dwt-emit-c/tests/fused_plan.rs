@@ -477,3 +477,53 @@ fn candidates_start_with_the_given_config_and_change_the_kernels() {
     assert_eq!(dd, source("DeslauriersDubuc137", &whole(Some(true))));
     assert_ne!(dd, source("DeslauriersDubuc137", &whole(Some(false))));
 }
+
+/// The CUDA forward is held to full occupancy (`__launch_bounds__(256, 8)`, 32 registers) only
+/// where its first register pass keeps at most 16 values per work-item across its barriers:
+/// the default tiles do; two rounds (tiles of 32x32 of 256) or segments of 16 keep 32, which
+/// spilled under the cap (the NVRTC test checks that none spills). The inverse is never capped.
+#[test]
+fn the_forward_is_capped_only_where_its_kept_registers_fit() {
+    let bounds = |direction: Direction, config: &LaunchConfig| -> String {
+        let w = dwt_catalogue::by_name("Cdf97").unwrap();
+        let m = emit_module(
+            &Cuda,
+            w,
+            direction,
+            ElementType::F32,
+            Layout::Mallat,
+            config,
+        )
+        .unwrap();
+        let tile = m.tile.as_ref().expect("a fused kernel").kernel.clone();
+        let source = m.source();
+        let at = source.find(&format!("\n{tile}(")).expect("the tile kernel");
+        let line = source[..at].lines().last().unwrap();
+        line.trim_start_matches("extern \"C\" __global__ void ")
+            .to_string()
+    };
+    let default = LaunchConfig::default();
+    let shape = |tile, segment| LaunchConfig {
+        tile,
+        segment,
+        ..default
+    };
+    assert_eq!(
+        bounds(Direction::Forward, &default),
+        "__launch_bounds__(256, 8)"
+    );
+    assert_eq!(
+        bounds(Direction::Forward, &shape([32, 32], 8)),
+        "__launch_bounds__(256)",
+        "two rounds"
+    );
+    assert_eq!(
+        bounds(Direction::Forward, &shape([64, 16], 16)),
+        "__launch_bounds__(256)",
+        "segments of 16"
+    );
+    assert_eq!(
+        bounds(Direction::Inverse, &default),
+        "__launch_bounds__(256)"
+    );
+}
