@@ -78,6 +78,20 @@ impl Program {
     /// tile owns it, and so needs its source that far plus its taps' reach. A margin gives reads
     /// that the boundary rule turns back into the line (at its ends) lifted indices to land on.
     pub fn tile_halo(&self, margin: u32) -> TileHalo {
+        self.halo_reaching(margin, false)
+    }
+
+    /// The halos of a register segment that applies the clamp rule itself: as
+    /// [`tile_halo(0)`](Self::tile_halo), with every step into the even phase reaching at least
+    /// the odd index before its target. In a line of odd length the odd phase ends one index
+    /// before the even one, so an even step reading past the odd end reads the odd index before
+    /// its last target (the rule's nearest sample), which the segment must then hold, lifted.
+    /// The same as `tile_halo(0)` for programs whose even steps read that index anyway.
+    pub fn clamped_segment_halo(&self) -> TileHalo {
+        self.halo_reaching(0, true)
+    }
+
+    fn halo_reaching(&self, margin: u32, odd_before_even: bool) -> TileHalo {
         let mut need = [Halo {
             before: margin,
             after: margin,
@@ -91,6 +105,11 @@ impl Program {
             );
             per_step[j] = need[p];
             let (lo, hi) = step.offsets();
+            let lo = if odd_before_even && p == 0 {
+                lo.min(-1)
+            } else {
+                lo
+            };
             let before = (need[p].before as i64 - lo as i64).max(0) as u32;
             let after = (need[p].after as i64 + hi as i64).max(0) as u32;
             need[q].before = need[q].before.max(before);

@@ -77,6 +77,15 @@ pub struct LaunchConfig {
     /// whole, every halo round loaded before any is stored, rather than by 4; `None`: the
     /// measured rule, integer programs. A choice the tuner times.
     pub whole_row_load: Option<bool>,
+    /// Whether the edge tiles of a clamp-rule program lift in registers (under the rule, as
+    /// [`EdgeTiles::Clamped`]) also where their segments must then hold one odd index more than
+    /// the program reads (Haar's forward: its even step reads odd index `m` alone, and the rule
+    /// sends the last even index of an odd-length line to odd index `m - 1`), rather than step
+    /// by step through the rule. `None`: the measured rule, not: that forward then takes 40
+    /// registers instead of 32 (capped, it spills), which cost Haar's forward 8% at 8192^2 one
+    /// level while saving 27% at 1920x1080 three levels (BENCHMARKS.md). A choice the tuner
+    /// times.
+    pub clamped_edges_reach_back: Option<bool>,
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused
     /// plan of a 3-D transform) rather than one image; the 2-D kernel stays free of the plane
     /// offset, which slowed it. A property of the request, not a tuning knob: the executors
@@ -105,12 +114,15 @@ impl LaunchConfig {
     /// The configurations a measuring planner times for one request, this one first, each named
     /// for reports: the other forms of the inner tiles' global accesses
     /// ([`lean_access`](Self::lean_access), [`whole_row_load`](Self::whole_row_load)), eight
-    /// other tile shapes and segment lengths, and the two passes per level. Each was the fastest
+    /// other tile shapes and segment lengths, clamped edges in registers where that costs
+    /// registers, and the two passes per level. Each was the fastest
     /// for some wavelet, direction or size in the sweeps of BENCHMARKS.md:
     /// - 64x16 indices of 512 work-items: CDF 9/7's forward at 8192^2 before the row loads;
     /// - 32x8 of 128: the long filters' inverse at 4096^2 and 8192^2;
     /// - 16x8 of 128 and 32x8 of 256: 1920x1080, whose levels are bound by one group's run time
     ///   rather than by memory;
+    /// - [`clamped_edges_reach_back`](Self::clamped_edges_reach_back): Haar's forward at
+    ///   1920x1080, for the same reason;
     /// - 32x32 and 64x16 of 256, which load less halo per sample: the forwards of the filters of
     ///   six taps or more at 8192^2;
     /// - the same with register segments of 16, which lift fewer halo indices per kept one: the
@@ -140,6 +152,13 @@ impl LaunchConfig {
             Candidate::new("tiles 64x16 of 512", shape([64, 16], 512)),
             Candidate::new("tiles 32x8 of 128", shape([32, 8], 128)),
             Candidate::new("tiles 16x8 of 128", shape([16, 8], 128)),
+            Candidate::new(
+                "clamped edges reaching back",
+                LaunchConfig {
+                    clamped_edges_reach_back: Some(true),
+                    ..*self
+                },
+            ),
             Candidate::new("tiles 32x8 of 256", shape([32, 8], 256)),
             Candidate::new("tiles 32x32 of 256", shape([32, 32], 256)),
             Candidate::new("tiles 64x16 of 256", shape([64, 16], 256)),
@@ -221,6 +240,7 @@ impl Default for LaunchConfig {
             strategy: Strategy::Fused,
             lean_access: None,
             whole_row_load: None,
+            clamped_edges_reach_back: None,
             planes: false,
         }
     }

@@ -117,11 +117,18 @@ impl TilePass {
 /// among the segment's registers with its current value. An end lies between the in-band target
 /// index reading it and the read, except where an even index reads odd ones past the odd
 /// phase's end in a line of odd length: the odd end is then the index just before the target's.
-/// So each step into the even phase needs the odd index before its first target index current
-/// (Haar's does not: it reads odd index `m` alone, and its segments hold no odd index before
-/// their own).
-fn clamp_in_registers(program: &Program) -> bool {
-    let seg = program.tile_halo(0);
+/// So each step into the even phase needs the odd index before its first target index current.
+/// With `reach_back` the segments reach that far whatever the program reads
+/// ([`Program::clamped_segment_halo`]: Haar's even step reads odd index `m` alone, and its
+/// segments then hold one odd index more, at a cost in registers:
+/// [`LaunchConfig::clamped_edges_reach_back`](crate::LaunchConfig::clamped_edges_reach_back));
+/// either way this checks every even step.
+fn clamp_in_registers(program: &Program, reach_back: bool) -> bool {
+    let seg = if reach_back {
+        program.clamped_segment_halo()
+    } else {
+        program.tile_halo(0)
+    };
     // Per phase, the first register index holding a current value (relative to the segment).
     let mut first = seg.load.map(|h| -(h.before as i64));
     program.steps().zip(&seg.steps).all(|(step, h)| {
@@ -410,7 +417,9 @@ impl Emitter<'_> {
         });
         let edges = if reflected {
             EdgeTiles::Reflected { segments }
-        } else if boundary == Boundary::Clamp && clamp_in_registers(&program) {
+        } else if boundary == Boundary::Clamp
+            && clamp_in_registers(&program, self.cfg.clamped_edges_reach_back.unwrap_or(false))
+        {
             EdgeTiles::Clamped
         } else {
             EdgeTiles::BoundaryRule

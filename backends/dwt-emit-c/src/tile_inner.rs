@@ -431,7 +431,13 @@ impl Emitter<'_> {
         pass: Pass,
         stage: Stage,
     ) {
-        let seg = &self.wavelet.program_for(self.direction).tile_halo(0);
+        let program = self.wavelet.program_for(self.direction);
+        // Edge tiles under the clamp rule hold the odd end sample an even step's clamped read
+        // lands on (`clamp_in_registers` in tile.rs).
+        let seg = &match pass.edge {
+            Some(EdgeHalo::Clamped) => program.clamped_segment_halo(),
+            _ => program.tile_halo(0),
+        };
         let [lx, ly] = layout;
         let (along, across) = match pass.axis {
             Axis::X => (lx, ly),

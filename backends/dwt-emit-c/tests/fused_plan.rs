@@ -46,79 +46,112 @@ fn every_catalogue_wavelet_takes_the_fused_pass_in_2d() {
 /// Edge tiles lift in registers with reflected halos exactly for the programs whose reflection
 /// the IR proves (`dwt-catalogue/tests/facts.rs` pins which), in both dialects and every element
 /// type (f64 too); in registers under the clamp rule itself for the other clamp programs but
-/// Haar (whose segments hold no odd index before their own, which an even index at the end of an
-/// odd-length line reads), and on the general path for Haar: so the execution suites, which run
-/// the catalogue on small and odd sizes (every tile at an edge), run all three kinds of edge
-/// tiles.
+/// Haar's forward (whose segments hold no odd index before their own, which an even index at
+/// the end of an odd-length line reads), and on the general path for it by default; with
+/// `clamped_edges_reach_back` its segments hold that index and it lifts them in registers too.
+/// So the execution suites, which run the catalogue on small and odd sizes (every tile at an
+/// edge) with every candidate configuration, run all three kinds of edge tiles.
 #[test]
 fn edge_tiles_take_reflected_halos_where_the_ir_proves_them_else_the_clamp_rule() {
-    let config = LaunchConfig::default();
-    for w in dwt_catalogue::all() {
-        for direction in [Direction::Forward, Direction::Inverse] {
-            let program = w.program_for(direction);
-            let reflected =
-                (2..=200).all(|n| program.reflected_segments_exact(w.boundary, w.kind, n, 8));
-            let elems = match w.kind {
-                dwt_ir::ElementKind::Integer => &[ElementType::I32][..],
-                dwt_ir::ElementKind::Float => &[ElementType::F32, ElementType::F64][..],
-            };
-            let dialects = [
-                (&OpenCl as &dyn dwt_emit_c::Dialect, "OpenCL"),
-                (&Cuda, "CUDA"),
-            ];
-            for (&elem, (dialect, name)) in elems
-                .iter()
-                .flat_map(|e| dialects.iter().map(move |d| (e, *d)))
-            {
-                let m = emit_module(dialect, w, direction, elem, Layout::Mallat, &config).unwrap();
-                let tile = m.tile.as_ref().unwrap();
-                assert_eq!(
-                    matches!(tile.edges, EdgeTiles::Reflected { segments: [8, 8] }),
-                    reflected,
-                    "{} {direction:?} {elem:?} {name}: {:?}",
-                    w.name,
-                    tile.edges
-                );
-                let clamped = ["DeslauriersDubuc97", "DeslauriersDubuc137", "Fidelity"]
-                    .contains(&w.name.as_str());
-                assert_eq!(
-                    matches!(tile.edges, EdgeTiles::Clamped),
-                    clamped,
-                    "{} {direction:?} {elem:?} {name}: {:?}",
-                    w.name,
-                    tile.edges
-                );
-                assert!(
-                    reflected || clamped || w.name.starts_with("Haar"),
-                    "{}: {:?}",
-                    w.name,
-                    tile.edges
-                );
-                let source = m.source();
-                assert_eq!(
-                    source.contains("reflect(rows"),
-                    reflected,
-                    "{} {elem:?} {name}",
-                    w.name
-                );
-                assert_eq!(
-                    source.contains("Clamp rule: the "),
-                    clamped,
-                    "{} {elem:?} {name}",
-                    w.name
-                );
-                // Every band of these shapes, odd and tiny ones included, is proven, so the
-                // plans stay fused.
-                for shape in [[17usize, 33], [3, 5], [1080, 1920]] {
+    let reach_back = LaunchConfig {
+        clamped_edges_reach_back: Some(true),
+        ..LaunchConfig::default()
+    };
+    for (config, reaching) in [(LaunchConfig::default(), false), (reach_back, true)] {
+        for w in dwt_catalogue::all() {
+            for direction in [Direction::Forward, Direction::Inverse] {
+                let program = w.program_for(direction);
+                let reflected =
+                    (2..=200).all(|n| program.reflected_segments_exact(w.boundary, w.kind, n, 8));
+                let elems = match w.kind {
+                    dwt_ir::ElementKind::Integer => &[ElementType::I32][..],
+                    dwt_ir::ElementKind::Float => &[ElementType::F32, ElementType::F64][..],
+                };
+                let dialects = [
+                    (&OpenCl as &dyn dwt_emit_c::Dialect, "OpenCL"),
+                    (&Cuda, "CUDA"),
+                ];
+                for (&elem, (dialect, name)) in elems
+                    .iter()
+                    .flat_map(|e| dialects.iter().map(move |d| (e, *d)))
+                {
+                    let m =
+                        emit_module(dialect, w, direction, elem, Layout::Mallat, &config).unwrap();
+                    let tile = m.tile.as_ref().unwrap();
+                    assert_eq!(
+                        matches!(tile.edges, EdgeTiles::Reflected { segments: [8, 8] }),
+                        reflected,
+                        "{} {direction:?} {elem:?} {name}: {:?}",
+                        w.name,
+                        tile.edges
+                    );
+                    let haar_forward =
+                        w.name.starts_with("Haar") && direction == Direction::Forward;
+                    let clamped = !reflected && (reaching || !haar_forward);
+                    assert_eq!(
+                        matches!(tile.edges, EdgeTiles::Clamped),
+                        clamped,
+                        "{} {direction:?} {elem:?} {name}: {:?}",
+                        w.name,
+                        tile.edges
+                    );
                     assert!(
-                        plan(&m, &shape, 1).unwrap().is_fused(),
-                        "{} {elem:?} {shape:?}",
+                        reflected || clamped || haar_forward,
+                        "{}: {:?}",
+                        w.name,
+                        tile.edges
+                    );
+                    let source = m.source();
+                    assert_eq!(
+                        source.contains("reflect(rows"),
+                        reflected,
+                        "{} {elem:?} {name}",
                         w.name
                     );
+                    assert_eq!(
+                        source.contains("Clamp rule: the "),
+                        clamped,
+                        "{} {elem:?} {name}",
+                        w.name
+                    );
+                    // Every band of these shapes, odd and tiny ones included, is proven, so the
+                    // plans stay fused.
+                    for shape in [[17usize, 33], [3, 5], [1080, 1920]] {
+                        assert!(
+                            plan(&m, &shape, 1).unwrap().is_fused(),
+                            "{} {elem:?} {shape:?}",
+                            w.name
+                        );
+                    }
                 }
             }
         }
     }
+}
+
+/// The general edge path (one step at a time, every read through the boundary rule) is what a
+/// program takes whose reflection is not proven under a rule other than the clamp: the random
+/// programs of the execution suites under the symmetric rule run it.
+#[test]
+fn an_unproven_symmetric_program_takes_the_general_edge_path() {
+    let w = dwt_ir::parse_wavelet(
+        "wavelet S { kind = integer; boundary = symmetric; odd -= (even[0] + 3*even[1] + 2) >> 2; even += (odd[-1] + odd[0] + 2) >> 2; }",
+    )
+    .unwrap();
+    let program = w.program_for(Direction::Forward);
+    assert!(!(2..=200).all(|n| program.reflected_segments_exact(w.boundary, w.kind, n, 8)));
+    let config = LaunchConfig::default();
+    let m = emit_module(
+        &Cuda,
+        &w,
+        Direction::Forward,
+        ElementType::I32,
+        Layout::Mallat,
+        &config,
+    )
+    .unwrap();
+    assert_eq!(m.tile.as_ref().unwrap().edges, EdgeTiles::BoundaryRule);
+    assert!(plan(&m, &[17, 33], 1).unwrap().is_fused());
 }
 
 #[test]
