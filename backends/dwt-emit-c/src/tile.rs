@@ -122,16 +122,20 @@ impl TilePass {
 /// ([`Program::clamped_segment_halo`]: Haar's even step reads odd index `m` alone, and its
 /// segments then hold one odd index more, at a cost in registers:
 /// [`LaunchConfig::clamped_edges_reach_back`](crate::LaunchConfig::clamped_edges_reach_back));
-/// either way this checks every even step.
-fn clamp_in_registers(program: &Program, reach_back: bool) -> bool {
+/// either way this checks every even step, and that the tile (loaded as `tile` says) holds what
+/// the segments at its ends read.
+fn clamp_in_registers(program: &Program, reach_back: bool, tile: &TileHalo) -> bool {
     let seg = if reach_back {
         program.clamped_segment_halo()
     } else {
         program.tile_halo(0)
     };
+    let held = (0..2).all(|q| {
+        seg.load[q].before <= tile.load[q].before && seg.load[q].after <= tile.load[q].after
+    });
     // Per phase, the first register index holding a current value (relative to the segment).
     let mut first = seg.load.map(|h| -(h.before as i64));
-    program.steps().zip(&seg.steps).all(|(step, h)| {
+    held && program.steps().zip(&seg.steps).all(|(step, h)| {
         let from = -(h.before as i64);
         let ok = step.target.parity() != 0 || first[1] < from;
         first[step.target.parity() as usize] = from;
@@ -418,7 +422,11 @@ impl Emitter<'_> {
         let edges = if reflected {
             EdgeTiles::Reflected { segments }
         } else if boundary == Boundary::Clamp
-            && clamp_in_registers(&program, self.cfg.clamped_edges_reach_back.unwrap_or(false))
+            && clamp_in_registers(
+                &program,
+                self.cfg.clamped_edges_reach_back.unwrap_or(false),
+                &halo,
+            )
         {
             EdgeTiles::Clamped
         } else {
