@@ -6,12 +6,13 @@
 //!
 //! - Candidates that emit the same source are timed once; one the emitter or planner refuses (the
 //!   two passes of a program the sliding window cannot run) is skipped, and the report says why.
-//! - Timing: on the context's default stream, from zeroed sources into other buffers (small requests
-//!   rotate over enough pairs to exceed the L2 cache, as the benchmark does: an image timed out
-//!   of the cache favours other configurations than one coming from memory), one warm-up batch per
-//!   candidate (every pair once), then five rounds that each time every candidate in turn (so that a drift of
-//!   the clock or of a neighbour's load falls on all alike) as a batch of back-to-back runs of at
-//!   least about half a millisecond between two events; a candidate's time is its median round.
+//! - Timing: on the context's default stream, from image-like sources (not zeros) into other
+//!   buffers (small requests rotate over enough pairs to exceed the L2 cache, as the benchmark
+//!   does: an image timed out of the cache favours other configurations than one coming from
+//!   memory), one warm-up batch per candidate (every pair once), then five rounds that each time
+//!   every candidate in turn (so that a drift of the clock or of a neighbour's load falls on all
+//!   alike) as a batch of back-to-back runs of at least about half a millisecond between two
+//!   events; a candidate's time is its median round.
 //! - The choice is kept for the process (by the request, element type and configuration: a later
 //!   preparation emits and builds only the chosen module) and in the disk cache
 //!   ([`dwt_emit_c::disk_cache`], folder `cuda-tuning`), keyed by the device, driver, NVRTC, the
@@ -247,8 +248,24 @@ const ROTATION_BYTES: usize = 96 << 20;
 /// The most buffer pairs rotated.
 const MAX_ROTATION: usize = 16;
 
-/// The device time per transform of each prepared candidate, from zeroed sources of `len`
-/// samples into other buffers, rotating over enough pairs to exceed the L2 cache.
+/// Image-like samples to time on (integers of -128 to 127 from a fixed xorshift sequence):
+/// not zeros, which switch fewer bits on every bus and in every adder than an image does.
+fn timing_samples<T: DeviceElement>(len: usize) -> Vec<T> {
+    use dwt_runtime::Work;
+    let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
+    (0..len)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            T::from_work(T::Work::integer((s % 256) as i64 - 128))
+        })
+        .collect()
+}
+
+/// The device time per transform of each prepared candidate, from sources of `len` image-like
+/// samples ([`timing_samples`]) into other buffers, rotating over enough pairs to exceed the L2
+/// cache.
 fn time_all<T: DeviceElement>(
     backend: &CudaBackend,
     candidates: &[&Prepared],
@@ -261,8 +278,11 @@ fn time_all<T: DeviceElement>(
     let pairs = ROTATION_BYTES
         .div_ceil(len * size_of::<T>())
         .clamp(1, MAX_ROTATION);
+    let host = timing_samples::<T>(len);
+    let sources: Vec<CudaSlice<T>> = (0..pairs)
+        .map(|_| stream.clone_htod(&host).map_err(device_error))
+        .collect::<Result<_, _>>()?;
     let zeroed = || stream.alloc_zeros::<T>(len).map_err(device_error);
-    let sources: Vec<CudaSlice<T>> = (0..pairs).map(|_| zeroed()).collect::<Result<_, _>>()?;
     let mut data: Vec<CudaSlice<T>> = (0..pairs).map(|_| zeroed()).collect::<Result<_, _>>()?;
     let flags = Some(CUevent_flags::CU_EVENT_DEFAULT);
     let start = ctx.new_event(flags).map_err(device_error)?;
@@ -304,6 +324,17 @@ fn time_all<T: DeviceElement>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn candidates_are_timed_on_image_like_samples() {
+        let s = timing_samples::<i16>(4096);
+        assert!(s.iter().all(|&v| (-128..=127).contains(&v)));
+        let distinct: std::collections::HashSet<i16> = s.iter().copied().collect();
+        assert!(distinct.len() > 200, "{}", distinct.len());
+        assert_eq!(s, timing_samples::<i16>(4096), "the same every time");
+        let f = timing_samples::<f32>(4096);
+        assert!(f.iter().zip(&s).all(|(&a, &b)| a == f32::from(b)));
+    }
 
     #[test]
     fn parses_the_modes_and_refuses_others_saying_which_there_are() {
