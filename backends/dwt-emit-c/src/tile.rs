@@ -68,10 +68,11 @@ pub enum EdgeTiles {
     /// beyond the band set again to their phase's new end sample (so each read beyond the band
     /// sees what the rule reads: `tile_inner.rs`, [`EdgeHalo::Clamped`]). Exact on every band of
     /// at least two samples along each axis for a program whose segments hold each end sample
-    /// the rule reads (`clamp_in_registers`: not Haar's); the kernel takes it for programs under
-    /// [`Boundary::Clamp`] whose reflected edges are not proved (the four-tap ones:
-    /// Deslauriers-Dubuc (9,7) and (13,7), Fidelity), whose edge tiles took the general path
-    /// before.
+    /// the rule reads (`clamp_in_registers`; Haar's forward only with
+    /// [`LaunchConfig::clamped_edges_reach_back`](crate::LaunchConfig::clamped_edges_reach_back));
+    /// the kernel takes it for programs under [`Boundary::Clamp`] whose reflected edges are not
+    /// proved (the four-tap ones: Deslauriers-Dubuc (9,7) and (13,7), Fidelity), whose edge
+    /// tiles took the general path before.
     Clamped,
 }
 
@@ -118,18 +119,10 @@ impl TilePass {
 /// index reading it and the read, except where an even index reads odd ones past the odd
 /// phase's end in a line of odd length: the odd end is then the index just before the target's.
 /// So each step into the even phase needs the odd index before its first target index current.
-/// With `reach_back` the segments reach that far whatever the program reads
-/// ([`Program::clamped_segment_halo`]: Haar's even step reads odd index `m` alone, and its
-/// segments then hold one odd index more, at a cost in registers:
-/// [`LaunchConfig::clamped_edges_reach_back`](crate::LaunchConfig::clamped_edges_reach_back));
-/// either way this checks every even step, and that the tile (loaded as `tile` says) holds what
-/// the segments at its ends read.
-fn clamp_in_registers(program: &Program, reach_back: bool, tile: &TileHalo) -> bool {
-    let seg = if reach_back {
-        program.clamped_segment_halo()
-    } else {
-        program.tile_halo(0)
-    };
+/// `seg` is the edge segments' halo ([`Emitter::clamped_segment_halo`]); this checks every even
+/// step against it, and that the tile (loaded as `tile` says) holds what the segments at its
+/// ends read.
+fn clamp_in_registers(program: &Program, seg: &TileHalo, tile: &TileHalo) -> bool {
     let held = (0..2).all(|q| {
         seg.load[q].before <= tile.load[q].before && seg.load[q].after <= tile.load[q].after
     });
@@ -422,17 +415,29 @@ impl Emitter<'_> {
         let edges = if reflected {
             EdgeTiles::Reflected { segments }
         } else if boundary == Boundary::Clamp
-            && clamp_in_registers(
-                &program,
-                self.cfg.clamped_edges_reach_back.unwrap_or(false),
-                &halo,
-            )
+            && clamp_in_registers(&program, &self.clamped_segment_halo(), &halo)
         {
             EdgeTiles::Clamped
         } else {
             EdgeTiles::BoundaryRule
         };
         Ok((halo, [x, y], edges))
+    }
+
+    /// The halos of the register segments of edge tiles under the clamp rule, the one place
+    /// both the choice of [`EdgeTiles::Clamped`] and the emitted segments take them from: the
+    /// program's own ([`Program::tile_halo`]), or with
+    /// [`LaunchConfig::clamped_edges_reach_back`](crate::LaunchConfig::clamped_edges_reach_back)
+    /// reaching the odd index before each even target ([`Program::clamped_segment_halo`]:
+    /// Haar's even step reads odd index `m` alone, and its segments then hold one odd index
+    /// more, at a cost in registers).
+    pub(crate) fn clamped_segment_halo(&self) -> TileHalo {
+        let program = self.wavelet.program_for(self.direction);
+        if self.cfg.clamped_edges_reach_back.unwrap_or(false) {
+            program.clamped_segment_halo()
+        } else {
+            program.tile_halo(0)
+        }
     }
 
     fn work_bytes(&self) -> usize {

@@ -431,12 +431,10 @@ impl Emitter<'_> {
         pass: Pass,
         stage: Stage,
     ) {
-        let program = self.wavelet.program_for(self.direction);
-        // Edge tiles under the clamp rule hold the odd end sample an even step's clamped read
-        // lands on (`clamp_in_registers` in tile.rs).
+        // Edge tiles under the clamp rule take the halo their choice was checked with.
         let seg = &match pass.edge {
-            Some(EdgeHalo::Clamped) => program.clamped_segment_halo(),
-            _ => program.tile_halo(0),
+            Some(EdgeHalo::Clamped) => self.clamped_segment_halo(),
+            _ => self.wavelet.program_for(self.direction).tile_halo(0),
         };
         let [lx, ly] = layout;
         let (along, across) = match pass.axis {
