@@ -128,8 +128,8 @@ impl LaunchConfig {
     /// - the same with register segments of 16, which lift fewer halo indices per kept one: the
     ///   inverses of CDF 9/7, Deslauriers-Dubuc and Fidelity at 8192^2, and Fidelity's forward.
     ///
-    /// Of nine more shapes swept (BENCHMARKS.md), none was the fastest by more than a few
-    /// percent. Candidates may emit the same source for a program (the access forms of a program
+    /// Of the other shapes swept (BENCHMARKS.md; 64x32 of 512, 128x8 of 256 and 64x8 of 128 with
+    /// segments of 16 among them), none was the fastest by more than a few percent. Candidates may emit the same source for a program (the access forms of a program
     /// that takes the other form by rule): executors time each source once. The conformance
     /// suite runs every candidate (`dwt_runtime::conformance_variants!` and
     /// `conformance_candidates!`).
@@ -143,6 +143,10 @@ impl LaunchConfig {
             tile,
             tile_threads: threads,
             ..*self
+        };
+        let segmented = |tile, threads| LaunchConfig {
+            segment: 16,
+            ..shape(tile, threads)
         };
         vec![
             Candidate::new("as configured", *self),
@@ -164,17 +168,11 @@ impl LaunchConfig {
             Candidate::new("tiles 64x16 of 256", shape([64, 16], 256)),
             Candidate::new(
                 "tiles 64x16 of 256, segments of 16",
-                LaunchConfig {
-                    segment: 16,
-                    ..shape([64, 16], 256)
-                },
+                segmented([64, 16], 256),
             ),
             Candidate::new(
                 "tiles 32x32 of 256, segments of 16",
-                LaunchConfig {
-                    segment: 16,
-                    ..shape([32, 32], 256)
-                },
+                segmented([32, 32], 256),
             ),
             Candidate::new(
                 "two passes",
