@@ -28,7 +28,7 @@ def main(folder, builds):
         if not all(times):
             continue
         ratios = " ".join(f"{min(t) / min(times[0]):.3f}" for t in times[1:])
-        cells = " | ".join("/".join(f"{x:.3f}" for x in t) for t in times)
+        cells = " | ".join("/".join(f"{x:.4f}" for x in t) for t in times)
         print(f"| {case} | {cells} | {ratios} | {runs[builds[-1]][0][case][1]} |")
 
 

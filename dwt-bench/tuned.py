@@ -22,7 +22,7 @@ def main():
         default, tuned = v["src->dst"], v["tuned src->dst"]
         chosen = tuned.steps.split(": ", 1)[1] if ": " in tuned.steps else tuned.steps
         print(
-            f"| {case} | {default.ms:.3f} ms ({default.of_copy}) | {tuned.ms:.3f} ms ({tuned.of_copy}) "
+            f"| {case} | {default.ms:.4f} ms ({default.of_copy}) | {tuned.ms:.4f} ms ({tuned.of_copy}) "
             f"| {tuned.ms / default.ms:.2f} | {chosen} |"
         )
 

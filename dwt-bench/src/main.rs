@@ -690,7 +690,7 @@ fn run() -> Res<()> {
     );
     let _ = writeln!(
         md,
-        "- Timing: CUDA events, {WARMUP} warm-up calls (or one per rotated buffer, if more), median of {} calls (each between its own events: host submission included); `pipelined` = mean of {} calls back to back; buffers rotated (at least 3, together over {} MiB; at most {} for transforms of up to {} samples, which run as CUDA graphs recorded per buffer pair, with the same case without graphs as `no graph`)",
+        "- Timing: CUDA events, {WARMUP} warm-up calls (or one per rotated buffer, if more), median of {} calls (each between its own events: host submission included; printed to 0.1 us, though events resolve about 0.5 us, which the median of many calls smooths); `pipelined` = mean of {} calls back to back; buffers rotated (at least 3, together over {} MiB; at most {} for transforms of up to {} samples, which run as CUDA graphs recorded per buffer pair, with the same case without graphs as `no graph`)",
         o.reps,
         o.reps,
         ROTATION_BYTES >> 20,
@@ -852,7 +852,7 @@ fn run() -> Res<()> {
         let bw = 2.0 * r.bytes as f64 / (t.median_ms * 1e-3);
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {:.3} ms | {:.3}-{:.3} | {:.3} ms | {:.0} us | {:.0} GB/s | {:.1}% |",
+            "| {} | {} | {} | {} | {:.4} ms | {:.4}-{:.4} | {:.4} ms | {:.0} us | {:.0} GB/s | {:.1}% |",
             r.case,
             r.elem,
             r.variant.name(),
