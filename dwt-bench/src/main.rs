@@ -648,6 +648,10 @@ fn run() -> Res<()> {
     if let Some(n) = o.segment {
         config.segment = n;
     }
+    // A sweep's tiles are the ones it names, for every program and size.
+    if o.tile.is_some() || o.threads.is_some() || o.segment.is_some() {
+        config.long_filter_tiles = Some(false);
+    }
     if let Some(h) = o.window {
         config.window_height = h;
     }

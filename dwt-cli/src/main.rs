@@ -132,6 +132,10 @@ struct EmitArgs {
     dtype: Option<String>,
     #[arg(long, value_enum, default_value = "mallat")]
     layout: LayoutArg,
+    /// The kernels a transform of this shape runs (N, H,W or D,H,W): the long filters take wider
+    /// tiles on large planes. Default: the configured tiles, whatever the shape.
+    #[arg(long)]
+    shape: Option<String>,
 }
 
 #[derive(Args)]
@@ -501,13 +505,17 @@ fn emit(a: EmitArgs) -> Result<()> {
     } else {
         Direction::Forward
     };
+    let mut config = dwt_emit_c::LaunchConfig::default();
+    if let Some(shape) = a.shape.as_deref().map(parse_shape).transpose()? {
+        config = config.for_request(&wavelet, direction, element, &shape);
+    }
     let module = dwt_emit_c::emit_module(
         dialect,
         &wavelet,
         direction,
         element,
         a.layout.into(),
-        &dwt_emit_c::LaunchConfig::default(),
+        &config,
     )
     .map_err(|e| e.to_string())?;
     print!("{}", module.source());

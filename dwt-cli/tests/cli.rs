@@ -709,6 +709,38 @@ fn emit_info_list() {
         None,
         "LeGall53",
     );
+    // `--shape`: the kernels that transform runs; a 3840x2160 inverse of a long filter takes
+    // the wider tiles, a 1920x1080 one the configured tiles, as without the option.
+    let inverse = |shape: Option<&str>| {
+        let mut args = vec![
+            "emit",
+            "-w",
+            "DeslauriersDubuc97",
+            "--target",
+            "cuda",
+            "--inverse",
+        ];
+        args.extend(shape.map(|s| ["--shape", s]).into_iter().flatten());
+        let out = dwt().args(&args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (configured, small, large) = (
+        inverse(None),
+        inverse(Some("1080,1920")),
+        inverse(Some("2160,3840")),
+    );
+    assert!(configured.contains("per tile of 32x16 polyphase indices"));
+    assert_eq!(small, configured);
+    assert!(
+        large.contains("per tile of 64x16 polyphase indices"),
+        "{large}"
+    );
+    fails(
+        &["emit", "-w", "LeGall53", "--shape", "0,4"],
+        None,
+        "bad --shape",
+    );
 
     dwt()
         .args(["info", "--wavelet", "DeslauriersDubuc137"])

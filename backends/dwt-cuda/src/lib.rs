@@ -493,7 +493,7 @@ impl CudaBackend {
             request.direction,
             elem,
             request.layout,
-            &config.for_axes(request.shape.len()),
+            &config.for_request(request.wavelet, request.direction, elem, &request.shape),
         )
         .map_err(|e| unsupported(e.to_string()))?;
         let plan =

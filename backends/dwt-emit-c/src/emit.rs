@@ -312,6 +312,32 @@ pub(crate) struct Emitter<'a> {
     pub(crate) on_write: Option<(f64, f64)>,
 }
 
+/// The edge tiles of the fused pass of `wavelet` in `direction` for `elem` under `config`, or
+/// `None` where it has no tile (no exact halo, or more local memory than
+/// [`MAX_TILE_BYTES`](crate::MAX_TILE_BYTES)): what [`emit_module`] finds, without emitting.
+pub(crate) fn fused_edges(
+    wavelet: &Wavelet,
+    direction: Direction,
+    elem: ElementType,
+    config: &LaunchConfig,
+) -> Option<crate::EdgeTiles> {
+    let program = wavelet.program_for(direction);
+    let e = Emitter {
+        // The dialect does not enter the tile's plan, only how it is written.
+        d: &crate::OpenCl,
+        wavelet,
+        direction,
+        elem,
+        layout: Layout::Mallat,
+        cfg: config,
+        ops: &program.ops,
+        geometry: None,
+        on_read: None,
+        on_write: None,
+    };
+    e.tile_plan(config.tile).ok().map(|(_, _, edges)| edges)
+}
+
 /// The body of a function `(int n, int q, int m)` returning polyphase index `m` of phase `q`
 /// reflected about the end samples of a line of `n >= 2` samples until it lies in the line
 /// (whole-sample symmetric, as `Boundary::Symmetric`).

@@ -33,7 +33,13 @@ pub use emit::{emit_module, KernelModule, VerticalGeometry, VerticalPass};
 pub use plan::{plan, Axis, BandCopy, Buffer, Launch, LaunchPlan, Pass, Step};
 pub use tile::{EdgeTiles, TilePass, MAX_TILE_BYTES};
 
-use dwt_ir::ElementType;
+use dwt_ir::{Direction, ElementType, Wavelet};
+
+/// The samples per x-y plane from which [`LaunchConfig::long_filter_tiles`] applies by default:
+/// a 3840x2160 frame. On an H200 the long filters' inverses were 0.82-0.97 of the default tiles'
+/// time from there up (and Fidelity's forward 0.89-0.98), but 1.01-1.30 at 1920x1080, and mixed
+/// at 2048x2048 (BENCHMARKS.md).
+pub const LONG_FILTER_PLANE: usize = 3840 * 2160;
 pub use writer::Writer;
 
 /// Whether the element type lifts in wrapping `int` arithmetic.
@@ -86,6 +92,15 @@ pub struct LaunchConfig {
     /// level while saving 27% at 1920x1080 three levels (BENCHMARKS.md). A choice the tuner
     /// times.
     pub clamped_edges_reach_back: Option<bool>,
+    /// Whether the fused kernels of the long filters take the tiles measured fastest for them
+    /// instead of [`tile`](Self::tile), [`tile_threads`](Self::tile_threads) and
+    /// [`segment`](Self::segment): the inverse of a program with a lifting step spanning four
+    /// indices or more takes tiles of 64x16 of 256 work-items, the forward of one spanning eight
+    /// or more tiles of 32x32 of 256, both with register segments of 16. `None`: the measured
+    /// rule, on planes of at least [`LONG_FILTER_PLANE`] samples; `Some(true)`: whatever the
+    /// plane's size; `Some(false)`: never. A request's configuration is resolved by
+    /// [`for_request`](Self::for_request).
+    pub long_filter_tiles: Option<bool>,
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused
     /// plan of a 3-D transform) rather than one image; the 2-D kernel stays free of the plane
     /// offset, which slowed it. A property of the request, not a tuning knob: the executors
@@ -100,6 +115,70 @@ impl LaunchConfig {
         LaunchConfig {
             planes: axes == 3 && self.strategy == Strategy::Fused,
             ..*self
+        }
+    }
+
+    /// This configuration as a transform of `shape` (slowest axis first) of `elem` samples by
+    /// `wavelet` in `direction` takes it: [`for_axes`](Self::for_axes), and the tiles of
+    /// [`long_filter_tiles`](Self::long_filter_tiles) where they apply and keep the fused pass
+    /// and its kind of edge tiles (a program whose halo would not fit them keeps the configured
+    /// tiles). What the executors emit each request's module with.
+    pub fn for_request(
+        &self,
+        wavelet: &Wavelet,
+        direction: Direction,
+        elem: ElementType,
+        shape: &[usize],
+    ) -> Self {
+        let config = self.for_axes(shape.len());
+        let Some((tile, tile_threads)) = config.long_filter_shape(wavelet, direction, shape) else {
+            return config;
+        };
+        let wide = LaunchConfig {
+            tile,
+            tile_threads,
+            segment: 16,
+            ..config
+        };
+        let edges = |c: &LaunchConfig| {
+            emit::fused_edges(wavelet, direction, elem, c).map(|e| std::mem::discriminant(&e))
+        };
+        match (edges(&config), edges(&wide)) {
+            (Some(configured), Some(widened)) if configured == widened => wide,
+            _ => config,
+        }
+    }
+
+    /// The tile and work-items a request takes by [`long_filter_tiles`](Self::long_filter_tiles),
+    /// if that applies to it. Segments of 16 lift fewer halo indices per kept one (a step's
+    /// targets for a segment of s indices reading h neighbouring indices are s + h - 1), which
+    /// pays where h is large; the wider tiles hold such segments and load fewer halo rows per
+    /// sample. Small planes lose by them: they fill the device with fewer, longer-running groups
+    /// (BENCHMARKS.md: at 1920x1080 up to 1.30x slower; from 3840x2160 up 0.82-0.97).
+    fn long_filter_shape(
+        &self,
+        wavelet: &Wavelet,
+        direction: Direction,
+        shape: &[usize],
+    ) -> Option<([usize; 2], usize)> {
+        let plane: usize = shape.iter().rev().take(2).product();
+        let applies = match self.long_filter_tiles {
+            Some(applies) => applies,
+            None => plane >= LONG_FILTER_PLANE,
+        };
+        if !applies || self.strategy != Strategy::Fused || shape.len() < 2 {
+            return None;
+        }
+        let span = (wavelet.forward().steps())
+            .map(|s| {
+                let (lo, hi) = s.offsets();
+                (hi - lo + 1) as usize
+            })
+            .max()?;
+        match direction {
+            Direction::Inverse if span >= 4 => Some(([64, 16], 256)),
+            Direction::Forward if span >= 8 => Some(([32, 32], 256)),
+            _ => None,
         }
     }
 
@@ -126,7 +205,9 @@ impl LaunchConfig {
     /// - 32x32 and 64x16 of 256, which load less halo per sample: the forwards of the filters of
     ///   six taps or more at 8192^2;
     /// - the same with register segments of 16, which lift fewer halo indices per kept one: the
-    ///   inverses of CDF 9/7, Deslauriers-Dubuc and Fidelity at 8192^2, and Fidelity's forward.
+    ///   inverses of CDF 9/7, Deslauriers-Dubuc and Fidelity at 8192^2, and Fidelity's forward;
+    /// - the configured tiles where [`long_filter_tiles`](Self::long_filter_tiles) would replace
+    ///   them (every shape candidate keeps its own tiles so).
     ///
     /// Of the other shapes swept (BENCHMARKS.md; 64x32 of 512, 128x8 of 256 and 64x8 of 128 with
     /// segments of 16 among them), none was the fastest by more than a few percent. Candidates may emit the same source for a program (the access forms of a program
@@ -142,6 +223,7 @@ impl LaunchConfig {
         let shape = |tile, threads| LaunchConfig {
             tile,
             tile_threads: threads,
+            long_filter_tiles: Some(false),
             ..*self
         };
         let segmented = |tile, threads| LaunchConfig {
@@ -153,6 +235,10 @@ impl LaunchConfig {
             Candidate::new("plain access", access(false, None)),
             Candidate::new("lean access, whole row load", access(true, Some(true))),
             Candidate::new("lean access, row load by 4", access(true, Some(false))),
+            Candidate::new(
+                "configured tiles, no long-filter rule",
+                shape(self.tile, self.tile_threads),
+            ),
             Candidate::new("tiles 64x16 of 512", shape([64, 16], 512)),
             Candidate::new("tiles 32x8 of 128", shape([32, 8], 128)),
             Candidate::new("tiles 16x8 of 128", shape([16, 8], 128)),
@@ -239,6 +325,7 @@ impl Default for LaunchConfig {
             lean_access: None,
             whole_row_load: None,
             clamped_edges_reach_back: None,
+            long_filter_tiles: None,
             planes: false,
         }
     }

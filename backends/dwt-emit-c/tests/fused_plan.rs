@@ -554,3 +554,134 @@ fn the_forward_is_capped_only_where_its_kept_registers_fit() {
         "__launch_bounds__(256)"
     );
 }
+
+/// `LaunchConfig::long_filter_tiles`: by default the inverses of the programs with a step
+/// reading four neighbouring indices or more (Deslauriers-Dubuc, Fidelity) and the forward of
+/// the one reading eight (Fidelity) take the wider tiles with segments of 16 on planes of at
+/// least 3840x2160 samples, and nothing else changes; the option turns it off, or on for every
+/// size. Where it applies the request keeps the fused pass and its kind of edge tiles.
+#[test]
+fn long_filters_take_wider_tiles_on_large_planes() {
+    let default = LaunchConfig::default();
+    let configured = |c: &LaunchConfig| (c.tile, c.tile_threads, c.segment);
+    let (inverse_tiles, forward_tiles) = (([64, 16], 256, 16), ([32, 32], 256, 16));
+    let widened = |name: &str, direction: Direction| match (name, direction) {
+        ("DeslauriersDubuc97" | "DeslauriersDubuc137" | "Fidelity", Direction::Inverse) => {
+            Some(inverse_tiles)
+        }
+        ("Fidelity", Direction::Forward) => Some(forward_tiles),
+        _ => None,
+    };
+    let off = LaunchConfig {
+        long_filter_tiles: Some(false),
+        ..default
+    };
+    let always = LaunchConfig {
+        long_filter_tiles: Some(true),
+        ..default
+    };
+    let mut widened_requests = 0;
+    for w in dwt_catalogue::all() {
+        let elem = match w.kind {
+            dwt_ir::ElementKind::Integer => ElementType::I32,
+            dwt_ir::ElementKind::Float => ElementType::F32,
+        };
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let expected = widened(&w.name, direction);
+            let resolve =
+                |c: &LaunchConfig, shape: &[usize]| c.for_request(w, direction, elem, shape);
+            for shape in [&[2160, 3840][..], &[8192, 8192], &[8, 2160, 3840]] {
+                let c = resolve(&default, shape);
+                let what = format!("{} {direction:?} {shape:?}", w.name);
+                assert_eq!(
+                    configured(&c),
+                    expected.unwrap_or(configured(&default)),
+                    "{what}"
+                );
+                assert_eq!(c.planes, shape.len() == 3, "{what}");
+                assert_eq!(
+                    configured(&resolve(&off, shape)),
+                    configured(&default),
+                    "{what}"
+                );
+                widened_requests += expected.is_some() as usize;
+                // The wider tiles keep the fused pass and the kind of edge tiles the default has.
+                let m = emit_module(&Cuda, w, direction, elem, Layout::Mallat, &c).unwrap();
+                let d = module(&w.name, direction, &default.for_axes(shape.len()));
+                let edges = |m: &dwt_emit_c::KernelModule| {
+                    std::mem::discriminant(&m.tile.as_ref().unwrap().edges)
+                };
+                assert_eq!(edges(&m), edges(&d), "{what}");
+                assert!(plan(&m, shape, 3).unwrap().is_fused(), "{what}");
+            }
+            // Smaller planes (the last one sample short of 3840x2160), 1-D and two-pass
+            // requests keep the configured tiles; `Some(true)` widens at every size.
+            for shape in [&[1080, 1920][..], &[2048, 2048], &[2159, 3840], &[17, 33]] {
+                let what = format!("{} {direction:?} {shape:?}", w.name);
+                assert_eq!(
+                    configured(&resolve(&default, shape)),
+                    configured(&default),
+                    "{what}"
+                );
+                let small = expected.unwrap_or(configured(&default));
+                assert_eq!(configured(&resolve(&always, shape)), small, "{what}");
+            }
+            let line = resolve(&always, &[1 << 24]);
+            assert_eq!(configured(&line), configured(&default), "{} 1-D", w.name);
+            let two_pass = resolve(
+                &LaunchConfig {
+                    long_filter_tiles: Some(true),
+                    ..LaunchConfig::two_pass()
+                },
+                &[8192, 8192],
+            );
+            assert_eq!(
+                configured(&two_pass),
+                configured(&default),
+                "{} two passes",
+                w.name
+            );
+        }
+    }
+    assert_eq!(
+        widened_requests,
+        3 * 4,
+        "four widened programs, three shapes each"
+    );
+}
+
+/// Where the wider tiles of `LaunchConfig::long_filter_tiles` would not hold a program's halo in
+/// local memory (a twelve-tap step in f64) but the configured ones do, the request keeps the
+/// configured tiles rather than losing the fused pass.
+#[test]
+fn long_filter_tiles_keep_the_configured_ones_where_their_halo_does_not_fit() {
+    let w = dwt_ir::parse_wavelet(
+        "wavelet LongStep {
+            kind = float;
+            odd -= 0.01*even[-5] + 0.02*even[-4] + 0.03*even[-3] + 0.04*even[-2] + 0.1*even[-1] + 0.3*even[0]
+                 + 0.3*even[1] + 0.1*even[2] + 0.04*even[3] + 0.03*even[4] + 0.02*even[5] + 0.01*even[6];
+            even += 0.25*odd[-1] + 0.25*odd[0];
+        }",
+    )
+    .unwrap();
+    let default = LaunchConfig::default();
+    let resolve = |elem| default.for_request(&w, Direction::Inverse, elem, &[8192, 8192]);
+    // In f32 the wider tiles fit, in f64 they would not: the test's premise, checked.
+    let wide = resolve(ElementType::F32);
+    assert_eq!((wide.tile, wide.segment), ([64, 16], 16));
+    let m = |elem, c: &LaunchConfig| {
+        emit_module(&Cuda, &w, Direction::Inverse, elem, Layout::Mallat, c).unwrap()
+    };
+    assert!(
+        m(ElementType::F64, &wide).tile.is_err(),
+        "the wide f64 tile fits after all"
+    );
+    let kept = resolve(ElementType::F64);
+    assert_eq!(
+        (kept.tile, kept.tile_threads, kept.segment),
+        (default.tile, default.tile_threads, default.segment)
+    );
+    assert!(plan(&m(ElementType::F64, &kept), &[8192, 8192], 1)
+        .unwrap()
+        .is_fused());
+}
