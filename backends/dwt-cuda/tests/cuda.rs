@@ -255,6 +255,65 @@ fn long_rows_take_the_sliding_kernel_and_match_the_reference() {
     }
 }
 
+/// On planes of 3840x2160 samples or more the long filters take wider tiles by default
+/// (`LaunchConfig::long_filter_tiles`): the executor launches them (tiles of 64 polyphase
+/// indices along x for the inverses, 32x32 for Fidelity's forward), and they match the CPU
+/// reference at odd sizes, three levels, where every kind of edge tile runs at full scale.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn long_filters_on_large_planes_take_wider_tiles_and_match_the_reference() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    let shape = vec![2163, 3845];
+    // Level 1's band: 1923 x 1082 polyphase indices per phase.
+    for (name, direction, groups) in [
+        ("DeslauriersDubuc97", Direction::Inverse, [31, 68]),
+        ("DeslauriersDubuc137", Direction::Inverse, [31, 68]),
+        ("Fidelity", Direction::Inverse, [31, 68]),
+        ("Fidelity", Direction::Forward, [61, 34]),
+        // Two taps per step: the configured 32x16 tiles.
+        ("Cdf97", Direction::Inverse, [61, 68]),
+    ] {
+        let w = dwt_catalogue::by_name(name).expect("catalogue");
+        let req = Request {
+            wavelet: w,
+            direction,
+            shape: shape.clone(),
+            levels: 3,
+            layout: Layout::Mallat,
+        };
+        let what = format!("{name} {direction:?}");
+        let elem = match w.kind {
+            dwt_ir::ElementKind::Integer => dwt_ir::ElementType::I32,
+            dwt_ir::ElementKind::Float => dwt_ir::ElementType::F32,
+        };
+        let plan = b.launch_plan(&req, elem).unwrap();
+        // The finest level's launch: the most groups (the inverse runs it last).
+        let level1 = (plan.steps.iter())
+            .filter_map(|s| match s {
+                Step::Launch(l) if l.pass == Pass::Fused => Some(l),
+                _ => None,
+            })
+            .max_by_key(|l| l.groups[0] * l.groups[1]);
+        let level1 = level1.unwrap_or_else(|| panic!("{what}: no fused launch"));
+        assert_eq!([level1.groups[0], level1.groups[1]], groups, "{what}");
+        assert_eq!(level1.block[0] * level1.block[1], 256, "{what}");
+        let n = shape.iter().product::<usize>() as i32;
+        let ok = match w.kind {
+            dwt_ir::ElementKind::Integer => {
+                let input: Vec<i32> = (0..n).map(|i| (i * 7919) % 10007 - 5000).collect();
+                matches_reference(&b, &req, &input)
+            }
+            dwt_ir::ElementKind::Float => {
+                let input: Vec<f32> = (0..n)
+                    .map(|i| ((i * 7919) % 10007) as f32 / 100.0)
+                    .collect();
+                matches_reference(&b, &req, &input)
+            }
+        };
+        assert_eq!(ok, Ok(true), "{what}");
+    }
+}
+
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn host_run_of_a_macro_wavelet() {
