@@ -297,16 +297,16 @@ fn long_filters_on_large_planes_take_wider_tiles_and_match_the_reference() {
         let level1 = level1.unwrap_or_else(|| panic!("{what}: no fused launch"));
         assert_eq!([level1.groups[0], level1.groups[1]], groups, "{what}");
         assert_eq!(level1.block[0] * level1.block[1], 256, "{what}");
-        let n = shape.iter().product::<usize>() as i32;
+        // Residues of a prime stride: every value of the range, no pattern a tile repeats.
+        let n = shape.iter().product::<usize>() as i64;
+        let residues = (0..n).map(|i| (i * 7919 % 10007) as i32);
         let ok = match w.kind {
             dwt_ir::ElementKind::Integer => {
-                let input: Vec<i32> = (0..n).map(|i| (i * 7919) % 10007 - 5000).collect();
+                let input: Vec<i32> = residues.map(|r| r - 5000).collect();
                 matches_reference(&b, &req, &input)
             }
             dwt_ir::ElementKind::Float => {
-                let input: Vec<f32> = (0..n)
-                    .map(|i| ((i * 7919) % 10007) as f32 / 100.0)
-                    .collect();
+                let input: Vec<f32> = residues.map(|r| r as f32 / 100.0).collect();
                 matches_reference(&b, &req, &input)
             }
         };
