@@ -675,10 +675,18 @@ fn run() -> Res<()> {
     let _ = writeln!(md, "- Device: {} ({})", b.device(), b.arch());
     let _ = writeln!(
         md,
-        "- Fused tile: {:?} polyphase indices per phase, {} work-items, register segments of up to {}",
+        "- Fused tile: {:?} polyphase indices per phase, {} work-items, register segments of up to {}; long filters' tiles (`long_filter_tiles`): {}",
         b.config().tile,
         b.config().tile_threads,
-        b.config().segment
+        b.config().segment,
+        match b.config().long_filter_tiles {
+            None => format!(
+                "on planes of {} samples or more",
+                dwt_emit_c::LONG_FILTER_PLANE
+            ),
+            Some(true) => "always".into(),
+            Some(false) => "off".into(),
+        }
     );
     let _ = writeln!(
         md,
