@@ -292,9 +292,18 @@ pub fn catalogue_1d(backend: &dyn Backend) {
 
 /// Every catalogue wavelet, 2-D, on [`SHAPES_2D`], levels 1 to the maximum (at most 4).
 pub fn catalogue_2d(backend: &dyn Backend) {
+    catalogue_2d_of(backend, dwt_catalogue::all());
+}
+
+/// The 2-D cases of [`catalogue_2d`] for some wavelets only (for a variant whose kernels differ
+/// from the default's only for those, where compiling every module costs).
+pub fn catalogue_2d_of(
+    backend: &dyn Backend,
+    wavelets: impl IntoIterator<Item = &'static Wavelet>,
+) {
     let mut failures = Vec::new();
     let mut ran = 0;
-    for w in dwt_catalogue::all() {
+    for w in wavelets {
         for shape in SHAPES_2D {
             ran += all_cases(backend, w, shape, 4, &mut failures);
         }
