@@ -34,13 +34,13 @@ pub use plan::{plan, Axis, BandCopy, Buffer, Launch, LaunchPlan, Pass, Step};
 pub use tile::{EdgeTiles, TilePass, MAX_TILE_BYTES};
 
 use dwt_ir::{Direction, ElementType, Wavelet};
+pub use writer::Writer;
 
 /// The samples per x-y plane from which [`LaunchConfig::long_filter_tiles`] applies by default:
-/// a 3840x2160 frame. On an H200 the long filters' inverses were 0.82-0.97 of the default tiles'
-/// time from there up (and Fidelity's forward 0.89-0.98), but 1.01-1.30 at 1920x1080, and mixed
-/// at 2048x2048 (BENCHMARKS.md).
+/// a 3840x2160 frame. On an H200 the long filters' inverses took 0.82-0.97 of the configured
+/// tiles' time from there up (Fidelity's forward 0.89-0.98), but up to 1.30x as long at
+/// 1920x1080, and either way at 2048x2048 (BENCHMARKS.md).
 pub const LONG_FILTER_PLANE: usize = 3840 * 2160;
-pub use writer::Writer;
 
 /// Whether the element type lifts in wrapping `int` arithmetic.
 pub fn is_integer(t: ElementType) -> bool {
@@ -66,6 +66,9 @@ pub struct LaunchConfig {
     /// Work-items along y of the vertical pass, sharing the rows of a window.
     pub slab_rows: usize,
     /// Polyphase indices per phase a fused 2-D tile owns along x and y (twice as many samples).
+    /// The long filters take others on large planes unless
+    /// [`long_filter_tiles`](Self::long_filter_tiles) is `Some(false)`; so do
+    /// [`tile_threads`](Self::tile_threads) and [`segment`](Self::segment).
     pub tile: [usize; 2],
     /// Work-items per group of the fused 2-D pass.
     pub tile_threads: usize,
@@ -104,7 +107,8 @@ pub struct LaunchConfig {
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused
     /// plan of a 3-D transform) rather than one image; the 2-D kernel stays free of the plane
     /// offset, which slowed it. A property of the request, not a tuning knob: the executors
-    /// emit each request's module with [`for_axes`](Self::for_axes), whatever is set here.
+    /// emit each request's module with [`for_request`](Self::for_request) (which sets it by
+    /// [`for_axes`](Self::for_axes)), whatever is set here.
     pub planes: bool,
 }
 

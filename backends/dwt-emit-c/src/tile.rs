@@ -66,7 +66,7 @@ pub enum EdgeTiles {
     /// Like inner tiles, in registers, under the clamp rule itself: the halo beyond the band
     /// loaded from the nearest sample of the same phase, and after each lifting step the indices
     /// beyond the band set again to their phase's new end sample (so each read beyond the band
-    /// sees what the rule reads: `tile_inner.rs`, [`EdgeHalo::Clamped`]). Exact on every band of
+    /// sees what the rule reads: `tile_inner.rs`, `EdgeHalo::Clamped`). Exact on every band of
     /// at least two samples along each axis for a program whose segments hold each end sample
     /// the rule reads (`clamp_in_registers`; Haar's forward only with
     /// [`LaunchConfig::clamped_edges_reach_back`](crate::LaunchConfig::clamped_edges_reach_back));
