@@ -471,6 +471,13 @@ impl Emitter<'_> {
                 Axis::Y => format!("tile[{at}][line]"),
             }
         };
+        let band_row = |q: usize, row: &str| {
+            if q == 0 {
+                format!("(px ? high : low)[e_at + {row} * e_step]")
+            } else {
+                format!("high[o_at + {row} * high_row_step]")
+            }
+        };
         let band_at = |q: usize, k: i64| {
             let row = match (pass.edge, k) {
                 (Some(_), _) if !forward && self.inverse_edge_maps() => {
@@ -486,11 +493,7 @@ impl Emitter<'_> {
                 (_, 0) => "i0".to_string(),
                 (_, k) => format!("({})", offset("i0", k)),
             };
-            if q == 0 {
-                format!("(px ? high : low)[e_at + {row} * e_step]")
-            } else {
-                format!("high[o_at + {row} * high_row_step]")
-            }
+            band_row(q, &row)
         };
         // Which line (`l`) and which of its segments work-item `t` takes. By default neighbouring
         // work-items take neighbouring lines: along y those are neighbouring columns, coalesced
@@ -591,6 +594,40 @@ impl Emitter<'_> {
                 }
             }
         };
+        // An edge tile's forward stores the segment's indices of phase `q` (values `r(k)`) under
+        // one condition, the segment beginning in the band: an index beyond the band stores at
+        // the band's last index instead, the indices in descending order, so that the last
+        // store there is the value of that index itself (one work-item's stores to one address
+        // land in program order). No branch per index: a condition per store cost the edge
+        // tiles' last pass three times the inner ones' at 1920x1080's small levels, each level
+        // as long as its slowest tile (BENCHMARKS.md). A pointer to the segment's first index
+        // and offsets clamped to its last in-band one: ptxas fits these in the forward's 32
+        // registers where clamped rows (`min(i0 + k, n - 1)`) spilled, but for groups of 512
+        // work-items, which keep a condition per store.
+        let store_edge_phase = |w: &mut Writer, q: usize, r: &dyn Fn(i64) -> String| {
+            let n = format!("n{v}{q}");
+            let pointer = self.d.global_pointer(self.d.storage_type(self.elem));
+            let (first, step) = match q {
+                0 => ("(px ? high : low) + e_at + i0 * e_step", "e_step"),
+                _ => ("high + o_at + i0 * high_row_step", "high_row_step"),
+            };
+            w.block(format!("if (i0 < {n})"), |w| {
+                w.line(format!("const int last{q} = {n} - 1 - i0;"));
+                w.line(format!("{pointer} const seg{q} = {first};"));
+                for k in (0..s as i64).rev() {
+                    let at = match k {
+                        0 => "0".to_string(),
+                        _ => format!(
+                            "{} * {step}",
+                            self.d.min_int(&k.to_string(), &format!("last{q}"))
+                        ),
+                    };
+                    w.line(format!("seg{q}[{at}] = to_elem({});", r(k)));
+                }
+            });
+        };
+        let edge_band_stores =
+            pass.bands && forward && pass.edge.is_some() && self.cfg.tile_threads < 512;
         // Where own index `k` of phase `q` goes, and the value it takes from `r`.
         let store = |w: &mut Writer, q: usize, k: i64, r: &str| {
             if pass.bands && forward && pass.edge.is_some() {
@@ -610,6 +647,10 @@ impl Emitter<'_> {
                 header(w);
                 let stores = |w: &mut Writer| {
                     for q in 0..2 {
+                        if edge_band_stores {
+                            store_edge_phase(w, q, &|k| reg(q, k));
+                            continue;
+                        }
                         for k in 0..s as i64 {
                             store(w, q, k, &reg(q, k));
                         }
@@ -644,6 +685,10 @@ impl Emitter<'_> {
                 lift(w);
             }
             for q in 0..2 {
+                if stage != Stage::Lift && edge_band_stores {
+                    store_edge_phase(w, q, &|k| kept(q, k));
+                    continue;
+                }
                 for k in 0..s as i64 {
                     if stage == Stage::Lift {
                         w.line(format!("{} = {};", kept(q, k), reg(q, k)));
