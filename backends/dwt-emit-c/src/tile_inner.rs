@@ -471,13 +471,6 @@ impl Emitter<'_> {
                 Axis::Y => format!("tile[{at}][line]"),
             }
         };
-        let band_row = |q: usize, row: &str| {
-            if q == 0 {
-                format!("(px ? high : low)[e_at + {row} * e_step]")
-            } else {
-                format!("high[o_at + {row} * high_row_step]")
-            }
-        };
         let band_at = |q: usize, k: i64| {
             let row = match (pass.edge, k) {
                 (Some(_), _) if !forward && self.inverse_edge_maps() => {
@@ -493,7 +486,11 @@ impl Emitter<'_> {
                 (_, 0) => "i0".to_string(),
                 (_, k) => format!("({})", offset("i0", k)),
             };
-            band_row(q, &row)
+            if q == 0 {
+                format!("(px ? high : low)[e_at + {row} * e_step]")
+            } else {
+                format!("high[o_at + {row} * high_row_step]")
+            }
         };
         // Which line (`l`) and which of its segments work-item `t` takes. By default neighbouring
         // work-items take neighbouring lines: along y those are neighbouring columns, coalesced
