@@ -53,8 +53,8 @@ def main(ours_path, peers_path):
                     if mine is None:
                         continue
                     inplace = o.get((name, size, levels, d, "in place"))
-                    cells = [f"{name} ({pw}) {size} L{levels} {d}", f"{mine[0]:.3f} ms ({mine[1]})",
-                             f"{inplace[0]:.3f} ms" if inplace else "-"]
+                    cells = [f"{name} ({pw}) {size} L{levels} {d}", f"{mine[0]:.4f} ms ({mine[1]})",
+                             f"{inplace[0]:.4f} ms" if inplace else "-"]
                     for peer in ["ptwt", "pytorch_wavelets"]:
                         theirs = p.get((peer, pw, size, levels, d))
                         if theirs:
@@ -74,8 +74,8 @@ def main_3d(o, p):
             if mine is None or theirs is None:
                 continue
             inplace = o.get((name, size, 3, d, "in place"))
-            print(f"| {name} ({pw}) {size} L3 {d} | {mine[0]:.3f} ms ({mine[1]}) | "
-                  f"{inplace[0]:.3f} ms | {theirs[0]:.3f} ms ({theirs[1]}) | {theirs[0] / mine[0]:.1f}x |")
+            print(f"| {name} ({pw}) {size} L3 {d} | {mine[0]:.4f} ms ({mine[1]}) | "
+                  f"{inplace[0]:.4f} ms | {theirs[0]:.3f} ms ({theirs[1]}) | {theirs[0] / mine[0]:.1f}x |")
 
 
 if __name__ == "__main__":
