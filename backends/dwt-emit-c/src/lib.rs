@@ -42,6 +42,13 @@ pub use writer::Writer;
 /// 1920x1080, and either way at 2048x2048 (BENCHMARKS.md).
 pub const LONG_FILTER_PLANE: usize = 3840 * 2160;
 
+/// The most samples a transform may have for [`LaunchConfig::clamped_edges_reach_back`] to apply
+/// by default: 1920x1080. Its levels are each about a wave of groups or less and last as long as
+/// their slowest tile, so Haar's forward edge tiles in registers saved 27% at three levels there
+/// (and 9% at one); larger transforms are bound by memory, where the 40 registers those tiles
+/// take cost 8% at 8192^2 (BENCHMARKS.md, measured at 5b37047 on an H200).
+pub const SMALL_TRANSFORM: usize = 1920 * 1080;
+
 /// Whether the element type lifts in wrapping `int` arithmetic.
 pub fn is_integer(t: ElementType) -> bool {
     t.kind() == dwt_ir::ElementKind::Integer
@@ -90,10 +97,11 @@ pub struct LaunchConfig {
     /// [`EdgeTiles::Clamped`]) also where their segments must then hold one odd index more than
     /// the program reads (Haar's forward: its even step reads odd index `m` alone, and the rule
     /// sends the last even index of an odd-length line to odd index `m - 1`), rather than step
-    /// by step through the rule. `None`: the measured rule, not: that forward then takes 40
-    /// registers instead of 32 (capped, it spills), which cost Haar's forward 8% at 8192^2 one
-    /// level while saving 27% at 1920x1080 three levels (BENCHMARKS.md). A choice the tuner
-    /// times.
+    /// by step through the rule. `None`: the measured rule, for transforms of at most
+    /// [`SMALL_TRANSFORM`] samples ([`for_request`](Self::for_request) resolves it; emitted
+    /// without a request, not): that forward then takes 40 registers instead of 32 (capped, it
+    /// spills), which cost Haar's forward 8% at 8192^2 one level while saving 27% at 1920x1080
+    /// three levels (BENCHMARKS.md). A choice the tuner times.
     pub clamped_edges_reach_back: Option<bool>,
     /// Whether the fused kernels of the long filters take the tiles measured fastest for them
     /// instead of [`tile`](Self::tile), [`tile_threads`](Self::tile_threads) and
@@ -123,10 +131,11 @@ impl LaunchConfig {
     }
 
     /// This configuration as a transform of `shape` (slowest axis first) of `elem` samples by
-    /// `wavelet` in `direction` takes it: [`for_axes`](Self::for_axes), and the tiles of
-    /// [`long_filter_tiles`](Self::long_filter_tiles) where they apply and keep the fused pass
-    /// and its kind of edge tiles (a program whose halo would not fit them keeps the configured
-    /// tiles). What the executors emit each request's module with.
+    /// `wavelet` in `direction` takes it: [`for_axes`](Self::for_axes), the measured rule of
+    /// [`clamped_edges_reach_back`](Self::clamped_edges_reach_back) where it is `None`, and the
+    /// tiles of [`long_filter_tiles`](Self::long_filter_tiles) where they apply and keep the
+    /// fused pass and its kind of edge tiles (a program whose halo would not fit them keeps the
+    /// configured tiles). What the executors emit each request's module with.
     pub fn for_request(
         &self,
         wavelet: &Wavelet,
@@ -134,7 +143,11 @@ impl LaunchConfig {
         elem: ElementType,
         shape: &[usize],
     ) -> Self {
-        let config = self.for_axes(shape.len());
+        let small = shape.iter().product::<usize>() <= SMALL_TRANSFORM;
+        let config = LaunchConfig {
+            clamped_edges_reach_back: Some(self.clamped_edges_reach_back.unwrap_or(small)),
+            ..self.for_axes(shape.len())
+        };
         let Some((tile, tile_threads)) = config.long_filter_shape(wavelet, direction, shape) else {
             return config;
         };

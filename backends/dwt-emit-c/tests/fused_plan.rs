@@ -737,3 +737,62 @@ fn forward_edge_tiles_store_each_segment_under_one_condition() {
         "{checked} programs and dialects: the catalogue's register edges"
     );
 }
+
+/// `LaunchConfig::clamped_edges_reach_back` by default (`None`): a request of at most 1920x1080
+/// samples takes Haar's forward edge tiles in registers under the clamp rule, a larger one the
+/// general path; `Some(_)` decides whatever the size. Programs whose clamped segments already
+/// hold the index are the same either way.
+#[test]
+fn small_transforms_take_haars_forward_edge_tiles_in_registers() {
+    let edges = |name: &str, config: &LaunchConfig, shape: &[usize]| {
+        let w = dwt_catalogue::by_name(name).unwrap();
+        let c = config.for_request(w, Direction::Forward, ElementType::I32, shape);
+        let m = emit_module(
+            &Cuda,
+            w,
+            Direction::Forward,
+            ElementType::I32,
+            Layout::Mallat,
+            &c,
+        )
+        .unwrap();
+        (m.tile.as_ref().unwrap().edges, m.source())
+    };
+    let default = LaunchConfig::default();
+    let [on, off] = [Some(true), Some(false)].map(|reach| LaunchConfig {
+        clamped_edges_reach_back: reach,
+        ..default
+    });
+    for name in ["HaarNoShift", "HaarWithShift"] {
+        for shape in [&[1080, 1920][..], &[17, 33], &[4, 512, 512]] {
+            assert_eq!(
+                edges(name, &default, shape).0,
+                EdgeTiles::Clamped,
+                "{name} {shape:?}"
+            );
+            assert_eq!(
+                edges(name, &off, shape).0,
+                EdgeTiles::BoundaryRule,
+                "{name} {shape:?}"
+            );
+        }
+        for shape in [&[1081, 1920][..], &[8192, 8192], &[64, 512, 512]] {
+            assert_eq!(
+                edges(name, &default, shape).0,
+                EdgeTiles::BoundaryRule,
+                "{name} {shape:?}"
+            );
+            assert_eq!(
+                edges(name, &on, shape).0,
+                EdgeTiles::Clamped,
+                "{name} {shape:?}"
+            );
+        }
+    }
+    // Deslauriers-Dubuc (9,7)'s clamped segments reach back already: the same kernel either way.
+    let small = [1080, 1920];
+    assert_eq!(
+        edges("DeslauriersDubuc97", &default, &small),
+        edges("DeslauriersDubuc97", &off, &small)
+    );
+}
