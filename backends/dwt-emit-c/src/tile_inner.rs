@@ -471,6 +471,11 @@ impl Emitter<'_> {
                 Axis::Y => format!("tile[{at}][line]"),
             }
         };
+        // Phase `q`'s subband of the column: its buffer, where the column begins and its row step.
+        let band = |q: usize| match q {
+            0 => ("(px ? high : low)", "e_at", "e_step"),
+            _ => ("high", "o_at", "high_row_step"),
+        };
         let band_at = |q: usize, k: i64| {
             let row = match (pass.edge, k) {
                 (Some(_), _) if !forward && self.inverse_edge_maps() => {
@@ -486,11 +491,8 @@ impl Emitter<'_> {
                 (_, 0) => "i0".to_string(),
                 (_, k) => format!("({})", offset("i0", k)),
             };
-            if q == 0 {
-                format!("(px ? high : low)[e_at + {row} * e_step]")
-            } else {
-                format!("high[o_at + {row} * high_row_step]")
-            }
+            let (buffer, at, step) = band(q);
+            format!("{buffer}[{at} + {row} * {step}]")
         };
         // Which line (`l`) and which of its segments work-item `t` takes. By default neighbouring
         // work-items take neighbouring lines: along y those are neighbouring columns, coalesced
@@ -604,13 +606,12 @@ impl Emitter<'_> {
         let store_edge_phase = |w: &mut Writer, q: usize, r: &dyn Fn(i64) -> String| {
             let n = format!("n{v}{q}");
             let pointer = self.d.global_pointer(self.d.storage_type(self.elem));
-            let (first, step) = match q {
-                0 => ("(px ? high : low) + e_at + i0 * e_step", "e_step"),
-                _ => ("high + o_at + i0 * high_row_step", "high_row_step"),
-            };
+            let (buffer, at, step) = band(q);
             w.block(format!("if (i0 < {n})"), |w| {
                 w.line(format!("const int last{q} = {n} - 1 - i0;"));
-                w.line(format!("{pointer} const seg{q} = {first};"));
+                w.line(format!(
+                    "{pointer} const seg{q} = {buffer} + {at} + i0 * {step};"
+                ));
                 for k in (0..s as i64).rev() {
                     let at = match k {
                         0 => "0".to_string(),

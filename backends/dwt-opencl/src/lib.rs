@@ -350,7 +350,9 @@ impl OpenClBackend {
             request.direction,
             elem,
             request.layout,
-            &(self.config).for_request(request.wavelet, request.direction, elem, &request.shape),
+            &self
+                .config
+                .for_request(request.wavelet, request.direction, elem, &request.shape),
         )
         .map_err(|e| unsupported(e.to_string()))?;
         let launches =
