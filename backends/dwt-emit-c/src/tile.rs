@@ -1352,10 +1352,10 @@ impl Emitter<'_> {
     }
 
     /// The tile's own samples from the local tile into the band in natural order; `checked`
-    /// at the band's edges. Unchecked (a tile wholly inside the band) and for programs of at
-    /// least [`LEAN_ACCESS_MIN_TAPS`](crate::tile_inner::LEAN_ACCESS_MIN_TAPS) taps, each
-    /// (even, odd) pair of a row is one vector store where the rows are contiguous and aligned
-    /// for it: half the stores and half the index arithmetic of one sample at a time.
+    /// at the band's edges. With the leaner accesses ([`Emitter::lean_access`]: every inverse
+    /// by default), each (even, odd) pair of a row is one vector store where the rows are
+    /// contiguous and aligned for it: half the stores and half the index arithmetic of one
+    /// sample at a time.
     pub(crate) fn tile_store_natural(
         &self,
         w: &mut Writer,
@@ -1401,7 +1401,7 @@ impl Emitter<'_> {
                 }
             });
         };
-        if checked || !self.lean_access() {
+        if !self.lean_access() {
             singles(w);
             return;
         }
@@ -1410,14 +1410,31 @@ impl Emitter<'_> {
                 w.line(format!(
                     "const int r = 2 * my0 + t / {tx}, m = mx0 + t % {tx};"
                 ));
-                w.line("const int ry = (r >> 1) + ((r & 1) ? oy1 : oy0);");
-                w.line(self.d.store_pair(
-                    self.elem,
-                    "nat",
-                    "nat_base + r * nat_row_step + 2 * m",
-                    &stored("tile[ry][m + ox0]"),
-                    &stored("tile[ry][m + ox1]"),
-                ));
+                let pair = |w: &mut Writer| {
+                    w.line("const int ry = (r >> 1) + ((r & 1) ? oy1 : oy0);");
+                    w.line(self.d.store_pair(
+                        self.elem,
+                        "nat",
+                        "nat_base + r * nat_row_step + 2 * m",
+                        &stored("tile[ry][m + ox0]"),
+                        &stored("tile[ry][m + ox1]"),
+                    ));
+                };
+                if !checked {
+                    pair(w);
+                    return;
+                }
+                // At the band's edges too: one sample at a time, each under its own
+                // condition, made an edge tile's store 2x an inner one's at 1920x1080 (a
+                // clock64 probe, BENCHMARKS.md). Only a band of odd width ends in half a pair.
+                w.block("if (r < rows && 2 * m + 1 < cols)", pair);
+                w.block("else if (r < rows && 2 * m < cols)", |w| {
+                    w.line("const int ry = (r >> 1) + ((r & 1) ? oy1 : oy0);");
+                    w.line(format!(
+                        "nat[nat_base + r * nat_row_step + 2 * m] = {};",
+                        stored("tile[ry][m + ox0]")
+                    ));
+                });
             });
         });
         w.block("else", singles);
