@@ -762,7 +762,7 @@ impl Emitter<'_> {
                 "{} int reflect(int n, int q, int m)",
                 self.d.helper_qualifier()
             ),
-            reflection,
+            |w| reflection(w, self.direction),
         );
         w.blank();
     }
