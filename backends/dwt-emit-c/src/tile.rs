@@ -741,8 +741,8 @@ impl Emitter<'_> {
             split(
                 w,
                 "inner",
-                Some(&|w| self.tile_store_natural(w, lx, ly, false)),
-                Some(&|w| self.tile_store_natural(w, lx, ly, true)),
+                Some(&|w| self.tile_store_natural(w, lx, ly, NaturalStore::Inside)),
+                Some(&|w| self.tile_store_natural(w, lx, ly, NaturalStore::EdgeSingles)),
             );
         }
     }
@@ -955,6 +955,24 @@ impl Emitter<'_> {
     }
 }
 
+/// How a tile stores its own samples in natural order ([`Emitter::tile_store_natural`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NaturalStore {
+    /// A tile wholly inside the band: no checks.
+    Inside,
+    /// A tile at the band's edge, one sample at a time under a condition each.
+    EdgeSingles,
+    /// A tile at the band's edge, (even, odd) pairs as inside, under one condition per pair (half
+    /// a pair only at the end of an odd-width band). The inverse's edge tiles with reflected
+    /// halos and no edge maps (LeGall 5/3, CDF 5/3, Haar) take it: one sample at a time made
+    /// their store twice an inner tile's at 1920x1080 (a clock64 probe). The other programs keep
+    /// `EdgeSingles`: the pairs changed how ptxas scheduled their whole kernel, and Daubechies
+    /// 9/7's inverse ran 1.17x slower at 8192^2 (the same 40 registers), Deslauriers-Dubuc's
+    /// 1.08x (80 registers instead of 64), (9,7)'s 1.19x at 1920x1080 three levels (H200,
+    /// BENCHMARKS.md).
+    EdgePairs,
+}
+
 /// The tile's storage row and column of index `t` of a walk over every stored index (rows by
 /// stored columns, the padding skipped): where a load of that walk stores its value.
 fn stored_cell(lx: AxisLayout, ly: AxisLayout) -> [String; 2] {
@@ -1081,7 +1099,15 @@ impl Emitter<'_> {
             w.line(d.barrier());
             self.segments(w, layout, second, Stage::WriteBack);
             w.line(d.barrier());
-            per_tile(w, &|w, edge| self.tile_store_natural(w, lx, ly, edge));
+            let edge_store = if halo == Some(EdgeHalo::Reflected) && !self.inverse_edge_maps() {
+                NaturalStore::EdgePairs
+            } else {
+                NaturalStore::EdgeSingles
+            };
+            per_tile(w, &|w, edge| {
+                let store = if edge { edge_store } else { NaturalStore::Inside };
+                self.tile_store_natural(w, lx, ly, store)
+            });
         }
     }
 
@@ -1143,7 +1169,7 @@ impl Emitter<'_> {
                 self.tile_axis(w, halo, second.axis, layout, true, AxisPaths::EdgeOnly)
             });
             w.line(d.barrier());
-            self.tile_store_natural(w, lx, ly, true);
+            self.tile_store_natural(w, lx, ly, NaturalStore::EdgeSingles);
         }
     }
 
@@ -1351,18 +1377,19 @@ impl Emitter<'_> {
         });
     }
 
-    /// The tile's own samples from the local tile into the band in natural order; `checked`
-    /// at the band's edges. With the leaner accesses ([`Emitter::lean_access`]: every inverse
-    /// by default), each (even, odd) pair of a row is one vector store where the rows are
+    /// The tile's own samples from the local tile into the band in natural order, checked at
+    /// the band's edges. With the leaner accesses ([`Emitter::lean_access`]: every inverse by
+    /// default), each (even, odd) pair of a row is one vector store where the rows are
     /// contiguous and aligned for it: half the stores and half the index arithmetic of one
-    /// sample at a time.
+    /// sample at a time ([`NaturalStore`] says where edge tiles do so too).
     pub(crate) fn tile_store_natural(
         &self,
         w: &mut Writer,
         lx: AxisLayout,
         ly: AxisLayout,
-        checked: bool,
+        store: NaturalStore,
     ) {
+        let checked = store != NaturalStore::Inside;
         let (tx, ty) = (lx.t, ly.t);
         let undo = self.pre_shifted();
         let stored = |v: &str| {
@@ -1401,7 +1428,7 @@ impl Emitter<'_> {
                 }
             });
         };
-        if !self.lean_access() {
+        if !self.lean_access() || store == NaturalStore::EdgeSingles {
             singles(w);
             return;
         }
