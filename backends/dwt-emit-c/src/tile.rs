@@ -1105,7 +1105,11 @@ impl Emitter<'_> {
                 NaturalStore::EdgeSingles
             };
             per_tile(w, &|w, edge| {
-                let store = if edge { edge_store } else { NaturalStore::Inside };
+                let store = if edge {
+                    edge_store
+                } else {
+                    NaturalStore::Inside
+                };
                 self.tile_store_natural(w, lx, ly, store)
             });
         }
