@@ -681,8 +681,9 @@ fn run() -> Res<()> {
         b.config().segment,
         match b.config().long_filter_tiles {
             None => format!(
-                "on planes of {} samples or more",
-                dwt_emit_c::LONG_FILTER_PLANE
+                "on planes of {} samples or more (CDF 9/7's f32 inverse: more than {})",
+                dwt_emit_c::LONG_FILTER_PLANE,
+                dwt_emit_c::LONG_FLOAT_PLANE
             ),
             Some(true) => "always".into(),
             Some(false) => "off".into(),

@@ -42,6 +42,12 @@ pub use writer::Writer;
 /// 1920x1080, and either way at 2048x2048 (BENCHMARKS.md).
 pub const LONG_FILTER_PLANE: usize = 3840 * 2160;
 
+/// The samples per x-y plane above which [`LaunchConfig::long_filter_tiles`] applies by default
+/// to the f32 inverses of more than two steps (CDF 9/7): 4096x4096. On an H200 they took 0.96
+/// of the configured tiles' time at 8192^2 (83% of copy instead of 79%), 1.00-1.02 at 4096^2 and
+/// 1.04-1.06 at 3840x2160; in f64 1.19-1.24 at every size (BENCHMARKS.md).
+pub const LONG_FLOAT_PLANE: usize = 4096 * 4096;
+
 /// The most samples a transform may have for [`LaunchConfig::clamped_edges_reach_back`] to apply
 /// by default: 1920x1080. Its levels are each about a wave of groups or less and last as long as
 /// their slowest tile, so Haar's forward edge tiles in registers saved 27% at three levels there
@@ -106,7 +112,9 @@ pub struct LaunchConfig {
     /// Whether the fused kernels of the long filters take the tiles measured fastest for them
     /// instead of [`tile`](Self::tile), [`tile_threads`](Self::tile_threads) and
     /// [`segment`](Self::segment): the inverse of a program with a lifting step spanning four
-    /// indices or more takes tiles of 64x16 of 256 work-items, the forward of one spanning eight
+    /// indices or more takes tiles of 64x16 of 256 work-items (so does the f32 inverse of one of
+    /// more than two steps, CDF 9/7, on planes of more than [`LONG_FLOAT_PLANE`] samples by
+    /// default), the forward of one spanning eight
     /// or more tiles of 32x32 of 256, both with register segments of 16. `None`: the measured
     /// rule, on planes of at least [`LONG_FILTER_PLANE`] samples; `Some(true)`: whatever the
     /// plane's size; `Some(false)`: never. A request's configuration is resolved by
@@ -148,7 +156,8 @@ impl LaunchConfig {
             clamped_edges_reach_back: Some(self.clamped_edges_reach_back.unwrap_or(small)),
             ..self.for_axes(shape.len())
         };
-        let Some((tile, tile_threads)) = config.long_filter_shape(wavelet, direction, shape) else {
+        let Some((tile, tile_threads)) = config.long_filter_shape(wavelet, direction, elem, shape)
+        else {
             return config;
         };
         let wide = LaunchConfig {
@@ -176,14 +185,15 @@ impl LaunchConfig {
         &self,
         wavelet: &Wavelet,
         direction: Direction,
+        elem: ElementType,
         shape: &[usize],
     ) -> Option<([usize; 2], usize)> {
         let plane: usize = shape.iter().rev().take(2).product();
-        let applies = match self.long_filter_tiles {
+        let applies = |from: usize| match self.long_filter_tiles {
             Some(applies) => applies,
-            None => plane >= LONG_FILTER_PLANE,
+            None => plane >= from,
         };
-        if !applies || self.strategy != Strategy::Fused || shape.len() < 2 {
+        if self.strategy != Strategy::Fused || shape.len() < 2 {
             return None;
         }
         let span = (wavelet.forward().steps())
@@ -192,9 +202,15 @@ impl LaunchConfig {
                 (hi - lo + 1) as usize
             })
             .max()?;
+        // The f32 inverses of more than two steps (CDF 9/7) gain too on the largest planes,
+        // though their steps are short; the integer Daubechies 9/7 lost 1.07 at 8192^2.
+        let long_float = elem == ElementType::F32 && wavelet.forward().steps().count() > 2;
         match direction {
-            Direction::Inverse if span >= 4 => Some(([64, 16], 256)),
-            Direction::Forward if span >= 8 => Some(([32, 32], 256)),
+            Direction::Inverse if span >= 4 && applies(LONG_FILTER_PLANE) => Some(([64, 16], 256)),
+            Direction::Inverse if long_float && applies(LONG_FLOAT_PLANE + 1) => {
+                Some(([64, 16], 256))
+            }
+            Direction::Forward if span >= 8 && applies(LONG_FILTER_PLANE) => Some(([32, 32], 256)),
             _ => None,
         }
     }

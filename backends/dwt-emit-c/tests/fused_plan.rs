@@ -558,17 +558,19 @@ fn the_forward_is_capped_only_where_its_kept_registers_fit() {
 /// `LaunchConfig::long_filter_tiles`: by default the inverses of the programs with a step
 /// reading four neighbouring indices or more (Deslauriers-Dubuc, Fidelity) and the forward of
 /// the one reading eight (Fidelity) take the wider tiles with segments of 16 on planes of at
-/// least 3840x2160 samples, and nothing else changes; the option turns it off, or on for every
+/// least 3840x2160 samples, CDF 9/7's f32 inverse on planes larger than 4096x4096, and nothing
+/// else changes; the option turns it off, or on for every
 /// size. Where it applies the request keeps the fused pass and its kind of edge tiles.
 #[test]
 fn long_filters_take_wider_tiles_on_large_planes() {
     let default = LaunchConfig::default();
     let configured = |c: &LaunchConfig| (c.tile, c.tile_threads, c.segment);
     let (inverse_tiles, forward_tiles) = (([64, 16], 256, 16), ([32, 32], 256, 16));
-    let widened = |name: &str, direction: Direction| match (name, direction) {
+    let widened = |name: &str, direction: Direction, plane: usize| match (name, direction) {
         ("DeslauriersDubuc97" | "DeslauriersDubuc137" | "Fidelity", Direction::Inverse) => {
             Some(inverse_tiles)
         }
+        ("Cdf97", Direction::Inverse) if plane > 4096 * 4096 => Some(inverse_tiles),
         ("Fidelity", Direction::Forward) => Some(forward_tiles),
         _ => None,
     };
@@ -587,10 +589,14 @@ fn long_filters_take_wider_tiles_on_large_planes() {
             dwt_ir::ElementKind::Float => ElementType::F32,
         };
         for direction in [Direction::Forward, Direction::Inverse] {
-            let expected = widened(&w.name, direction);
             let resolve =
                 |c: &LaunchConfig, shape: &[usize]| c.for_request(w, direction, elem, shape);
             for shape in [&[2160, 3840][..], &[8192, 8192], &[8, 2160, 3840]] {
+                let expected = widened(
+                    &w.name,
+                    direction,
+                    shape[shape.len() - 2..].iter().product(),
+                );
                 let c = resolve(&default, shape);
                 let what = format!("{} {direction:?} {shape:?}", w.name);
                 assert_eq!(
@@ -616,6 +622,7 @@ fn long_filters_take_wider_tiles_on_large_planes() {
             }
             // Smaller planes (the last one sample short of 3840x2160), 1-D and two-pass
             // requests keep the configured tiles; `Some(true)` widens at every size.
+            let expected = widened(&w.name, direction, usize::MAX);
             for shape in [&[1080, 1920][..], &[2048, 2048], &[2159, 3840], &[17, 33]] {
                 let what = format!("{} {direction:?} {shape:?}", w.name);
                 assert_eq!(
@@ -645,9 +652,18 @@ fn long_filters_take_wider_tiles_on_large_planes() {
     }
     assert_eq!(
         widened_requests,
-        3 * 4,
-        "four widened programs, three shapes each"
+        3 * 4 + 1,
+        "four widened programs, three shapes each, and CDF 9/7's inverse at 8192^2"
     );
+    // CDF 9/7's inverse: not at 4096^2, nor in f64 (it lost there at every size).
+    let cdf97 = dwt_catalogue::by_name("Cdf97").unwrap();
+    for (elem, shape) in [
+        (ElementType::F32, [4096, 4096]),
+        (ElementType::F64, [8192, 8192]),
+    ] {
+        let c = default.for_request(cdf97, Direction::Inverse, elem, &shape);
+        assert_eq!(configured(&c), configured(&default), "{elem:?} {shape:?}");
+    }
 }
 
 /// Where the wider tiles of `LaunchConfig::long_filter_tiles` would not hold a program's halo in
