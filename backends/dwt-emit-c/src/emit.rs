@@ -345,10 +345,10 @@ pub(crate) fn fused_edges(
 /// The extension is even and periodic, so the inverse folds the index's magnitude by the period:
 /// an unsigned division, about half the instructions of a signed one. Its edge tiles reflect
 /// every index they read, and the signed form made their pass along y twice an inner tile's at
-/// 1920x1080 (a clock64 probe); with the unsigned one the two-step inverses there ran 9-12%
+/// 1920x1080 (a clock64 probe); with the unsigned one the two-step inverses there ran 9-17%
 /// faster and nothing at 8192^2 changed (H100, BENCHMARKS.md). Forms that fold once about each
 /// end, with the division or a loop only for lines shorter than the halo, took 7-8 more
-/// registers and ran those inverses 1.24-1.28x slower at 8192^2. The forward reflects once per
+/// registers and ran those inverses up to 1.28x slower at 8192^2. The forward reflects once per
 /// loaded row and column of an edge tile (a table), and keeps the signed form: under its
 /// register cap the unsigned one spilled (Daubechies 9/7's tile kernel, 8 bytes).
 pub(crate) fn reflection(w: &mut Writer, direction: Direction) {
