@@ -681,9 +681,9 @@ fn run() -> Res<()> {
         b.config().segment,
         match b.config().long_filter_tiles {
             None => format!(
-                "on planes of {} samples or more (CDF 9/7's f32 inverse: more than {})",
+                "on planes of {} samples or more (the short programs' integer and f32 inverses but Daubechies 9/7's: more than {})",
                 dwt_emit_c::LONG_FILTER_PLANE,
-                dwt_emit_c::LONG_FLOAT_PLANE
+                dwt_emit_c::WIDE_INVERSE_PLANE
             ),
             Some(true) => "always".into(),
             Some(false) => "off".into(),

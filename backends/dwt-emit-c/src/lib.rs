@@ -43,10 +43,12 @@ pub use writer::Writer;
 pub const LONG_FILTER_PLANE: usize = 3840 * 2160;
 
 /// The samples per x-y plane above which [`LaunchConfig::long_filter_tiles`] applies by default
-/// to the f32 inverses of more than two steps (CDF 9/7): 4096x4096. On an H200 they took 0.96
-/// of the configured tiles' time at 8192^2 (83% of copy instead of 79%), 1.00-1.02 at 4096^2 and
-/// 1.04-1.06 at 3840x2160; in f64 1.19-1.24 at every size (BENCHMARKS.md).
-pub const LONG_FLOAT_PLANE: usize = 4096 * 4096;
+/// to the inverses of the short programs too: 4096x4096. On an H200 at 8192^2 their one-level
+/// inverses took 0.95-0.98 of the configured tiles' time (two-step programs, ae009ea; CDF 9/7 in
+/// f32 0.96, 83% of copy instead of 80%), at 4096^2 0.98-1.04 and at 3840x2160 0.95-1.09. Not
+/// the integer programs of more than two steps (Daubechies 9/7: 1.08-1.15 at every size) nor
+/// f64 (CDF 9/7: 1.19-1.24) (BENCHMARKS.md).
+pub const WIDE_INVERSE_PLANE: usize = 4096 * 4096;
 
 /// The most samples a transform may have for [`LaunchConfig::clamped_edges_reach_back`] to apply
 /// by default: 1920x1080. Its levels are each about a wave of groups or less and last as long as
@@ -112,9 +114,9 @@ pub struct LaunchConfig {
     /// Whether the fused kernels of the long filters take the tiles measured fastest for them
     /// instead of [`tile`](Self::tile), [`tile_threads`](Self::tile_threads) and
     /// [`segment`](Self::segment): the inverse of a program with a lifting step spanning four
-    /// indices or more takes tiles of 64x16 of 256 work-items (so does the f32 inverse of one of
-    /// more than two steps, CDF 9/7, on planes of more than [`LONG_FLOAT_PLANE`] samples by
-    /// default), the forward of one spanning eight
+    /// indices or more takes tiles of 64x16 of 256 work-items (so do the other inverses but
+    /// integer ones of more than two steps and f64 ones, on planes of more than
+    /// [`WIDE_INVERSE_PLANE`] samples by default), the forward of one spanning eight
     /// or more tiles of 32x32 of 256, both with register segments of 16. `None`: the measured
     /// rule, on planes of at least [`LONG_FILTER_PLANE`] samples; `Some(true)`: whatever the
     /// plane's size; `Some(false)`: never. A request's configuration is resolved by
@@ -202,12 +204,16 @@ impl LaunchConfig {
                 (hi - lo + 1) as usize
             })
             .max()?;
-        // The f32 inverses of more than two steps (CDF 9/7) gain too on the largest planes,
-        // though their steps are short; the integer Daubechies 9/7 lost 1.07 at 8192^2.
-        let long_float = elem == ElementType::F32 && wavelet.forward().steps().count() > 2;
+        // The short programs' inverses gain too on the largest planes, but neither Daubechies
+        // 9/7's (integer, four steps) nor any in f64.
+        let short_inverse = match elem {
+            ElementType::F64 => false,
+            ElementType::F32 => true,
+            _ => wavelet.forward().steps().count() <= 2,
+        };
         match direction {
             Direction::Inverse if span >= 4 && applies(LONG_FILTER_PLANE) => Some(([64, 16], 256)),
-            Direction::Inverse if long_float && applies(LONG_FLOAT_PLANE + 1) => {
+            Direction::Inverse if short_inverse && applies(WIDE_INVERSE_PLANE + 1) => {
                 Some(([64, 16], 256))
             }
             Direction::Forward if span >= 8 && applies(LONG_FILTER_PLANE) => Some(([32, 32], 256)),

@@ -558,8 +558,8 @@ fn the_forward_is_capped_only_where_its_kept_registers_fit() {
 /// `LaunchConfig::long_filter_tiles`: by default the inverses of the programs with a step
 /// reading four neighbouring indices or more (Deslauriers-Dubuc, Fidelity) and the forward of
 /// the one reading eight (Fidelity) take the wider tiles with segments of 16 on planes of at
-/// least 3840x2160 samples, CDF 9/7's f32 inverse on planes larger than 4096x4096, and nothing
-/// else changes; the option turns it off, or on for every
+/// least 3840x2160 samples, every other integer and f32 inverse but Daubechies 9/7's on planes
+/// larger than 4096x4096 (none in f64), and nothing else changes; the option turns it off, or on for every
 /// size. Where it applies the request keeps the fused pass and its kind of edge tiles.
 #[test]
 fn long_filters_take_wider_tiles_on_large_planes() {
@@ -570,7 +570,8 @@ fn long_filters_take_wider_tiles_on_large_planes() {
         ("DeslauriersDubuc97" | "DeslauriersDubuc137" | "Fidelity", Direction::Inverse) => {
             Some(inverse_tiles)
         }
-        ("Cdf97", Direction::Inverse) if plane > 4096 * 4096 => Some(inverse_tiles),
+        ("Daubechies97Integer", Direction::Inverse) => None,
+        (_, Direction::Inverse) if plane > 4096 * 4096 => Some(inverse_tiles),
         ("Fidelity", Direction::Forward) => Some(forward_tiles),
         _ => None,
     };
@@ -652,17 +653,26 @@ fn long_filters_take_wider_tiles_on_large_planes() {
     }
     assert_eq!(
         widened_requests,
-        3 * 4 + 1,
-        "four widened programs, three shapes each, and CDF 9/7's inverse at 8192^2"
+        3 * 4 + 5,
+        "four widened programs, three shapes each, and five more inverses at 8192^2"
     );
-    // CDF 9/7's inverse: not at 4096^2, nor in f64 (it lost there at every size).
-    let cdf97 = dwt_catalogue::by_name("Cdf97").unwrap();
-    for (elem, shape) in [
-        (ElementType::F32, [4096, 4096]),
-        (ElementType::F64, [8192, 8192]),
+    // The short programs' inverses: not at 4096^2, nor in f64 (CDF 9/7 lost there at every
+    // size); in i16 as in i32.
+    for (name, elem, shape, widened) in [
+        ("Cdf97", ElementType::F32, [4096, 4096], false),
+        ("Cdf97", ElementType::F64, [8192, 8192], false),
+        ("Cdf53", ElementType::F64, [8192, 8192], false),
+        ("LeGall53", ElementType::I16, [8192, 8192], true),
+        ("Daubechies97Integer", ElementType::I16, [8192, 8192], false),
     ] {
-        let c = default.for_request(cdf97, Direction::Inverse, elem, &shape);
-        assert_eq!(configured(&c), configured(&default), "{elem:?} {shape:?}");
+        let w = dwt_catalogue::by_name(name).unwrap();
+        let c = default.for_request(w, Direction::Inverse, elem, &shape);
+        let expected = if widened {
+            inverse_tiles
+        } else {
+            configured(&default)
+        };
+        assert_eq!(configured(&c), expected, "{name} {elem:?} {shape:?}");
     }
 }
 
