@@ -22,7 +22,7 @@
 //! ```text
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d]
 //!           [--skip-fidelity-8192] [--tuned] [--f64] [--tile XxY] [--threads N] [--segment N] [--window H]
-//!           [--slab WxR] [--own-stream]
+//!           [--slab WxR] [--small-band-tiles on|off] [--own-stream]
 //! ```
 
 use std::collections::HashSet;
@@ -65,6 +65,9 @@ struct Opts {
     segment: Option<usize>,
     window: Option<usize>,
     slab: Option<[usize; 2]>,
+    /// `--small-band-tiles on|off`: `LaunchConfig::small_band_tiles` (default: the rule, or off
+    /// in a sweep that names its tiles).
+    small_band_tiles: Option<bool>,
 }
 
 fn parse_args() -> Res<Opts> {
@@ -83,6 +86,7 @@ fn parse_args() -> Res<Opts> {
         segment: None,
         window: None,
         slab: None,
+        small_band_tiles: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -114,8 +118,13 @@ fn parse_args() -> Res<Opts> {
             "--segment" => {
                 o.segment = Some(value()?.parse().map_err(|e| format!("--segment: {e}"))?)
             }
+            "--small-band-tiles" => match value()?.as_str() {
+                "on" => o.small_band_tiles = Some(true),
+                "off" => o.small_band_tiles = Some(false),
+                v => return Err(format!("--small-band-tiles {v}: expected on or off")),
+            },
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--own-stream]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--small-band-tiles on|off] [--own-stream]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
@@ -651,6 +660,10 @@ fn run() -> Res<()> {
     // A sweep's tiles are the ones it names, for every program and size.
     if o.tile.is_some() || o.threads.is_some() || o.segment.is_some() {
         config.long_filter_tiles = Some(false);
+        config.small_band_tiles = Some(false);
+    }
+    if o.small_band_tiles.is_some() {
+        config.small_band_tiles = o.small_band_tiles;
     }
     if let Some(h) = o.window {
         config.window_height = h;
@@ -688,6 +701,21 @@ fn run() -> Res<()> {
             Some(true) => "always".into(),
             Some(false) => "off".into(),
         }
+    );
+    let _ = writeln!(
+        md,
+        "- Small bands' tiles (`small_band_tiles`): {}",
+        format!(
+            "bands of at most {} samples on tiles of {:?} of {} work-items: {}",
+            dwt_emit_c::SMALL_BAND,
+            dwt_emit_c::SMALL_BAND_TILE.0,
+            dwt_emit_c::SMALL_BAND_TILE.1,
+            match b.config().small_band_tiles {
+                None => "every inverse, and the forward of programs whose steps span at most three indices",
+                Some(true) => "always",
+                Some(false) => "off",
+            }
+        )
     );
     let _ = writeln!(
         md,

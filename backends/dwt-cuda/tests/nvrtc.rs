@@ -105,7 +105,8 @@ fn check_module(
 /// (`LaunchConfig::candidates`: access forms and tile shapes), every catalogue wavelet, direction
 /// and element type, 2-D: compiles, and ptxas reports it. Only the fused kernel (a one-level
 /// plan of a 1080p image launches nothing else); candidates emitting the default's source are
-/// skipped. None spills: the forward is held to full occupancy only where its first register
+/// skipped; and the small bands' kernel of each 1920x1080 request that has one
+/// (`LaunchConfig::small_band_tiles`). None spills: the forward is held to full occupancy only where its first register
 /// pass keeps as few values per work-item across its barriers as the default's
 /// (`Emitter::kept_values`); with more (two rounds, as in tiles of 32x32 or 64x16 of 256
 /// work-items, or segments of 16) 20-40 candidates spilled 88-852 bytes under that cap.
@@ -127,6 +128,15 @@ fn every_candidate_fused_kernel_compiles_for_sm_90() {
                         module.tile.expect("a fused kernel").kernel,
                     )
                 };
+                // The small bands' kernel of a 1920x1080 request, where the rule gives it one.
+                let hd = default.for_request(w, direction, elem, &[1080, 1920]);
+                let module = emit_module(&Cuda, w, direction, elem, Layout::Mallat, &hd)
+                    .expect("catalogue wavelets emit");
+                if let Some(small) = &module.small_tile {
+                    let plan = dwt_emit_c::plan(&module, &[1080, 1920], 3).expect("plans");
+                    let what = format!("{} {direction:?} {} small bands", w.name, elem.name());
+                    cases.push((what, module.source_for(&plan), small.kernel.clone()));
+                }
                 let mut seen = vec![source(&default).0];
                 for c in default.candidates() {
                     if c.config.strategy != dwt_cuda::Strategy::Fused {

@@ -5,7 +5,7 @@ use dwt_ir::{Boundary, Coeff, Direction, Op, Program, Sign, Step, Wavelet};
 
 use crate::dialect::{Dialect, Param};
 use crate::plan::LaunchPlan;
-use crate::tile::TilePass;
+use crate::tile::{AxisLayout, EdgeTiles, TilePass};
 use crate::writer::Writer;
 use dwt_ir::{ElementType, Layout};
 
@@ -76,6 +76,11 @@ pub struct KernelModule {
     /// The fused 2-D kernel, or why there is none (a periodic boundary, a tile too large for
     /// local memory, the two-pass strategy): the planner then runs the two passes.
     pub tile: Result<TilePass, EmitError>,
+    /// The fused kernel on the tiles of the small bands
+    /// ([`LaunchConfig::small_band_config`](crate::LaunchConfig::small_band_config)), where the
+    /// module has one: the fused plan lifts bands of at most [`SMALL_BAND`](crate::SMALL_BAND)
+    /// samples with it where its tiles are proven exact.
+    pub small_tile: Option<TilePass>,
     /// The program the kernels lift (the wavelet's, in `direction`) and its boundary rule.
     pub program: Program,
     pub boundary: Boundary,
@@ -110,9 +115,22 @@ impl KernelModule {
 
     /// The prelude then the chosen kernels, in module order; the prelude names no layout when
     /// every chosen kernel takes any (never all of them: the rows kernel does not).
+    /// Each helper a chosen kernel calls comes once, before the first of them.
     fn assemble(&self, chosen: impl Fn(&ModuleKernel) -> bool) -> String {
         let chosen: Vec<&ModuleKernel> = self.kernels.iter().filter(|k| chosen(k)).collect();
-        let sources: Vec<&str> = chosen.iter().map(|k| k.source.as_str()).collect();
+        let mut helpers: Vec<&str> = Vec::new();
+        let sources: Vec<String> = chosen
+            .iter()
+            .map(|k| {
+                let new = !k.helpers.is_empty() && !helpers.contains(&k.helpers.as_str());
+                if new {
+                    helpers.push(&k.helpers);
+                    k.helpers.clone() + &k.source
+                } else {
+                    k.source.clone()
+                }
+            })
+            .collect();
         let prelude = if chosen.iter().all(|k| k.any_layout) {
             &self.prelude_any_layout
         } else {
@@ -130,6 +148,9 @@ struct ModuleKernel {
     /// Whether it takes every buffer's addressing as arguments (the fused kernel: each subband's
     /// base and steps), so that the layout's helpers and name stay out of its program.
     any_layout: bool,
+    /// Functions it calls that are not in the prelude (the fused kernels' `reflect()`), shared
+    /// by kernels of the module that call the same: written once before the first of them.
+    helpers: String,
 }
 
 /// Emits the row and column kernels of `wavelet` in `direction`.
@@ -218,7 +239,16 @@ pub fn emit_module(
             name: name.to_string(),
             source: w.finish(),
             any_layout,
+            helpers: String::new(),
         }
+    };
+    let tile_kernel_of = |e: &Emitter,
+                          name: &str,
+                          halo: &dwt_ir::TileHalo,
+                          layout: [AxisLayout; 2],
+                          edges: EdgeTiles| ModuleKernel {
+        helpers: e.tile_helpers(edges),
+        ..kernel(name, true, &|w| e.tile(w, name, halo, layout, edges))
     };
     let mut kernels = vec![kernel(&rows_kernel, false, &|w| e.rows(w, &rows_kernel))];
     let shift_kernel = (e.pre_shifted() && geometry.is_some()).then(|| {
@@ -239,9 +269,7 @@ pub fn emit_module(
         Strategy::Fused => e.tile_plan(config.tile),
     };
     let tile = tile.map(|(halo, layout, edges)| {
-        kernels.push(kernel(&tile_kernel, true, &|w| {
-            e.tile(w, &tile_kernel, &halo, layout, edges)
-        }));
+        kernels.push(tile_kernel_of(&e, &tile_kernel, &halo, layout, edges));
         TilePass {
             kernel: tile_kernel,
             tile: config.tile,
@@ -250,6 +278,22 @@ pub fn emit_module(
             planes: config.planes,
             edges,
         }
+    });
+    // The same kernel on smaller tiles, for the small bands of a fused plan.
+    let small_config = config.small_band_config().filter(|_| tile.is_ok());
+    let small_tile = small_config.as_ref().and_then(|small| {
+        let e = Emitter { cfg: small, ..e };
+        let (halo, layout, edges) = e.tile_plan(small.tile).ok()?;
+        let name = dialect.kernel_name(&prefix, elem, "small_tile");
+        kernels.push(tile_kernel_of(&e, &name, &halo, layout, edges));
+        Some(TilePass {
+            kernel: name,
+            tile: small.tile,
+            threads: small.tile_threads,
+            halo,
+            planes: small.planes,
+            edges,
+        })
     });
     Ok(KernelModule {
         prelude,
@@ -262,6 +306,7 @@ pub fn emit_module(
             geometry,
         }),
         tile,
+        small_tile,
         program: program.clone(),
         boundary: wavelet.boundary,
         elem,

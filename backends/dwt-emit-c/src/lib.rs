@@ -57,6 +57,29 @@ pub const WIDE_INVERSE_PLANE: usize = 4096 * 4096;
 /// take cost 8% at 8192^2 (BENCHMARKS.md, measured at 5b37047 on an H200).
 pub const SMALL_TRANSFORM: usize = 1920 * 1080;
 
+/// The most samples a band may have for [`LaunchConfig::small_band_tiles`] to lift it: 960x540,
+/// the second level of a 1920x1080 transform. On an H200 one level of 960x540 or 480x270 on
+/// tiles of 16x8 indices took 0.86-1.00 of the configured tiles' time for most programs, while
+/// 1920x1080 took 1.10-1.36 (BENCHMARKS.md): a band this small fills the device with a fraction
+/// of a wave of the configured tiles and lasts as long as one tile's run, which smaller tiles
+/// shorten.
+pub const SMALL_BAND: usize = 960 * 540;
+
+/// The tile (polyphase indices per phase along x and y) and work-items of the kernel that lifts
+/// bands of at most [`SMALL_BAND`] samples ([`LaunchConfig::small_band_tiles`]).
+pub const SMALL_BAND_TILE: ([usize; 2], usize) = ([16, 8], 128);
+
+/// The most polyphase indices one lifting step of `wavelet` reads (its forward's and its
+/// inverse's steps are the same), or `None` for a program without steps.
+fn max_step_span(wavelet: &Wavelet) -> Option<usize> {
+    (wavelet.forward().steps())
+        .map(|s| {
+            let (lo, hi) = s.offsets();
+            (hi - lo + 1) as usize
+        })
+        .max()
+}
+
 /// Whether the element type lifts in wrapping `int` arithmetic.
 pub fn is_integer(t: ElementType) -> bool {
     t.kind() == dwt_ir::ElementKind::Integer
@@ -122,6 +145,15 @@ pub struct LaunchConfig {
     /// plane's size; `Some(false)`: never. A request's configuration is resolved by
     /// [`for_request`](Self::for_request).
     pub long_filter_tiles: Option<bool>,
+    /// Whether the fused 2-D plan lifts the bands of at most [`SMALL_BAND`] samples (the later
+    /// levels of small transforms) with a second tile kernel of the module, on tiles of
+    /// [`SMALL_BAND_TILE`] with register segments of 8, rather than with the configured tiles.
+    /// `None`: the measured rule, every program's inverse and the forward of programs whose
+    /// steps span at most three indices ([`for_request`](Self::for_request) resolves it;
+    /// emitted without a request, not): at 1920x1080 three levels the forwards of
+    /// Deslauriers-Dubuc (13,7) and Fidelity took 1.05 and 1.15 times as long on them, the
+    /// others 0.94-1.01 (BENCHMARKS.md). Not for 3-D plans. A choice the tuner times.
+    pub small_band_tiles: Option<bool>,
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused
     /// plan of a 3-D transform) rather than one image; the 2-D kernel stays free of the plane
     /// offset, which slowed it. A property of the request, not a tuning knob: the executors
@@ -141,8 +173,9 @@ impl LaunchConfig {
     }
 
     /// This configuration as a transform of `shape` (slowest axis first) of `elem` samples by
-    /// `wavelet` in `direction` takes it: [`for_axes`](Self::for_axes), the measured rule of
-    /// [`clamped_edges_reach_back`](Self::clamped_edges_reach_back) where it is `None`, and the
+    /// `wavelet` in `direction` takes it: [`for_axes`](Self::for_axes), the measured rules of
+    /// [`clamped_edges_reach_back`](Self::clamped_edges_reach_back) and
+    /// [`small_band_tiles`](Self::small_band_tiles) where they are `None`, and the
     /// tiles of [`long_filter_tiles`](Self::long_filter_tiles) where they apply and keep the
     /// fused pass and its kind of edge tiles (a program whose halo would not fit them keeps the
     /// configured tiles). What the executors emit each request's module with.
@@ -154,8 +187,11 @@ impl LaunchConfig {
         shape: &[usize],
     ) -> Self {
         let small = shape.iter().product::<usize>() <= SMALL_TRANSFORM;
+        let short_steps = max_step_span(wavelet).is_some_and(|span| span < 4);
+        let small_bands = direction == Direction::Inverse || short_steps;
         let config = LaunchConfig {
             clamped_edges_reach_back: Some(self.clamped_edges_reach_back.unwrap_or(small)),
+            small_band_tiles: Some(self.small_band_tiles.unwrap_or(small_bands)),
             ..self.for_axes(shape.len())
         };
         let Some((tile, tile_threads)) = config.long_filter_shape(wavelet, direction, elem, shape)
@@ -198,12 +234,7 @@ impl LaunchConfig {
         if self.strategy != Strategy::Fused || shape.len() < 2 {
             return None;
         }
-        let span = (wavelet.forward().steps())
-            .map(|s| {
-                let (lo, hi) = s.offsets();
-                (hi - lo + 1) as usize
-            })
-            .max()?;
+        let span = max_step_span(wavelet)?;
         // The short programs' inverses gain too on the largest planes, but neither Daubechies
         // 9/7's (integer, four steps) nor any in f64.
         let short_inverse = match elem {
@@ -219,6 +250,25 @@ impl LaunchConfig {
             Direction::Forward if span >= 8 && applies(LONG_FILTER_PLANE) => Some(([32, 32], 256)),
             _ => None,
         }
+    }
+
+    /// The configuration of a module's kernel for bands of at most [`SMALL_BAND`] samples, if
+    /// it has one: this one on tiles of [`SMALL_BAND_TILE`] with segments of 8 (the lengths
+    /// measured), for a fused 2-D module where [`small_band_tiles`](Self::small_band_tiles) is
+    /// `Some(true)` and whose own tiles are other ones.
+    pub fn small_band_config(&self) -> Option<LaunchConfig> {
+        let (tile, tile_threads) = SMALL_BAND_TILE;
+        let small = LaunchConfig {
+            tile,
+            tile_threads,
+            segment: 8,
+            ..*self
+        };
+        let applies = self.strategy == Strategy::Fused
+            && !self.planes
+            && self.small_band_tiles == Some(true)
+            && small != *self;
+        applies.then_some(small)
     }
 
     /// The defaults with [`Strategy::TwoPass`]: van der Laan et al.'s passes only.
@@ -246,7 +296,9 @@ impl LaunchConfig {
     /// - the same with register segments of 16, which lift fewer halo indices per kept one: the
     ///   inverses of CDF 9/7, Deslauriers-Dubuc and Fidelity at 8192^2, and Fidelity's forward;
     /// - the configured tiles where [`long_filter_tiles`](Self::long_filter_tiles) would replace
-    ///   them (every shape candidate keeps its own tiles so).
+    ///   them, and on the small bands too ([`small_band_tiles`](Self::small_band_tiles)): every
+    ///   shape candidate keeps its own tiles at every level so;
+    /// - the configured tiles on the small bands alone.
     ///
     /// Of the other shapes swept (BENCHMARKS.md; 64x32 of 512, 128x8 of 256 and 64x8 of 128 with
     /// segments of 16 among them), none was the fastest by more than a few percent. Candidates may emit the same source for a program (the access forms of a program
@@ -263,6 +315,7 @@ impl LaunchConfig {
             tile,
             tile_threads: threads,
             long_filter_tiles: Some(false),
+            small_band_tiles: Some(false),
             ..*self
         };
         let segmented = |tile, threads| LaunchConfig {
@@ -275,7 +328,7 @@ impl LaunchConfig {
             Candidate::new("lean access, whole row load", access(true, Some(true))),
             Candidate::new("lean access, row load by 4", access(true, Some(false))),
             Candidate::new(
-                "configured tiles, no long-filter rule",
+                "configured tiles, no long-filter or small-band rule",
                 shape(self.tile, self.tile_threads),
             ),
             Candidate::new("tiles 64x16 of 512", shape([64, 16], 512)),
@@ -300,6 +353,13 @@ impl LaunchConfig {
                 segmented([32, 32], 256),
             ),
             Candidate::new(
+                "no small-band tiles",
+                LaunchConfig {
+                    small_band_tiles: Some(false),
+                    ..*self
+                },
+            ),
+            Candidate::new(
                 "two passes",
                 LaunchConfig {
                     strategy: Strategy::TwoPass,
@@ -311,12 +371,14 @@ impl LaunchConfig {
 
     /// The defaults with fused tiles of 3 x 2 polyphase indices (6 x 4 samples) and 64
     /// work-items: every kind of tile edge (first, last, both, odd extents, several levels)
-    /// appears in small images. For testing; far too small to be fast.
+    /// appears in small images, and no band takes the small-band tiles instead. For testing;
+    /// far too small to be fast.
     pub fn tiny_tiles() -> Self {
         LaunchConfig {
             tile: [3, 2],
             tile_threads: 64,
             strategy: Strategy::Fused,
+            small_band_tiles: Some(false),
             ..Default::default()
         }
     }
@@ -365,6 +427,7 @@ impl Default for LaunchConfig {
             whole_row_load: None,
             clamped_edges_reach_back: None,
             long_filter_tiles: None,
+            small_band_tiles: None,
             planes: false,
         }
     }

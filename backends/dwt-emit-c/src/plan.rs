@@ -404,6 +404,19 @@ fn tiles_fit(
     })
 }
 
+/// The fused kernel that lifts a 2-D band: the module's small-band kernel for a band of at most
+/// [`SMALL_BAND`](crate::SMALL_BAND) samples where it has one proven exact there, else its
+/// configured one, if proven exact there.
+fn tile_for(module: &KernelModule, [h, w]: [usize; 2]) -> Option<&TilePass> {
+    let exact =
+        |t: &TilePass| t.exact_on(&module.program, module.boundary, module.elem.kind(), [h, w]);
+    let small = module
+        .small_tile
+        .as_ref()
+        .filter(|t| h * w <= crate::SMALL_BAND && exact(t));
+    small.or(module.tile.as_ref().ok().filter(|t| exact(t)))
+}
+
 /// The fused plan of a 2-D transform, or `None` where it does not apply: no tile kernel, a level
 /// with a band of one row or column, or tiles not proven exact at some level's size.
 fn fused(
@@ -411,10 +424,14 @@ fn fused(
     [height, width]: [usize; 2],
     levels: u32,
 ) -> Result<Option<LaunchPlan>, String> {
-    let Ok(tile) = &module.tile else {
+    let band = |level: u32| [band_shape(height, level), band_shape(width, level)];
+    let Some(tiles) = (0..levels)
+        .map(|level| tile_for(module, band(level)))
+        .collect::<Option<Vec<_>>>()
+    else {
         return Ok(None);
     };
-    if levels == 0 || !tiles_fit(module, tile, [height, width], levels) {
+    if levels == 0 {
         return Ok(None);
     }
     let image = [height, width];
@@ -446,8 +463,17 @@ fn fused(
     };
     let layout = module.layout;
     let launch = |level: u32, nat: Place, low: Place, high: Buffer| {
-        let shape = [1, band_shape(height, level), band_shape(width, level)];
-        tile_launch(tile, shape, 0, nat, low, highs(layout, high, image, level)).map(Step::Launch)
+        let [h, w] = band(level);
+        let tile = tiles[level as usize];
+        tile_launch(
+            tile,
+            [1, h, w],
+            0,
+            nat,
+            low,
+            highs(layout, high, image, level),
+        )
+        .map(Step::Launch)
     };
     let mut steps = Vec::new();
     match module.direction {

@@ -551,9 +551,6 @@ impl Emitter<'_> {
             && self.elem != ElementType::F64
             && edge_halo != Some(EdgeHalo::Clamped)
             && self.kept_values(layout, self.inner_passes().0) <= KEPT_UNDER_CAP;
-        if reflected {
-            self.reflect_helper(w);
-        }
         let sig = d.kernel_signature(name, &params, [threads, 1, 1], full_occupancy);
         self.kernel_block(w, sig, |w| {
             w.line(d.local_array(self.work(), "tile", &[ly.extent, lx.extent]));
@@ -749,6 +746,16 @@ impl Emitter<'_> {
 }
 
 impl Emitter<'_> {
+    /// The functions the fused kernel of `edges` calls beyond the prelude's: `reflect()` where
+    /// its edge tiles reflect their halo.
+    pub(crate) fn tile_helpers(&self, edges: EdgeTiles) -> String {
+        let mut w = Writer::new();
+        if edges.halo() == Some(EdgeHalo::Reflected) {
+            self.reflect_helper(&mut w);
+        }
+        w.finish()
+    }
+
     /// `reflect(n, q, m)`: polyphase index `m` of phase `q` in a line of `n >= 2` samples,
     /// reflected about the end samples (whole-sample symmetric, as `Boundary::Symmetric`) until
     /// it lies in the line.

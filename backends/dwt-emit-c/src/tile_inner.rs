@@ -445,7 +445,7 @@ impl Emitter<'_> {
         let (s, lines, tasks) = self.pass_shape(layout, pass);
         let forward = self.direction == Direction::Forward;
         w.comment(format!(
-            "Along {v} in registers{}: {lines} lines ({}) x {} segments of {s} indices per phase{}.",
+            "Along {v} in registers{}: {lines} lines ({}) x {} segment{} of {s} indices per phase{}.",
             match stage {
                 Stage::Whole => "",
                 Stage::Lift => " (read and lift)",
@@ -457,6 +457,7 @@ impl Emitter<'_> {
                 "every loaded one"
             },
             along.t / s,
+            if along.t / s == 1 { "" } else { "s" },
             match (pass.bands, forward) {
                 (false, _) => "",
                 (true, true) => ", written to the subbands",

@@ -876,3 +876,106 @@ fn inverse_edge_tiles_store_pairs_where_they_reflect_each_index() {
         "the catalogue's programs with pairs at the edges"
     );
 }
+
+/// `LaunchConfig::small_band_tiles`: a fused 2-D plan lifts the bands of at most 960x540 samples
+/// with the module's second tile kernel (tiles of 16x8 indices, 128 work-items), the larger ones
+/// with its configured tiles; by default (`for_request`) for every inverse and the forwards of
+/// programs whose steps span at most three indices, and never in 3-D.
+#[test]
+fn small_bands_take_the_small_tiles() {
+    let request = |name: &str, direction: Direction, shape: &[usize], small: Option<bool>| {
+        let w = dwt_catalogue::by_name(name).unwrap();
+        let config = LaunchConfig {
+            small_band_tiles: small,
+            ..LaunchConfig::default()
+        }
+        .for_request(w, direction, ElementType::I16, shape);
+        emit_module(
+            &Cuda,
+            w,
+            direction,
+            ElementType::I16,
+            Layout::Mallat,
+            &config,
+        )
+        .unwrap()
+    };
+    // Kernel, groups and work-items of each launch.
+    let launches = |m: &dwt_emit_c::KernelModule, shape: &[usize], levels: u32| {
+        plan(m, shape, levels)
+            .unwrap()
+            .steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Launch(l) => Some((l.kernel.clone(), l.groups, l.block[0])),
+                Step::Copy(_) => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let hd = [1080, 1920];
+    for direction in [Direction::Forward, Direction::Inverse] {
+        let m = request("LeGall53", direction, &hd, None);
+        let big = m.tile.as_ref().unwrap().kernel.clone();
+        let small = m.small_tile.as_ref().unwrap().kernel.clone();
+        // 1920x1080, 960x540, 480x270: the first on 32x16 tiles, the others on 16x8.
+        let mut expect = vec![
+            (big.clone(), [30, 34, 1], 256),
+            (small.clone(), [30, 34, 1], 128),
+            (small.clone(), [15, 17, 1], 128),
+        ];
+        if direction == Direction::Inverse {
+            expect.reverse();
+        }
+        assert_eq!(launches(&m, &hd, 3), expect, "{direction:?}");
+        // Both kernels in the built source, their shared reflect() once.
+        let source = m.source_for(&plan(&m, &hd, 3).unwrap());
+        assert!(source.contains(&format!("{big}(")) && source.contains(&format!("{small}(")));
+        assert_eq!(
+            source.matches("int reflect(int n, int q, int m)").count(),
+            1
+        );
+        let alone = m.kernel_source(&small).unwrap();
+        assert_eq!(alone.matches("int reflect(int n, int q, int m)").count(), 1);
+        assert!(!alone.contains(&format!("{big}(")));
+        // A large image's one level: its own tiles only.
+        assert_eq!(
+            launches(&m, &[8192, 8192], 1),
+            vec![(big.clone(), [128, 256, 1], 256)]
+        );
+        // Turned off: the configured tiles at every level, and no second kernel.
+        let off = request("LeGall53", direction, &hd, Some(false));
+        assert!(off.small_tile.is_none());
+        assert!(launches(&off, &hd, 3)
+            .iter()
+            .all(|(k, _, t)| *k == big && *t == 256));
+    }
+    // The rule: not the forwards of the programs with a step spanning four indices or more.
+    for (name, forward, inverse) in [
+        ("HaarWithShift", true, true),
+        ("Daubechies97Integer", true, true),
+        ("DeslauriersDubuc137", false, true),
+        ("Fidelity", false, true),
+    ] {
+        for (direction, expect) in [(Direction::Forward, forward), (Direction::Inverse, inverse)] {
+            let m = request(name, direction, &hd, None);
+            assert_eq!(m.small_tile.is_some(), expect, "{name} {direction:?}");
+            assert_eq!(
+                m.config.small_band_tiles,
+                Some(expect),
+                "{name} {direction:?}"
+            );
+        }
+    }
+    // The tuner's tile shapes keep their tiles at every level; one candidate turns the rule off.
+    let candidates = LaunchConfig::default().candidates();
+    for c in candidates.iter().filter(|c| c.name.starts_with("tiles ")) {
+        assert_eq!(c.config.small_band_tiles, Some(false), "{}", c.name);
+    }
+    assert!(candidates
+        .iter()
+        .any(|c| c.config.small_band_tiles == Some(false)
+            && c.config.tile == LaunchConfig::default().tile));
+    // Never over the planes of a volume, whatever is asked.
+    let volume = request("LeGall53", Direction::Forward, &[16, 64, 64], Some(true));
+    assert!(volume.config.planes && volume.small_tile.is_none());
+}

@@ -2,7 +2,8 @@
 //! each element type of its kind, Mallat layout, plus one interleaved example. One snapshot per
 //! module, named `{wavelet}_{direction}_{elem}_{layout}` (OpenCL C) and
 //! `cuda_{wavelet}_{direction}_{elem}_{layout}` (CUDA C++); and the modules of 3-D requests for
-//! one wavelet (`volume_`, `cuda_volume_`: the fused kernel over planes).
+//! one wavelet (`volume_`, `cuda_volume_`: the fused kernel over planes) and of a 1920x1080 one
+//! (`1080p_`, `cuda_1080p_`: with the small bands' fused kernel).
 
 use dwt_emit_c::{emit_module, is_integer, Cuda, Dialect, LaunchConfig, OpenCl};
 use dwt_ir::{Direction, ElementKind, ElementType, Layout, Wavelet};
@@ -88,4 +89,36 @@ fn a_volume_module() {
         3,
     );
     snapshot_in(&OpenCl, "volume_", w, Direction::Inverse, elem, layout, 3);
+}
+
+/// The modules of a 1920x1080 request (`LaunchConfig::for_request`): beside the fused kernel, the
+/// one its plan runs on the bands of levels 2 and up (`small_tile`: tiles of 16x8 indices).
+#[test]
+fn a_small_transform_module() {
+    let w = dwt_catalogue::by_name("LeGall53").expect("catalogue wavelet");
+    for (dialect, prefix, direction) in [
+        (&Cuda as &dyn Dialect, "cuda_1080p_", Direction::Forward),
+        (&OpenCl, "1080p_", Direction::Inverse),
+    ] {
+        let config =
+            LaunchConfig::default().for_request(w, direction, ElementType::I16, &[1080, 1920]);
+        let module = emit_module(
+            dialect,
+            w,
+            direction,
+            ElementType::I16,
+            Layout::Mallat,
+            &config,
+        )
+        .expect("catalogue wavelets emit");
+        assert!(module.small_tile.is_some());
+        let dir = match direction {
+            Direction::Forward => "forward",
+            Direction::Inverse => "inverse",
+        };
+        insta::assert_snapshot!(
+            format!("{prefix}legall53_{dir}_i16_mallat"),
+            module.source()
+        );
+    }
 }
