@@ -704,18 +704,15 @@ fn run() -> Res<()> {
     );
     let _ = writeln!(
         md,
-        "- Small bands' tiles (`small_band_tiles`): {}",
-        format!(
-            "bands of at most {} samples on tiles of {:?} of {} work-items: {}",
-            dwt_emit_c::SMALL_BAND,
-            dwt_emit_c::SMALL_BAND_TILE.0,
-            dwt_emit_c::SMALL_BAND_TILE.1,
-            match b.config().small_band_tiles {
-                None => "every inverse, and the forward of programs whose steps span at most three indices",
-                Some(true) => "always",
-                Some(false) => "off",
-            }
-        )
+        "- Small bands' tiles (`small_band_tiles`): bands of at most {} samples on tiles of {:?} of {} work-items: {}",
+        dwt_emit_c::SMALL_BAND,
+        dwt_emit_c::SMALL_BAND_TILE.0,
+        dwt_emit_c::SMALL_BAND_TILE.1,
+        match b.config().small_band_tiles {
+            None => "every inverse, and the forward of programs whose steps span at most three indices",
+            Some(true) => "always",
+            Some(false) => "off",
+        }
     );
     let _ = writeln!(
         md,

@@ -369,3 +369,35 @@ fn names_itself() {
     assert_eq!(b.name(), "opencl");
     assert!(b.device().contains(" / "), "{}", b.device());
 }
+
+/// A transform whose first band is larger than `dwt_emit_c::SMALL_BAND` and whose later ones are
+/// not: its plan launches both fused kernels of the module (`small_band_tiles`; each a program of
+/// its own here, both in one for NVRTC, which `dwt-cuda`'s `nvrtc` test compiles) and matches the
+/// reference bit for bit.
+#[test]
+fn a_plan_on_both_fused_kernels_matches_the_reference() {
+    let b = backend();
+    let shape = [544, 962];
+    assert!(shape[0] * shape[1] > dwt_emit_c::SMALL_BAND);
+    assert!(shape[0].div_ceil(2) * shape[1].div_ceil(2) <= dwt_emit_c::SMALL_BAND);
+    let w = dwt_catalogue::by_name("LeGall53").unwrap();
+    for direction in [Direction::Forward, Direction::Inverse] {
+        let config = b
+            .config()
+            .for_request(w, direction, dwt_ir::ElementType::I16, &shape);
+        let module = dwt_emit_c::emit_module(
+            &dwt_emit_c::OpenCl,
+            w,
+            direction,
+            dwt_ir::ElementType::I16,
+            Layout::Mallat,
+            &config,
+        )
+        .unwrap();
+        let plan = dwt_emit_c::plan(&module, &shape, 3).unwrap();
+        let launched = plan.kernels();
+        assert!(launched.contains(&module.tile.as_ref().unwrap().kernel.as_str()));
+        assert!(launched.contains(&module.small_tile.as_ref().unwrap().kernel.as_str()));
+        check_case(&b, &request(w, direction, &shape, 3), 3);
+    }
+}
