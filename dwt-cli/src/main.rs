@@ -133,7 +133,8 @@ struct EmitArgs {
     #[arg(long, value_enum, default_value = "mallat")]
     layout: LayoutArg,
     /// The kernels a transform of this shape runs (N, H,W or D,H,W): the long filters take wider
-    /// tiles on large planes. Default: the configured tiles, whatever the shape.
+    /// tiles on large planes, and 2-D bands of at most 960x540 samples a second fused kernel on
+    /// smaller tiles. Default: the configured tiles, whatever the shape.
     #[arg(long)]
     shape: Option<String>,
 }
