@@ -662,9 +662,7 @@ fn run() -> Res<()> {
         config.long_filter_tiles = Some(false);
         config.small_band_tiles = Some(false);
     }
-    if o.small_band_tiles.is_some() {
-        config.small_band_tiles = o.small_band_tiles;
-    }
+    config.small_band_tiles = o.small_band_tiles.or(config.small_band_tiles);
     if let Some(h) = o.window {
         config.window_height = h;
     }

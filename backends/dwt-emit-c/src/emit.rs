@@ -5,7 +5,7 @@ use dwt_ir::{Boundary, Coeff, Direction, Op, Program, Sign, Step, Wavelet};
 
 use crate::dialect::{Dialect, Param};
 use crate::plan::LaunchPlan;
-use crate::tile::{AxisLayout, EdgeTiles, TilePass};
+use crate::tile::TilePass;
 use crate::writer::Writer;
 use dwt_ir::{ElementType, Layout};
 
@@ -242,14 +242,6 @@ pub fn emit_module(
             helpers: String::new(),
         }
     };
-    let tile_kernel_of = |e: &Emitter,
-                          name: &str,
-                          halo: &dwt_ir::TileHalo,
-                          layout: [AxisLayout; 2],
-                          edges: EdgeTiles| ModuleKernel {
-        helpers: e.tile_helpers(edges),
-        ..kernel(name, true, &|w| e.tile(w, name, halo, layout, edges))
-    };
     let mut kernels = vec![kernel(&rows_kernel, false, &|w| e.rows(w, &rows_kernel))];
     let shift_kernel = (e.pre_shifted() && geometry.is_some()).then(|| {
         kernels.push(kernel(&shift_kernel, false, &|w| e.shift(w, &shift_kernel)));
@@ -260,41 +252,36 @@ pub fn emit_module(
             e.columns(w, &columns_kernel)
         }));
     }
-    let tile_kernel = dialect.kernel_name(&prefix, elem, "tile");
+    // A fused kernel on the tiles of `e`'s configuration, its helpers apart (two fused kernels
+    // of one module share them).
+    let mut fused_kernel = |e: &Emitter, pass: &str| -> Result<TilePass, EmitError> {
+        let (halo, layout, edges) = e.tile_plan(e.cfg.tile)?;
+        let name = dialect.kernel_name(&prefix, elem, pass);
+        kernels.push(ModuleKernel {
+            helpers: e.tile_helpers(edges),
+            ..kernel(&name, true, &|w| e.tile(w, &name, &halo, layout, edges))
+        });
+        Ok(TilePass {
+            kernel: name,
+            tile: e.cfg.tile,
+            threads: e.cfg.tile_threads,
+            halo,
+            planes: e.cfg.planes,
+            edges,
+        })
+    };
     // A two-pass module never launches the fused kernel: it is not emitted (nor compiled).
     let tile = match config.strategy {
         Strategy::TwoPass => Err(EmitError::NoTile(
             "the two-pass strategy (LaunchConfig::strategy) takes no fused pass".into(),
         )),
-        Strategy::Fused => e.tile_plan(config.tile),
+        Strategy::Fused => fused_kernel(&e, "tile"),
     };
-    let tile = tile.map(|(halo, layout, edges)| {
-        kernels.push(tile_kernel_of(&e, &tile_kernel, &halo, layout, edges));
-        TilePass {
-            kernel: tile_kernel,
-            tile: config.tile,
-            threads: config.tile_threads,
-            halo,
-            planes: config.planes,
-            edges,
-        }
-    });
     // The same kernel on smaller tiles, for the small bands of a fused plan.
     let small_config = config.small_band_config().filter(|_| tile.is_ok());
-    let small_tile = small_config.as_ref().and_then(|small| {
-        let e = Emitter { cfg: small, ..e };
-        let (halo, layout, edges) = e.tile_plan(small.tile).ok()?;
-        let name = dialect.kernel_name(&prefix, elem, "small_tile");
-        kernels.push(tile_kernel_of(&e, &name, &halo, layout, edges));
-        Some(TilePass {
-            kernel: name,
-            tile: small.tile,
-            threads: small.tile_threads,
-            halo,
-            planes: small.planes,
-            edges,
-        })
-    });
+    let small_tile = small_config
+        .as_ref()
+        .and_then(|small| fused_kernel(&Emitter { cfg: small, ..e }, "small_tile").ok());
     Ok(KernelModule {
         prelude,
         prelude_any_layout,

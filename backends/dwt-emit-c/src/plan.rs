@@ -391,6 +391,11 @@ fn highs(layout: Layout, buffer: Buffer, image: [usize; 2], level: u32) -> [Plac
     [[0, 1], [1, 0], [1, 1]].map(|p| subband(layout, buffer, image, level, p))
 }
 
+/// Whether `tile`'s kernel is proven exact on an `h` x `w` band of the module's program.
+fn exact_on(module: &KernelModule, tile: &TilePass, band: [usize; 2]) -> bool {
+    tile.exact_on(&module.program, module.boundary, module.elem.kind(), band)
+}
+
 /// Whether the fused kernel is proven exact on the x-y bands of every level.
 fn tiles_fit(
     module: &KernelModule,
@@ -399,8 +404,11 @@ fn tiles_fit(
     levels: u32,
 ) -> bool {
     (0..levels).all(|level| {
-        let band = [band_shape(height, level), band_shape(width, level)];
-        tile.exact_on(&module.program, module.boundary, module.elem.kind(), band)
+        exact_on(
+            module,
+            tile,
+            [band_shape(height, level), band_shape(width, level)],
+        )
     })
 }
 
@@ -408,13 +416,13 @@ fn tiles_fit(
 /// [`SMALL_BAND`](crate::SMALL_BAND) samples where it has one proven exact there, else its
 /// configured one, if proven exact there.
 fn tile_for(module: &KernelModule, [h, w]: [usize; 2]) -> Option<&TilePass> {
-    let exact =
-        |t: &TilePass| t.exact_on(&module.program, module.boundary, module.elem.kind(), [h, w]);
-    let small = module
-        .small_tile
+    let small = (module.small_tile.as_ref())
+        .filter(|t| h * w <= crate::SMALL_BAND && exact_on(module, t, [h, w]));
+    small.or(module
+        .tile
         .as_ref()
-        .filter(|t| h * w <= crate::SMALL_BAND && exact(t));
-    small.or(module.tile.as_ref().ok().filter(|t| exact(t)))
+        .ok()
+        .filter(|t| exact_on(module, t, [h, w])))
 }
 
 /// The fused plan of a 2-D transform, or `None` where it does not apply: no tile kernel, a level
