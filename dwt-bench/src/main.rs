@@ -22,7 +22,7 @@
 //! ```text
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d]
 //!           [--skip-fidelity-8192] [--tuned] [--f64] [--tile XxY] [--threads N] [--segment N] [--window H]
-//!           [--slab WxR] [--small-band-tiles on|off] [--own-stream]
+//!           [--slab WxR] [--small-band-tiles on|off] [--default-plan-only] [--own-stream]
 //! ```
 
 use std::collections::HashSet;
@@ -65,9 +65,13 @@ struct Opts {
     segment: Option<usize>,
     window: Option<usize>,
     slab: Option<[usize; 2]>,
+    row_limit: Option<usize>,
+    row_group: Option<usize>,
     /// `--small-band-tiles on|off`: `LaunchConfig::small_band_tiles` (default: the rule, or off
     /// in a sweep that names its tiles).
     small_band_tiles: Option<bool>,
+    /// `--default-plan-only`: only the default plan's rows (and `--tuned`'s), for sweeps.
+    default_plan_only: bool,
 }
 
 fn parse_args() -> Res<Opts> {
@@ -86,7 +90,10 @@ fn parse_args() -> Res<Opts> {
         segment: None,
         window: None,
         slab: None,
+        row_limit: None,
+        row_group: None,
         small_band_tiles: None,
+        default_plan_only: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -108,9 +115,16 @@ fn parse_args() -> Res<Opts> {
             "--own-stream" => o.own_stream = true,
             "--skip-fidelity-8192" => o.skip_fidelity_8192 = true,
             "--tuned" => o.tuned = true,
+            "--default-plan-only" => o.default_plan_only = true,
             "--f64" => o.f64 = true,
             "--tile" => o.tile = Some(pair(&a, &value()?)?),
             "--slab" => o.slab = Some(pair(&a, &value()?)?),
+            "--row-limit" => {
+                o.row_limit = Some(value()?.parse().map_err(|e| format!("--row-limit: {e}"))?)
+            }
+            "--row-group" => {
+                o.row_group = Some(value()?.parse().map_err(|e| format!("--row-group: {e}"))?)
+            }
             "--window" => o.window = Some(value()?.parse().map_err(|e| format!("--window: {e}"))?),
             "--threads" => {
                 o.threads = Some(value()?.parse().map_err(|e| format!("--threads: {e}"))?)
@@ -124,7 +138,7 @@ fn parse_args() -> Res<Opts> {
                 v => return Err(format!("--small-band-tiles {v}: expected on or off")),
             },
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--small-band-tiles on|off] [--own-stream]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--own-stream]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
@@ -343,6 +357,9 @@ struct Bench<'a> {
     compiles: Vec<Compile>,
     seen: HashSet<String>,
     checks: Vec<String>,
+    /// Only the default plan (and the tuned one): no graph-less, in-place or two-pass rows, no
+    /// pass breakdown.
+    default_plan_only: bool,
 }
 
 impl Bench<'_> {
@@ -399,6 +416,9 @@ impl Bench<'_> {
     /// and the vertical pass (the band copy and the sliding window down the columns), against
     /// the fused pass: van der Laan et al.'s Table IV.
     fn passes<T: Sample>(&mut self, wavelet: &Wavelet, shape: &[usize], label: &str) -> Res<()> {
+        if self.default_plan_only {
+            return Ok(());
+        }
         let times = self.forward_steps::<T>(&self.two_pass, wavelet, shape, 1)?;
         let (mut horizontal_ms, mut vertical_ms, mut copies) = (0.0, 0.0, 0.0);
         for t in &times {
@@ -506,8 +526,10 @@ impl Bench<'_> {
                 }
                 let mut variants = vec![Variant::Into];
                 variants.extend(self.tuned.is_some().then_some(Variant::Tuned));
-                variants.extend(graphs.then_some(Variant::Direct));
-                variants.extend([Variant::InPlace, Variant::TwoPass]);
+                if !self.default_plan_only {
+                    variants.extend(graphs.then_some(Variant::Direct));
+                    variants.extend([Variant::InPlace, Variant::TwoPass]);
+                }
                 for variant in variants {
                     // Fresh data for every variant: in-place calls changed it.
                     for buf in bufs.iter_mut() {
@@ -541,7 +563,8 @@ impl Bench<'_> {
                 }
             }
             // Forward then inverse gives the input back (exactly for integers), in every variant.
-            let mut round_trips = vec![Variant::Into, Variant::TwoPass];
+            let mut round_trips = vec![Variant::Into];
+            round_trips.extend((!self.default_plan_only).then_some(Variant::TwoPass));
             round_trips.extend(self.tuned.is_some().then_some(Variant::Tuned));
             for variant in round_trips {
                 let src = self.stream.clone_htod(&host).map_err(drv)?;
@@ -670,6 +693,12 @@ fn run() -> Res<()> {
         config.slab_width = w;
         config.slab_rows = r;
     }
+    if let Some(n) = o.row_limit {
+        config.max_row_len = n;
+    }
+    if let Some(n) = o.row_group {
+        config.row_group_size = n;
+    }
     // The default rows are the configuration as given, whatever DWT_TUNE says.
     let b = CudaBackend::with_config(config)
         .map_err(|e| e.to_string())?
@@ -793,6 +822,7 @@ fn run() -> Res<()> {
         compiles: Vec::new(),
         seen: HashSet::new(),
         checks: Vec::new(),
+        default_plan_only: o.default_plan_only,
     };
     let levels = [1u32, 3];
     let mut failures: Vec<String> = Vec::new();

@@ -255,6 +255,47 @@ fn long_rows_take_the_sliding_kernel_and_match_the_reference() {
     }
 }
 
+/// The two passes' rows kernel at its default limit (8192 samples of i32 and f32, whole rows in
+/// 32 KiB of shared memory; f64 slides that row and takes its second level's 4096 whole), and
+/// one sample past it (the sliding kernel), against the CPU reference.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn rows_at_the_default_limit_take_the_rows_kernel_and_match_the_reference() {
+    let b = CudaBackend::with_config(dwt_cuda::LaunchConfig::two_pass()).expect("a CUDA device");
+    let limit = b.config().row_limit(dwt_ir::ElementType::I32);
+    assert_eq!(limit, 8192);
+    for w in [
+        legall(),
+        dwt_catalogue::by_name("Cdf97").expect("catalogue"),
+    ] {
+        for width in [limit, limit + 1] {
+            for direction in [Direction::Forward, Direction::Inverse] {
+                let req = Request {
+                    wavelet: w,
+                    direction,
+                    shape: vec![3, width],
+                    levels: 2,
+                    layout: Layout::Mallat,
+                };
+                let n = (3 * width) as i64;
+                let ok = if w.kind == dwt_ir::ElementKind::Integer {
+                    let input: Vec<i32> =
+                        (0..n).map(|i| ((i * 7919) % 10007 - 5000) as i32).collect();
+                    matches_reference(&b, &req, &input)
+                } else {
+                    let f32s: Vec<f32> = (0..n)
+                        .map(|i| ((i * 7919) % 10007) as f32 / 100.0)
+                        .collect();
+                    let f64s: Vec<f64> = f32s.iter().map(|&x| x as f64 * 1.5).collect();
+                    matches_reference(&b, &req, &f32s)
+                        .and_then(|a| Ok(a && matches_reference(&b, &req, &f64s)?))
+                };
+                assert_eq!(ok, Ok(true), "{} {width} {direction:?}", w.name);
+            }
+        }
+    }
+}
+
 /// On planes of 3840x2160 samples or more the long filters take wider tiles by default
 /// (`LaunchConfig::long_filter_tiles`): the executor launches them (tiles of 64 polyphase
 /// indices along x for the inverses, 32x32 for Fidelity's forward), and they match the CPU

@@ -63,7 +63,7 @@ pub struct KernelModule {
     /// work-items per row (group x) and plane (group y), the row at
     /// `data[base + plane * plane_step + row * row_step + i * sample_step]`; pre-shift fused
     /// (forward: on load, inverse: undone on store). The executor runs it on rows of at most
-    /// `max_row_len` samples; longer rows run the sliding `columns_kernel` along the row.
+    /// `LaunchConfig::row_limit` samples; longer rows run the sliding `columns_kernel` along the row.
     pub rows_kernel: String,
     /// The VC-2 pre-shift alone (forward: `x <<= shift`, inverse: rounded back), with the rows
     /// kernel's parameters and launch: for bands whose rows are too long for the rows kernel,
@@ -506,12 +506,13 @@ impl Emitter<'_> {
         }
         let c = self.cfg;
         w.comment(format!(
-            "Rows kernel: {} work-items per row, rows of at most {} samples (max_row_len), so each",
-            c.row_group_size, c.max_row_len
+            "Rows kernel: {} work-items per row, rows of at most {} samples (row_limit), so each",
+            c.row_group_size,
+            c.row_limit(self.elem)
         ));
         w.comment(format!(
             "phase holds at most {} samples in local memory. Longer rows take the sliding-window kernel",
-            c.max_row_len.div_ceil(2)
+            c.row_limit(self.elem).div_ceil(2)
         ));
         w.comment(
             "along the row (row_step = sample spacing, col_step = row pitch, one line per row).",
@@ -728,7 +729,7 @@ impl Emitter<'_> {
     fn rows(&self, w: &mut Writer, name: &str) {
         let d = self.d;
         let wg = self.cfg.row_group_size;
-        let half_cap = self.cfg.max_row_len.div_ceil(2);
+        let half_cap = self.cfg.row_limit(self.elem).div_ceil(2);
         let params = [
             Param::Global("data", self.elem),
             Param::Int("base"),
@@ -739,10 +740,12 @@ impl Emitter<'_> {
             Param::Int("rows"),
         ];
         w.comment(
-            "Horizontal pass: one work-group per row of `n` samples (n <= max_row_len) and plane, the row at",
+            "Horizontal pass: one work-group per row of `n` samples (n <= row_limit) and plane, the row at",
         );
         w.comment("data[base + plane * plane_step + row * row_step + i * sample_step] (`rows` rows per plane).");
-        w.comment("Short-row path (n <= max_row_len; longer rows slide the columns kernel along the row).");
+        w.comment(
+            "Short-row path (n <= row_limit; longer rows slide the columns kernel along the row).",
+        );
         w.comment("Each step is a loop over its target phase in local memory with a barrier after it; reads");
         w.comment("outside the phase go through resolve().");
         let sig = d.kernel_signature(name, &params, [wg, 1, 1], false);
@@ -882,7 +885,7 @@ impl Emitter<'_> {
             Direction::Inverse => ("undoes the VC-2 pre-shift after", "undo_pre_shift"),
         };
         w.comment(format!("Long-row path: {what} the sliding-window row pass"));
-        w.comment("(rows longer than max_row_len); launched as the rows kernel (one group per row and plane).");
+        w.comment("(rows longer than row_limit); launched as the rows kernel (one group per row and plane).");
         let sig = d.kernel_signature(name, &params, [wg, 1, 1], false);
         self.kernel_block(w, sig, |w| {
             w.line(format!("const int lid = {};", d.local_id(0)));
@@ -933,7 +936,7 @@ impl Emitter<'_> {
         w.comment("src/dst[base + p * plane_step + c * col_step + r * row_step], p the plane (group y): the");
         w.comment("columns of a 2-D band, of every z-slice of a 3-D one, or its z-lines (row_step = slice");
         w.comment("pitch, planes along y: slabs in the x-z plane, section IV-G). Long-row path: rows longer than");
-        w.comment("max_row_len run here too, as lines with row_step = sample spacing and col_step = row pitch.");
+        w.comment("row_limit run here too, as lines with row_step = sample spacing and col_step = row pitch.");
         w.comment(format!(
             "Window k lifts target indices [lag_j + k*H/2, lag_j + (k+1)*H/2) of step j (H/2 = {});",
             h / 2

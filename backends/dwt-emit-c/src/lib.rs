@@ -14,7 +14,7 @@
 //!   pass), where the IR proves its edge tiles exact.
 //!
 //! The VC-2 per-level pre-shift is fused into the horizontal pass: applied as the row is loaded
-//! (forward), undone as it is stored (inverse). Rows longer than [`LaunchConfig::max_row_len`] run
+//! (forward), undone as it is stored (inverse). Rows longer than [`LaunchConfig::row_limit`] run
 //! through the sliding-window kernel along the row instead, with a separate shift kernel
 //! ([`KernelModule::shift_kernel`]) before (forward) or after (inverse) it. A program the sliding window cannot run (periodic
 //! boundary, a scale between steps) still gets its horizontal kernel; [`KernelModule::vertical`]
@@ -69,6 +69,11 @@ pub const SMALL_BAND: usize = 960 * 540;
 /// bands of at most [`SMALL_BAND`] samples ([`LaunchConfig::small_band_tiles`]).
 pub const SMALL_BAND_TILE: ([usize; 2], usize) = ([16, 8], 128);
 
+/// The most local memory the rows kernel's two phases take: 32 KiB, the least an OpenCL device
+/// of the full profile offers a work-group and within CUDA's 48 KiB of static shared memory
+/// ([`LaunchConfig::row_limit`]).
+pub const ROW_LOCAL_BYTES: usize = 32 * 1024;
+
 /// The most polyphase indices one lifting step of `wavelet` reads (its forward's and its
 /// inverse's steps are the same), or `None` for a program without steps.
 fn max_step_span(wavelet: &Wavelet) -> Option<usize> {
@@ -89,10 +94,16 @@ pub fn is_integer(t: ElementType) -> bool {
 /// `reqd_work_group_size`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LaunchConfig {
-    /// Work-items per group of the horizontal pass (one group per row).
+    /// Work-items per group of the horizontal pass (one group per row). On an H200 256 took the
+    /// rows of 4096 and 8192 samples at 0.6-0.9 of the time 64 took: the group holds a whole
+    /// row in 32 KiB of local memory, so seven groups share a multiprocessor, and 64 work-items
+    /// each left it mostly idle (BENCHMARKS.md).
     pub row_group_size: usize,
     /// The longest row the horizontal (rows) kernel takes: both phases of a row live in local
-    /// memory. Executors run longer rows through the sliding-window kernel along the row.
+    /// memory, at most [`ROW_LOCAL_BYTES`] of it ([`row_limit`](Self::row_limit): 8192 samples
+    /// of the 4-byte working types, 4096 of f64 by default). Executors run longer rows through
+    /// the sliding-window kernel along the row, whose groups each take a row and read across
+    /// rows: several times slower than the rows kernel (BENCHMARKS.md).
     pub max_row_len: usize,
     /// The working height `H` of the vertical window; raised to the program's `min_height` (and to
     /// an even number) when smaller. Taller windows keep more loads of a work-item in flight:
@@ -211,6 +222,16 @@ impl LaunchConfig {
             (Some(configured), Some(widened)) if configured == widened => wide,
             _ => config,
         }
+    }
+
+    /// The longest row the rows kernel of element type `elem` takes: [`max_row_len`](Self::max_row_len),
+    /// or fewer where the row's working values would take more than [`ROW_LOCAL_BYTES`].
+    pub fn row_limit(&self, elem: ElementType) -> usize {
+        let work_bytes = match elem {
+            ElementType::F64 => 8,
+            ElementType::I16 | ElementType::I32 | ElementType::F32 => 4,
+        };
+        self.max_row_len.min(ROW_LOCAL_BYTES / work_bytes)
     }
 
     /// The tile and work-items a request takes by [`long_filter_tiles`](Self::long_filter_tiles),
@@ -414,8 +435,8 @@ pub enum Strategy {
 impl Default for LaunchConfig {
     fn default() -> Self {
         LaunchConfig {
-            row_group_size: 64,
-            max_row_len: 4096,
+            row_group_size: 256,
+            max_row_len: 8192,
             window_height: 64,
             slab_width: 32,
             slab_rows: 8,

@@ -224,7 +224,7 @@ fn int(v: usize) -> Result<i32, String> {
 
 /// The launches of a transform of `shape` (1 to 3 axes, validated by the caller) over `levels`
 /// levels with `module`. Refuses, before anything runs, what the module cannot do: a vertical or
-/// depth pass (or a row longer than `max_row_len`) without vertical kernels, and sizes past the
+/// depth pass (or a row longer than `LaunchConfig::row_limit`) without vertical kernels, and sizes past the
 /// kernels' 32-bit indices.
 pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<LaunchPlan, String> {
     let dims = shape.len();
@@ -247,11 +247,11 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
     }
     let width = shape[dims - 1];
     let cfg = &module.config;
-    if width > cfg.max_row_len {
+    if width > cfg.row_limit(module.elem) {
         if let Err(e) = &module.vertical {
             return Err(format!(
-                "rows of {width} samples are longer than the row limit {} (LaunchConfig::max_row_len) and the sliding-window pass that runs longer rows cannot: {e}",
-                cfg.max_row_len
+                "rows of {width} samples are longer than the row limit {} (LaunchConfig::row_limit) and the sliding-window pass that runs longer rows cannot: {e}",
+                cfg.row_limit(module.elem)
             ));
         }
     }
@@ -623,11 +623,11 @@ struct Planner<'a> {
 
 impl Planner<'_> {
     /// The row pass (run even for rows of one sample: it applies the pre-shift). Rows of at most
-    /// `max_row_len` samples take the rows kernel; longer rows the sliding-window kernel along
+    /// `row_limit` samples take the rows kernel; longer rows the sliding-window kernel along
     /// the row, with the shift kernel before it (forward) or after it (inverse).
     fn rows(&mut self, b: &Band) -> Result<(), String> {
         let m = self.module;
-        if b.n[2] <= m.config.max_row_len {
+        if b.n[2] <= m.config.row_limit(m.elem) {
             return self.row_kernel(&m.rows_kernel, Pass::Rows, b);
         }
         let shift = m.shift_kernel.as_deref();

@@ -369,6 +369,48 @@ fn every_launch_says_what_it_lifts() {
     );
 }
 
+#[test]
+fn rows_of_up_to_32_kib_take_the_rows_kernel() {
+    use dwt_emit_c::{Axis, Pass};
+    let two_pass = LaunchConfig::two_pass();
+    let legall = module("LeGall53", Direction::Forward, &two_pass);
+    assert_eq!(
+        passes(&plan(&legall, &[2, 8192], 1).unwrap()),
+        [Pass::Rows, Pass::Window(Axis::Y)]
+    );
+    assert_eq!(
+        passes(&plan(&legall, &[2, 8193], 1).unwrap()),
+        [Pass::Shift, Pass::Window(Axis::X), Pass::Window(Axis::Y)]
+    );
+    // f64 works in 8-byte values: half as many fit the same local memory.
+    let w = dwt_catalogue::by_name("Cdf97").unwrap();
+    let f64s = emit_module(
+        &OpenCl,
+        w,
+        Direction::Forward,
+        ElementType::F64,
+        Layout::Mallat,
+        &two_pass,
+    )
+    .unwrap();
+    assert_eq!(two_pass.row_limit(ElementType::F64), 4096);
+    assert_eq!(
+        passes(&plan(&f64s, &[2, 4096], 1).unwrap()),
+        [Pass::Rows, Pass::Window(Axis::Y)]
+    );
+    assert_eq!(
+        passes(&plan(&f64s, &[2, 4097], 1).unwrap()),
+        [Pass::Window(Axis::X), Pass::Window(Axis::Y)]
+    );
+    // The rows kernel holds exactly the row limit's samples, whatever the type.
+    for (m, limit) in [(&legall, 8192), (&f64s, 4096)] {
+        let half = limit / 2;
+        let arrays = m.source().matches(&format!("even[{half}];")).count()
+            + m.source().matches(&format!("odd[{half}];")).count();
+        assert_eq!(arrays, 2, "{limit}");
+    }
+}
+
 /// The kernels defined in `source`, by the emitted `__kernel void NAME(` / `void NAME(` lines.
 fn defined_kernels(source: &str, module: &dwt_emit_c::KernelModule) -> Vec<String> {
     let mut names = vec![module.rows_kernel.clone()];

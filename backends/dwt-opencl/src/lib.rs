@@ -24,7 +24,7 @@
 //! - The data goes to the device once and comes back once per transform; every pass of every
 //!   level runs on device buffers. [`OpenClBackend::run_on_device`] takes a buffer already on the
 //!   device and copies nothing.
-//! - Rows of at most [`LaunchConfig::max_row_len`] samples take the rows kernel (the whole row in
+//! - Rows of at most [`LaunchConfig::row_limit`] samples take the rows kernel (the whole row in
 //!   local memory, the VC-2 pre-shift fused into it); longer rows take the sliding-window kernel
 //!   along the row (`row_step` the sample spacing, `col_step` the row pitch), with the emitted
 //!   shift kernel before it (forward) or after it (inverse). The choice is per level, by the
@@ -40,7 +40,7 @@
 //!   data: one band-sized device copy per pass, nothing copied back. The rows kernel copies
 //!   nothing (the row is in local memory).
 //! - What the kernels cannot do (a periodic boundary or a scale between steps on a vertical or
-//!   depth pass or on rows longer than [`LaunchConfig::max_row_len`], f64 without `cl_khr_fp64`)
+//!   depth pass or on rows longer than [`LaunchConfig::row_limit`], f64 without `cl_khr_fp64`)
 //!   is [`DwtError::Unsupported`], found before the data is touched.
 
 use std::collections::hash_map::DefaultHasher;

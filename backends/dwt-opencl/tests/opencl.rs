@@ -2,8 +2,8 @@
 //! kernels refuse), 1-D shapes, and the device-buffer API.
 
 use dwt_ir::{
-    parse_wavelet, Coeff, Direction, ElementKind, Laurent, Layout, Op, Phase, Program, Sign, Step,
-    Wavelet, WaveletSpec,
+    parse_wavelet, Coeff, Direction, ElementKind, ElementType, Laurent, Layout, Op, Phase, Program,
+    Sign, Step, Wavelet, WaveletSpec,
 };
 use dwt_opencl::{LaunchConfig, OpenClBackend};
 use dwt_runtime::conformance::matches_reference;
@@ -276,6 +276,27 @@ fn rows_longer_than_the_default_limit_slide() {
                     ..request(w, direction, &[3, 2 * limit + 8], 2)
                 };
                 check_case(&b, &r, 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn rows_up_to_the_default_limit_take_the_rows_kernel() {
+    // 8192 samples: the rows kernel's longest row of the 4-byte types (f64 slides it, then
+    // takes the second level's 4096 in the rows kernel, its own limit).
+    let b = OpenClBackend::with_config(LaunchConfig::two_pass()).unwrap();
+    let limit = b.config().row_limit(ElementType::I32);
+    assert_eq!(limit, 8192);
+    for name in ["HaarWithShift", "DeslauriersDubuc137", "Cdf97"] {
+        let w = dwt_catalogue::by_name(name).unwrap();
+        for direction in [Direction::Forward, Direction::Inverse] {
+            for layout in [Layout::Interleaved, Layout::Mallat] {
+                let r = Request {
+                    layout,
+                    ..request(w, direction, &[3, limit], 2)
+                };
+                check_case(&b, &r, 2);
             }
         }
     }
