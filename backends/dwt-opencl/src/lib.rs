@@ -41,7 +41,9 @@
 //!   nothing (the row is in local memory).
 //! - What the kernels cannot do (a periodic boundary or a scale between steps on a vertical or
 //!   depth pass or on rows longer than [`LaunchConfig::row_limit`], f64 without `cl_khr_fp64`)
-//!   is [`DwtError::Unsupported`], found before the data is touched.
+//!   is [`DwtError::Unsupported`], found before the data is touched; so is a kernel the device
+//!   cannot run as the plan launches it (more work-items per group or more local memory than it
+//!   offers), with the [`LaunchConfig`] settings to lower.
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
@@ -366,6 +368,7 @@ impl OpenClBackend {
                 ))
             })?;
             let (program, origin, time) = self.build_reporting(&source)?;
+            self.check_fits(&program, kernel, &launches)?;
             programs.insert(kernel.to_string(), program);
             modules.push(ModuleReport {
                 kernels: vec![kernel.to_string()],
@@ -382,6 +385,60 @@ impl OpenClBackend {
                 tuning: None,
             },
         })
+    }
+
+    /// Whether the device runs `kernel` as the plan launches it: its work-groups' size and local
+    /// memory within what the device offers for it. Checked when the plan is prepared, before
+    /// any data is touched, so that a device with less than the emitted kernels assume (32 KiB
+    /// of local memory for the rows kernel's longest row, 256 work-items per group) gets an
+    /// error that names the setting to lower rather than a failed launch halfway through a plan.
+    fn check_fits(
+        &self,
+        program: &Program,
+        kernel: &str,
+        launches: &LaunchPlan,
+    ) -> Result<(), DwtError> {
+        use ocl::core::{KernelWorkGroupInfo as Info, KernelWorkGroupInfoResult as Got};
+        let device = &self.state.device;
+        let group = launches
+            .steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Launch(l) if l.kernel == kernel => Some(l.local().iter().product::<usize>()),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        let k = ocl::core::create_kernel(program, kernel).map_err(device_error)?;
+        let max_group = match ocl::core::get_kernel_work_group_info(&k, device, Info::WorkGroupSize)
+        {
+            Ok(Got::WorkGroupSize(n)) => n,
+            _ => usize::MAX,
+        };
+        let local = match ocl::core::get_kernel_work_group_info(&k, device, Info::LocalMemSize) {
+            Ok(Got::LocalMemSize(n)) => n,
+            _ => 0,
+        };
+        let offered = match device.info(DeviceInfo::LocalMemSize) {
+            Ok(ocl::enums::DeviceInfoResult::LocalMemSize(n)) => n,
+            _ => u64::MAX,
+        };
+        let what = "lower the LaunchConfig settings that size it (max_row_len and row_group_size \
+                    for the rows kernel, tile and tile_threads for the fused one, slab_width, \
+                    slab_rows and window_height for the sliding window)";
+        if group > max_group {
+            return Err(unsupported(format!(
+                "{kernel} runs work-groups of {group} work-items and {} runs it with at most {max_group}: {what}",
+                self.state.device_name
+            )));
+        }
+        if local > offered {
+            return Err(unsupported(format!(
+                "{kernel} needs {local} bytes of local memory per work-group and {} offers {offered}: {what}",
+                self.state.device_name
+            )));
+        }
+        Ok(())
     }
 
     /// Runs every step of the plan on `data`, enqueued on `queue` (not waited for). A plan that

@@ -104,6 +104,35 @@ fn assert_unsupported(b: &OpenClBackend, r: &Request, what: &str) {
     assert_eq!(d, before, "a refused transform changed the data");
 }
 
+/// A launch the device cannot take (more work-items per group, or more local memory, than it
+/// offers the kernel) is refused when the plan is prepared, naming the setting to lower, and
+/// the data is left as it was. PoCL offers 4096 work-items and 512 KiB.
+#[test]
+fn kernels_too_large_for_the_device_are_refused_before_the_data_is_touched() {
+    let legall = dwt_catalogue::by_name("LeGall53").unwrap();
+    let wide_rows = OpenClBackend::with_config(LaunchConfig {
+        row_group_size: 8192,
+        ..LaunchConfig::two_pass()
+    })
+    .unwrap();
+    assert_unsupported(
+        &wide_rows,
+        &request(legall, Direction::Forward, &[4, 100], 1),
+        "work-groups of 8192 work-items",
+    );
+    // Windows of 4096 rows over slabs of 32 columns: 4098 x 32 values of 4 bytes, 512.25 KiB.
+    let tall_windows = OpenClBackend::with_config(LaunchConfig {
+        window_height: 4096,
+        ..LaunchConfig::two_pass()
+    })
+    .unwrap();
+    assert_unsupported(
+        &tall_windows,
+        &request(legall, Direction::Forward, &[5000, 40], 1),
+        "bytes of local memory per work-group",
+    );
+}
+
 #[test]
 fn periodic_vertical_pass_is_unsupported_rows_run() {
     let b = backend();
