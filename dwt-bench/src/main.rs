@@ -427,7 +427,9 @@ impl Bench<'_> {
                 Step::Copy(_) => copies += t.median_ms,
                 Step::Launch(l) => {
                     let pass = match l.pass {
-                        Pass::Rows | Pass::Shift | Pass::Window(Axis::X) => &mut horizontal_ms,
+                        Pass::Rows | Pass::Shift | Pass::RowSegments | Pass::Window(Axis::X) => {
+                            &mut horizontal_ms
+                        }
                         Pass::Window(Axis::Y | Axis::Z) => &mut vertical_ms,
                         Pass::Fused => {
                             return Err("the two-pass plan launched the fused kernel".into())

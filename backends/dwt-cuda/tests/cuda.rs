@@ -296,6 +296,63 @@ fn rows_at_the_default_limit_take_the_rows_kernel_and_match_the_reference() {
     }
 }
 
+/// Rows longer than the rows kernel holds (a 1-D signal of 300001 samples, an image 20000 wide)
+/// take the row-segments kernel, many groups per row, and match the CPU reference at three
+/// levels, both layouts: the segments' margins and the rows' ends in every step.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn long_rows_take_row_segments_and_match_the_reference() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    for w in [
+        legall(),
+        dwt_catalogue::by_name("Cdf97").expect("catalogue"),
+        dwt_catalogue::by_name("Fidelity").expect("catalogue"),
+    ] {
+        for shape in [vec![300_001], vec![3, 20_000]] {
+            for layout in [Layout::Mallat, Layout::Interleaved] {
+                for direction in [Direction::Forward, Direction::Inverse] {
+                    let req = Request {
+                        wavelet: w,
+                        direction,
+                        shape: shape.clone(),
+                        levels: 3,
+                        layout,
+                    };
+                    let n = shape.iter().product::<usize>() as i64;
+                    let elem = match w.kind {
+                        dwt_ir::ElementKind::Integer => dwt_ir::ElementType::I32,
+                        dwt_ir::ElementKind::Float => dwt_ir::ElementType::F32,
+                    };
+                    let plan = b.launch_plan(&req, elem).unwrap();
+                    assert!(
+                        plan.steps
+                            .iter()
+                            .any(|s| matches!(s, Step::Launch(l) if l.pass == Pass::RowSegments)),
+                        "{} {shape:?}: {plan:?}",
+                        w.name
+                    );
+                    let ok = if w.kind == dwt_ir::ElementKind::Integer {
+                        let input: Vec<i32> =
+                            (0..n).map(|i| ((i * 7919) % 10007 - 5000) as i32).collect();
+                        matches_reference(&b, &req, &input)
+                    } else {
+                        let input: Vec<f32> = (0..n)
+                            .map(|i| ((i * 7919) % 10007) as f32 / 100.0)
+                            .collect();
+                        matches_reference(&b, &req, &input)
+                    };
+                    assert_eq!(
+                        ok,
+                        Ok(true),
+                        "{} {shape:?} {layout:?} {direction:?}",
+                        w.name
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// On planes of 3840x2160 samples or more the long filters take wider tiles by default
 /// (`LaunchConfig::long_filter_tiles`): the executor launches them (tiles of 64 polyphase
 /// indices along x for the inverses, 32x32 for Fidelity's forward), and they match the CPU

@@ -74,6 +74,7 @@ fn check_module(
     let usage = function_usage(&compiled.log);
     let mut expected = vec![module.rows_kernel.clone()];
     expected.extend(module.shift_kernel.clone());
+    expected.extend(module.row_segments.as_ref().map(|s| s.kernel.clone()));
     if let Ok(v) = &module.vertical {
         expected.push(v.columns_kernel.clone());
     }

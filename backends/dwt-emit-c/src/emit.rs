@@ -5,6 +5,7 @@ use dwt_ir::{Boundary, Coeff, Direction, Op, Program, Sign, Step, Wavelet};
 
 use crate::dialect::{Dialect, Param};
 use crate::plan::LaunchPlan;
+use crate::row_segments::{row_segments, RowSegments, ROW_SEGMENT_WIDTH};
 use crate::tile::TilePass;
 use crate::writer::Writer;
 use dwt_ir::{ElementType, Layout};
@@ -70,6 +71,10 @@ pub struct KernelModule {
     /// run before the sliding row pass (forward) or after it (inverse). Emitted with the
     /// vertical kernels when the wavelet shifts.
     pub shift_kernel: Option<String>,
+    /// The row-segments kernel, which lifts rows longer than `LaunchConfig::row_limit` in
+    /// segments of many groups per row; `None` for a periodic boundary (those rows then take the
+    /// sliding kernel, which has no periodic rule either).
+    pub row_segments: Option<RowSegments>,
     /// The vertical kernels, or why the sliding window cannot run this program (a periodic
     /// boundary, a scale between steps): the rows kernel is emitted either way.
     pub vertical: Result<VerticalPass, EmitError>,
@@ -247,6 +252,19 @@ pub fn emit_module(
         kernels.push(kernel(&shift_kernel, false, &|w| e.shift(w, &shift_kernel)));
         shift_kernel
     });
+    let width = ROW_SEGMENT_WIDTH.min(config.row_limit(elem).div_ceil(2));
+    let row_segments =
+        row_segments(&program.ops, wavelet.boundary, width).map(|(segment, margin)| {
+            let name = dialect.kernel_name(&prefix, elem, "row_segments");
+            kernels.push(kernel(&name, false, &|w| {
+                e.row_segments_kernel(w, &name, segment, margin)
+            }));
+            RowSegments {
+                kernel: name,
+                segment,
+                margin,
+            }
+        });
     if geometry.is_some() {
         kernels.push(kernel(&columns_kernel, false, &|w| {
             e.columns(w, &columns_kernel)
@@ -288,6 +306,7 @@ pub fn emit_module(
         kernels,
         rows_kernel,
         shift_kernel,
+        row_segments,
         vertical: vertical.map(|(geometry, _)| VerticalPass {
             columns_kernel,
             geometry,

@@ -24,6 +24,7 @@ mod dialect;
 pub mod disk_cache;
 mod emit;
 pub mod plan;
+mod row_segments;
 mod tile;
 mod tile_inner;
 mod writer;
@@ -31,6 +32,7 @@ mod writer;
 pub use dialect::{Cuda, Dialect, OpenCl, Param};
 pub use emit::{emit_module, KernelModule, VerticalGeometry, VerticalPass};
 pub use plan::{plan, Axis, BandCopy, Buffer, Launch, LaunchPlan, Pass, Step};
+pub use row_segments::{RowSegments, ROW_SEGMENT_WIDTH};
 pub use tile::{EdgeTiles, TilePass, MAX_TILE_BYTES};
 
 use dwt_ir::{Direction, ElementType, Wavelet};

@@ -51,6 +51,8 @@ pub enum Pass {
     Rows,
     /// The pre-shift alone, beside a sliding window along long rows.
     Shift,
+    /// The row-segments kernel: rows too long for the rows kernel, many groups per row.
+    RowSegments,
     /// The sliding-window kernel along one axis.
     Window(Axis),
     /// The fused kernel: rows and columns of each x-y plane at once.
@@ -91,7 +93,8 @@ impl Launch {
     }
 }
 
-/// Copies a Mallat band from the data into the same place of the scratch buffer: `extents` =
+/// Copies a band from the data into the same place of the scratch buffer (for the interleaved
+/// layout's row segments, the span of its rows, samples `2^level` apart): `extents` =
 /// `[depth, height, width]` samples, rows `row_pitch` and planes `plane_pitch` elements apart,
 /// starting at element 0 of both buffers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -623,12 +626,40 @@ struct Planner<'a> {
 
 impl Planner<'_> {
     /// The row pass (run even for rows of one sample: it applies the pre-shift). Rows of at most
-    /// `row_limit` samples take the rows kernel; longer rows the sliding-window kernel along
-    /// the row, with the shift kernel before it (forward) or after it (inverse).
+    /// `row_limit` samples take the rows kernel; longer rows the row-segments kernel, many
+    /// groups per row, from a copy of the band (a program without one: the sliding-window
+    /// kernel along the row, with the shift kernel before it (forward) or after it (inverse),
+    /// one group per 32 rows).
     fn rows(&mut self, b: &Band) -> Result<(), String> {
         let m = self.module;
         if b.n[2] <= m.config.row_limit(m.elem) {
             return self.row_kernel(&m.rows_kernel, Pass::Rows, b);
+        }
+        if let Some(s) = &m.row_segments {
+            self.needs_scratch = true;
+            // An interleaved band's samples lie `step` apart along its rows: copy their span.
+            let span = (b.n[2] - 1) * b.step[2] + 1;
+            self.steps.push(Step::Copy(BandCopy {
+                extents: [b.n[0], b.n[1], span],
+                row_pitch: b.step[1],
+                plane_pitch: b.step[0],
+            }));
+            self.steps.push(Step::Launch(Launch {
+                kernel: s.kernel.clone(),
+                pass: Pass::RowSegments,
+                groups: [b.n[2].div_ceil(2).div_ceil(s.segment), b.n[1], b.n[0]],
+                block: [m.config.row_group_size, 1],
+                buffers: vec![Buffer::Scratch, Buffer::Data],
+                ints: vec![
+                    0,
+                    int(b.step[2])?,
+                    int(b.step[1])?,
+                    int(b.step[0])?,
+                    int(b.n[2])?,
+                    int(b.n[1])?,
+                ],
+            }));
+            return Ok(());
         }
         let shift = m.shift_kernel.as_deref();
         if let (Some(k), Direction::Forward) = (shift, m.direction) {

@@ -352,16 +352,27 @@ fn every_launch_says_what_it_lifts() {
         passes(&plan(&m, &[4, 16, 48], 1).unwrap()),
         [Pass::Rows, Pass::Window(Axis::Y), Pass::Window(Axis::Z)]
     );
-    // Rows over the limit slide along x, after the pre-shift of a wavelet that has one.
+    // Rows over the limit take the row-segments kernel (the pre-shift fused into it) ...
     assert_eq!(
         passes(&plan(&m, &[16, 100], 1).unwrap()),
-        [Pass::Shift, Pass::Window(Axis::X), Pass::Window(Axis::Y)]
+        [Pass::RowSegments, Pass::Window(Axis::Y)]
     );
     let cdf97 = module("Cdf97", Direction::Forward, &two_pass);
     assert_eq!(
         passes(&plan(&cdf97, &[16, 100], 1).unwrap()),
+        [Pass::RowSegments, Pass::Window(Axis::Y)]
+    );
+    // ... where its margins leave a segment at least half its group (32 polyphase indices per
+    // phase at this limit): Fidelity's reach 10 on either side leaves 12, so its long rows
+    // slide along x.
+    let fidelity = module("Fidelity", Direction::Forward, &two_pass);
+    assert!(fidelity.row_segments.is_none());
+    assert_eq!(
+        passes(&plan(&fidelity, &[16, 100], 1).unwrap()),
         [Pass::Window(Axis::X), Pass::Window(Axis::Y)]
     );
+    let segments = m.row_segments.as_ref().unwrap();
+    assert_eq!((segments.segment, segments.margin), (24, 4));
     let fused = module("LeGall53", Direction::Forward, &LaunchConfig::default());
     assert_eq!(
         passes(&plan(&fused, &[16, 48], 2).unwrap()),
@@ -380,7 +391,7 @@ fn rows_of_up_to_32_kib_take_the_rows_kernel() {
     );
     assert_eq!(
         passes(&plan(&legall, &[2, 8193], 1).unwrap()),
-        [Pass::Shift, Pass::Window(Axis::X), Pass::Window(Axis::Y)]
+        [Pass::RowSegments, Pass::Window(Axis::Y)]
     );
     // f64 works in 8-byte values: half as many fit the same local memory.
     let w = dwt_catalogue::by_name("Cdf97").unwrap();
@@ -400,7 +411,7 @@ fn rows_of_up_to_32_kib_take_the_rows_kernel() {
     );
     assert_eq!(
         passes(&plan(&f64s, &[2, 4097], 1).unwrap()),
-        [Pass::Window(Axis::X), Pass::Window(Axis::Y)]
+        [Pass::RowSegments, Pass::Window(Axis::Y)]
     );
     // The rows kernel holds exactly the row limit's samples, whatever the type.
     for (m, limit) in [(&legall, 8192), (&f64s, 4096)] {
@@ -415,6 +426,7 @@ fn rows_of_up_to_32_kib_take_the_rows_kernel() {
 fn defined_kernels(source: &str, module: &dwt_emit_c::KernelModule) -> Vec<String> {
     let mut names = vec![module.rows_kernel.clone()];
     names.extend(module.shift_kernel.clone());
+    names.extend(module.row_segments.as_ref().map(|s| s.kernel.clone()));
     names.extend(module.vertical.as_ref().map(|v| v.columns_kernel.clone()));
     names.extend(module.tile.as_ref().map(|t| t.kernel.clone()));
     names
@@ -425,20 +437,17 @@ fn defined_kernels(source: &str, module: &dwt_emit_c::KernelModule) -> Vec<Strin
 
 #[test]
 fn executors_build_only_the_kernels_a_plan_launches() {
-    // The whole module defines all four kernels of a shifting wavelet ...
+    // The whole module defines all five kernels of a shifting wavelet ...
     let m = module("LeGall53", Direction::Forward, &LaunchConfig::default());
     let whole = m.source();
-    assert_eq!(defined_kernels(&whole, &m).len(), 4, "{whole}");
+    assert_eq!(defined_kernels(&whole, &m).len(), 5, "{whole}");
     for (shape, levels, expect) in [
-        // ... a 1-D transform launches its rows kernel, a long row the shift and sliding window,
+        // ... a 1-D transform launches its rows kernel, a long row the row segments,
         (&[64usize][..], 2u32, vec![m.rows_kernel.clone()]),
         (
             &[10_000][..],
             1,
-            vec![
-                m.shift_kernel.clone().unwrap(),
-                m.vertical.as_ref().unwrap().columns_kernel.clone(),
-            ],
+            vec![m.row_segments.as_ref().unwrap().kernel.clone()],
         ),
         // ... a fused 2-D transform its tile.
         (
