@@ -22,7 +22,8 @@
 //! ```text
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d]
 //!           [--skip-fidelity-8192] [--tuned] [--f64] [--tile XxY] [--threads N] [--segment N] [--window H]
-//!           [--slab WxR] [--small-band-tiles on|off] [--default-plan-only] [--own-stream]
+//!           [--slab WxR] [--column-segment N] [--small-band-tiles on|off] [--default-plan-only]
+//!           [--own-stream]
 //! ```
 
 use std::collections::HashSet;
@@ -67,6 +68,8 @@ struct Opts {
     slab: Option<[usize; 2]>,
     row_limit: Option<usize>,
     row_group: Option<usize>,
+    /// `--column-segment N`: `LaunchConfig::column_segment` (0: whole columns; default: the rule).
+    column_segment: Option<usize>,
     /// `--small-band-tiles on|off`: `LaunchConfig::small_band_tiles` (default: the rule, or off
     /// in a sweep that names its tiles).
     small_band_tiles: Option<bool>,
@@ -92,6 +95,7 @@ fn parse_args() -> Res<Opts> {
         slab: None,
         row_limit: None,
         row_group: None,
+        column_segment: None,
         small_band_tiles: None,
         default_plan_only: false,
     };
@@ -125,6 +129,13 @@ fn parse_args() -> Res<Opts> {
             "--row-group" => {
                 o.row_group = Some(value()?.parse().map_err(|e| format!("--row-group: {e}"))?)
             }
+            "--column-segment" => {
+                o.column_segment = Some(
+                    value()?
+                        .parse()
+                        .map_err(|e| format!("--column-segment: {e}"))?,
+                )
+            }
             "--window" => o.window = Some(value()?.parse().map_err(|e| format!("--window: {e}"))?),
             "--threads" => {
                 o.threads = Some(value()?.parse().map_err(|e| format!("--threads: {e}"))?)
@@ -138,7 +149,7 @@ fn parse_args() -> Res<Opts> {
                 v => return Err(format!("--small-band-tiles {v}: expected on or off")),
             },
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--own-stream]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--own-stream]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
@@ -701,6 +712,7 @@ fn run() -> Res<()> {
     if let Some(n) = o.row_group {
         config.row_group_size = n;
     }
+    config.column_segment = o.column_segment.or(config.column_segment);
     // The default rows are the configuration as given, whatever DWT_TUNE says.
     let b = CudaBackend::with_config(config)
         .map_err(|e| e.to_string())?

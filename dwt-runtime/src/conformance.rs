@@ -458,8 +458,13 @@ pub fn random_wavelet(
 
 /// The differential property test: `cases` random lifting programs on random 2-D sizes (3-D in
 /// one case in three), levels and layouts give the same bits on the backend as on the CPU
-/// reference, both ways.
+/// reference, both ways. `PROPTEST_CASES` in the environment, when set, replaces `cases` (to
+/// search longer on a device than CI can afford).
 pub fn random_programs(backend: &dyn Backend, cases: u32) {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(cases);
     let strategy = (
         random_wavelet(&[Boundary::Clamp, Boundary::Symmetric], 2),
         prop_oneof![2 => Just(1usize), 1 => 2usize..=6],

@@ -296,6 +296,56 @@ fn rows_at_the_default_limit_take_the_rows_kernel_and_match_the_reference() {
     }
 }
 
+/// Both layouts and directions of `levels` levels of `w` on `shape` with `b` (i32 or f32 input),
+/// each plan launching a kernel that `expected` accepts, against the CPU reference.
+fn plans_with_match_the_reference(
+    b: &CudaBackend,
+    w: &dwt_ir::Wavelet,
+    shape: &[usize],
+    levels: u32,
+    expected: impl Fn(&dwt_emit_c::Launch) -> bool,
+) {
+    for layout in [Layout::Mallat, Layout::Interleaved] {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let req = Request {
+                wavelet: w,
+                direction,
+                shape: shape.to_vec(),
+                levels,
+                layout,
+            };
+            let n = shape.iter().product::<usize>() as i64;
+            let elem = match w.kind {
+                dwt_ir::ElementKind::Integer => dwt_ir::ElementType::I32,
+                dwt_ir::ElementKind::Float => dwt_ir::ElementType::F32,
+            };
+            let plan = b.launch_plan(&req, elem).unwrap();
+            assert!(
+                plan.steps
+                    .iter()
+                    .any(|s| matches!(s, Step::Launch(l) if expected(l))),
+                "{} {shape:?}: {plan:?}",
+                w.name
+            );
+            let ok = if w.kind == dwt_ir::ElementKind::Integer {
+                let input: Vec<i32> = (0..n).map(|i| ((i * 7919) % 10007 - 5000) as i32).collect();
+                matches_reference(b, &req, &input)
+            } else {
+                let input: Vec<f32> = (0..n)
+                    .map(|i| ((i * 7919) % 10007) as f32 / 100.0)
+                    .collect();
+                matches_reference(b, &req, &input)
+            };
+            assert_eq!(
+                ok,
+                Ok(true),
+                "{} {shape:?} {layout:?} {direction:?}",
+                w.name
+            );
+        }
+    }
+}
+
 /// Rows longer than the rows kernel holds (a 1-D signal of 300001 samples, an image 20000 wide)
 /// take the row-segments kernel, many groups per row, and match the CPU reference at three
 /// levels, both layouts: the segments' margins and the rows' ends in every step.
@@ -309,46 +359,33 @@ fn long_rows_take_row_segments_and_match_the_reference() {
         dwt_catalogue::by_name("Fidelity").expect("catalogue"),
     ] {
         for shape in [vec![300_001], vec![3, 20_000]] {
-            for layout in [Layout::Mallat, Layout::Interleaved] {
-                for direction in [Direction::Forward, Direction::Inverse] {
-                    let req = Request {
-                        wavelet: w,
-                        direction,
-                        shape: shape.clone(),
-                        levels: 3,
-                        layout,
-                    };
-                    let n = shape.iter().product::<usize>() as i64;
-                    let elem = match w.kind {
-                        dwt_ir::ElementKind::Integer => dwt_ir::ElementType::I32,
-                        dwt_ir::ElementKind::Float => dwt_ir::ElementType::F32,
-                    };
-                    let plan = b.launch_plan(&req, elem).unwrap();
-                    assert!(
-                        plan.steps
-                            .iter()
-                            .any(|s| matches!(s, Step::Launch(l) if l.pass == Pass::RowSegments)),
-                        "{} {shape:?}: {plan:?}",
-                        w.name
-                    );
-                    let ok = if w.kind == dwt_ir::ElementKind::Integer {
-                        let input: Vec<i32> =
-                            (0..n).map(|i| ((i * 7919) % 10007 - 5000) as i32).collect();
-                        matches_reference(&b, &req, &input)
-                    } else {
-                        let input: Vec<f32> = (0..n)
-                            .map(|i| ((i * 7919) % 10007) as f32 / 100.0)
-                            .collect();
-                        matches_reference(&b, &req, &input)
-                    };
-                    assert_eq!(
-                        ok,
-                        Ok(true),
-                        "{} {shape:?} {layout:?} {direction:?}",
-                        w.name
-                    );
-                }
-            }
+            plans_with_match_the_reference(&b, w, &shape, 3, |l| l.pass == Pass::RowSegments);
+        }
+    }
+}
+
+/// Where a sliding-window launch has too few slabs of whole columns to fill the device, the
+/// default rule splits its columns into segments (`LaunchConfig::column_segment`): the two
+/// passes' columns of a tall image (2 slabs: 3000 rows in 23 segments of 132, Fidelity 18 of
+/// 168), the fused 3-D plan's depth pass of a deep volume of small planes (600 planes in 4
+/// segments, Fidelity 3), both layouts and directions, two levels, against the CPU reference.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn column_segments_by_the_rule_match_the_reference() {
+    let two_pass = CudaBackend::with_config(dwt_cuda::LaunchConfig::two_pass()).unwrap();
+    let fused = CudaBackend::new().expect("a CUDA device");
+    for w in [
+        legall(),
+        dwt_catalogue::by_name("Cdf97").expect("catalogue"),
+        dwt_catalogue::by_name("Fidelity").expect("catalogue"),
+    ] {
+        for (b, shape, axis) in [
+            (&two_pass, vec![3000, 64], Axis::Y),
+            (&fused, vec![600, 8, 40], Axis::Z),
+        ] {
+            plans_with_match_the_reference(b, w, &shape, 2, |l| {
+                l.pass == Pass::Window(axis) && l.groups[2] > 1
+            });
         }
     }
 }

@@ -5,7 +5,7 @@ use dwt_ir::{Boundary, Coeff, Direction, Op, Program, Sign, Step, Wavelet};
 
 use crate::dialect::{Dialect, Param};
 use crate::plan::LaunchPlan;
-use crate::row_segments::{row_segments, RowSegments, ROW_SEGMENT_WIDTH};
+use crate::row_segments::{row_segments, step_margins, RowSegments, ROW_SEGMENT_WIDTH};
 use crate::tile::TilePass;
 use crate::writer::Writer;
 use dwt_ir::{ElementType, Layout};
@@ -39,14 +39,22 @@ impl VerticalGeometry {
 /// The vertical (column and depth) kernels of a module.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerticalPass {
-    /// `(src, dst, base, col_step, row_step, plane_step, rows, cols)`: groups of
-    /// `slab_width x slab_rows`, one per slab of columns (group x) and plane (group y); sample `r`
-    /// of column `c` of plane `p` is at `base + p * plane_step + c * col_step + r * row_step`.
-    /// The same kernel runs the columns of a 2-D band (one plane), the columns of every z-slice of
-    /// a 3-D band (planes along z) and its z-lines (section IV-G: slabs in the x-z plane, planes
-    /// along y, `row_step` the slice pitch). `dst` may be `src` for the interleaved layout; Mallat
-    /// needs `dst != src` (its writes land on rows later windows still read).
+    /// `(src, dst, base, col_step, row_step, plane_step, rows, cols, segment, margin)`: groups of
+    /// `slab_width x slab_rows`, one per slab of columns (group x), plane (group y) and segment
+    /// of `segment` rows of the columns (group z; `segment` even); sample `r` of column `c` of
+    /// plane `p` is at `base + p * plane_step + c * col_step + r * row_step`. A group lifts
+    /// `margin` rows (even, at least [`margin`](Self::margin)) beyond either end of its segment
+    /// where the column goes on, and stores its segment only. The same kernel runs the columns
+    /// of a 2-D band (one plane), the columns of every z-slice of a 3-D band (planes along z) and
+    /// its z-lines (section IV-G: slabs in the x-z plane, planes along y, `row_step` the slice
+    /// pitch). `dst` may be `src` for the interleaved layout with one segment; Mallat, and more
+    /// than one segment, need `dst != src` (writes land on rows other windows still read).
     pub columns_kernel: String,
+    /// The rows a column segment lifts beyond either end of what it stores for the values it
+    /// stores to be the whole column's: twice the program's reach in polyphase indices (the sum
+    /// over steps of the farthest tap, plus one per step for the boundary rule at the
+    /// segment's end).
+    pub margin: usize,
     pub geometry: VerticalGeometry,
 }
 
@@ -310,6 +318,7 @@ pub fn emit_module(
         vertical: vertical.map(|(geometry, _)| VerticalPass {
             columns_kernel,
             geometry,
+            margin: 2 * step_margins(&program.ops).last().copied().unwrap_or(0),
         }),
         tile,
         small_tile,
@@ -924,7 +933,7 @@ impl Emitter<'_> {
 
     // ---------------------------------------------------------------- vertical pass
 
-    fn columns_params(&self) -> [Param; 8] {
+    fn columns_params(&self) -> [Param; 10] {
         [
             Param::Global("src", self.elem),
             Param::Global("dst", self.elem),
@@ -934,6 +943,8 @@ impl Emitter<'_> {
             Param::Int("plane_step"),
             Param::Int("rows"),
             Param::Int("cols"),
+            Param::Int("segment"),
+            Param::Int("margin"),
         ]
     }
 
@@ -961,9 +972,14 @@ impl Emitter<'_> {
             h / 2
         ));
         w.comment("only the first and last windows reach the ends of the column and apply the boundary rule.");
+        w.comment("Column segments (group z): a group stores rows [seg_lo, seg_hi) of `segment` rows and lifts");
+        w.comment("`margin` rows more on either side where the column goes on, as a column of `len` rows from r0:");
         w.comment(
-            "Mallat layout: dst != src (writes land on rows later windows still read); interleaved: may be equal.",
+            "their values see the boundary rule where the column goes on, and are never stored.",
         );
+        w.comment(
+            "Mallat layout, or more than one segment: dst != src (writes land on rows other windows still");
+        w.comment("read); interleaved with one segment: may be equal.");
         let sig = d.kernel_signature(name, &self.columns_params(), [sw, sr, 1], false);
         self.kernel_block(w, sig, |w| {
             w.line(d.local_array(self.work(), "win", &[g.window_rows, sw]));
@@ -973,21 +989,35 @@ impl Emitter<'_> {
             w.line(format!("const int plane = {};", d.group_id(1)));
             w.line("const int active = col < cols;");
             w.line("const int col_base = base + plane * plane_step + col * col_step;");
-            w.line("const int n_even = (rows + 1) / 2;");
-            w.line("const int n_odd = rows / 2;");
+            w.line(format!("const int seg_lo = {} * segment;", d.group_id(2)));
+            w.line(format!(
+                "const int seg_hi = {};",
+                d.min_int("seg_lo + segment", "rows")
+            ));
+            w.line(format!(
+                "const int r0 = {};",
+                d.max_int("seg_lo - margin", "0")
+            ));
+            w.line(format!(
+                "const int len = {} - r0;",
+                d.min_int("seg_hi + margin", "rows")
+            ));
+            w.line("const int rows_even = (rows + 1) / 2;");
+            w.line("const int n_even = (len + 1) / 2;");
+            w.line("const int n_odd = len / 2;");
             w.blank();
             w.comment(format!(
-                "Windows: one when the column fits (rows < H + bottom = {}); else the first ({} rows in),",
+                "Windows: one when the column fits (len < H + bottom = {}); else the first ({} rows in),",
                 h + b,
                 h + b
             ));
             w.comment(format!(
                 "`full` windows of H = {h} rows, and the last with the `leftover` rows."
             ));
-            w.line(format!("const int sliding = rows >= {};", h + b));
-            w.line(format!("const int full = sliding ? (rows - {}) / {h} : 0;", h + b));
+            w.line(format!("const int sliding = len >= {};", h + b));
+            w.line(format!("const int full = sliding ? (len - {}) / {h} : 0;", h + b));
             w.line(format!(
-                "const int leftover = sliding ? (rows - {}) % {h} : 0;",
+                "const int leftover = sliding ? (len - {}) % {h} : 0;",
                 h + b
             ));
             w.line("const int windows = sliding ? full + 2 : 1;");
@@ -1011,7 +1041,7 @@ impl Emitter<'_> {
                 ));
                 w.line(format!(
                     "const int n_in = first ? {} : (last ? leftover : {h});",
-                    d.min_int("rows", &(h + b).to_string())
+                    d.min_int("len", &(h + b).to_string())
                 ));
                 w.line(format!("const int at = first ? {} : {c};", t + o));
                 if let Some((low, high)) = self.on_read {
@@ -1022,7 +1052,7 @@ impl Emitter<'_> {
                 w.block(format!("for (int i = ty; i < n_in; i += {sr})"), |w| {
                     let load = format!(
                         "to_work(src[col_base + {} * row_step])",
-                        self.row_in("inrow + i")
+                        self.row_in("r0 + inrow + i")
                     );
                     let load = self.factor(load, self.on_read, "inrow + i");
                     w.line(format!(
@@ -1049,7 +1079,7 @@ impl Emitter<'_> {
                     "top = {t}; the last window writes the rest (leftover + overlap + bottom)."
                 ));
                 w.line(format!(
-                    "const int n_out = !sliding ? rows : (first ? {} : (last ? leftover + {} : {h}));",
+                    "const int n_out = !sliding ? len : (first ? {} : (last ? leftover + {} : {h}));",
                     h - o,
                     o + b
                 ));
@@ -1060,11 +1090,12 @@ impl Emitter<'_> {
                     ));
                 }
                 w.block(format!("for (int i = ty; i < n_out; i += {sr})"), |w| {
-                    let value = self.factor("win[from + i][tx]".into(), self.on_write, "outrow + i");
-                    w.block("if (active)", |w| {
+                    w.line("const int r = r0 + outrow + i;");
+                    let value = self.factor("win[from + i][tx]".into(), self.on_write, "r");
+                    w.block("if (active && r >= seg_lo && r < seg_hi)", |w| {
                         w.line(format!(
                             "dst[col_base + {} * row_step] = to_elem({value});",
-                            self.row_out("outrow + i")
+                            self.row_out("r")
                         ))
                     });
                 });
@@ -1077,7 +1108,7 @@ impl Emitter<'_> {
     /// Where natural row `r` is read from / written to, relative to `col_base`, in rows.
     fn row_in(&self, r: &str) -> String {
         match (self.layout, self.direction) {
-            (Layout::Mallat, Direction::Inverse) => format!("split_index({r}, n_even)"),
+            (Layout::Mallat, Direction::Inverse) => format!("split_index({r}, rows_even)"),
             _ if r.contains(' ') => format!("({r})"),
             _ => r.to_string(),
         }
@@ -1085,7 +1116,7 @@ impl Emitter<'_> {
 
     fn row_out(&self, r: &str) -> String {
         match (self.layout, self.direction) {
-            (Layout::Mallat, Direction::Forward) => format!("split_index({r}, n_even)"),
+            (Layout::Mallat, Direction::Forward) => format!("split_index({r}, rows_even)"),
             _ if r.contains(' ') => format!("({r})"),
             _ => r.to_string(),
         }
@@ -1127,7 +1158,7 @@ impl Emitter<'_> {
                 |w| {
                     let target = format!("win[{} - wbase][tx]", sample_row("i", p));
                     self.step_body(w, step, &target, &|k| {
-                        let m = format!("resolve(rows, {q}, {})", offset("i", k));
+                        let m = format!("resolve(len, {q}, {})", offset("i", k));
                         format!("win[{} - wbase][tx]", sample_row(&m, q))
                     })
                 },

@@ -7,7 +7,9 @@
 //!   of columns whose geometry (top, overlap, bottom, per-step lags) the IR derives, mirroring
 //!   `dwt_runtime::cpu::sliding_window`, as one loop over the windows (a column shorter than
 //!   `H + bottom` is one window). With a plane stride the same kernel is the depth pass of a 3-D
-//!   transform (section IV-G: slabs in the x-z plane, sliding along z);
+//!   transform (section IV-G: slabs in the x-z plane, sliding along z). Where a launch's slabs
+//!   are too few to fill the device, its columns are split into segments, a group each, that
+//!   lift a margin beyond their ends from a copy of the band ([`column_segment_rows`]);
 //! - a fused 2-D pass ([`TilePass`], module `tile`): one tile of the band with its halo read once,
 //!   lifted along both axes in local memory, its subbands written once, out of place; the planner
 //!   ([`plan()`]) prefers it for 2-D transforms, and for the x-y planes of 3-D ones (then the depth
@@ -71,6 +73,47 @@ pub const SMALL_BAND: usize = 960 * 540;
 /// bands of at most [`SMALL_BAND`] samples ([`LaunchConfig::small_band_tiles`]).
 pub const SMALL_BAND_TILE: ([usize; 2], usize) = ([16, 8], 128);
 
+/// The groups a launch of the sliding window is split into column segments to reach, where
+/// its slabs of whole columns are fewer ([`column_segment_rows`]): about two waves of its
+/// groups on an H200 (eight groups of 256 work-items on each of 132 multiprocessors). Whole
+/// columns of 8192 rows in 256 groups took 1.3-1.4x as long as segments of 512 to 2048 rows
+/// (BENCHMARKS.md).
+pub const COLUMN_GROUPS: usize = 2048;
+
+/// The fewest rows a column segment stores by the rule of [`column_segment_rows`]: at 1920x1080
+/// segments of 128 rows were the fastest measured (the two passes' three levels 0.56-0.59 of
+/// whole columns' time), 512 and longer slower.
+pub const MIN_COLUMN_SEGMENT: usize = 128;
+
+/// Rows per column segment of a sliding-window launch over lines of `len` samples in `groups`
+/// groups of whole columns (slabs times planes), for a program whose segments lift `margin`
+/// rows beyond their ends in windows of `height` rows; `len` or more means whole columns.
+/// `setting` is [`LaunchConfig::column_segment`]; its rule (`None`) splits the columns until
+/// the launch has [`COLUMN_GROUPS`] groups, into segments of at least [`MIN_COLUMN_SEGMENT`]
+/// rows, two windows and eight margins. Never more than 65535 segments (a grid's extent).
+pub fn column_segment_rows(
+    len: usize,
+    groups: usize,
+    margin: usize,
+    height: usize,
+    setting: Option<usize>,
+) -> usize {
+    let even = |n: usize| n + n % 2;
+    let rows = match setting {
+        Some(0) => return len,
+        Some(n) => even(n.max(2)),
+        None => {
+            let least = MIN_COLUMN_SEGMENT.max(2 * height).max(8 * margin);
+            let segments = COLUMN_GROUPS.div_ceil(groups.max(1)).min(len / least);
+            if segments <= 1 {
+                return len;
+            }
+            even(len.div_ceil(segments))
+        }
+    };
+    rows.max(even(len.div_ceil(65535)))
+}
+
 /// The most local memory the rows kernel's two phases take: 32 KiB, the least an OpenCL device
 /// of the full profile offers a work-group and within CUDA's 48 KiB of static shared memory
 /// ([`LaunchConfig::row_limit`]).
@@ -116,6 +159,12 @@ pub struct LaunchConfig {
     pub slab_width: usize,
     /// Work-items along y of the vertical pass, sharing the rows of a window.
     pub slab_rows: usize,
+    /// Rows of a column each group of the sliding window stores, where a launch's columns are
+    /// split among several groups (column segments, each lifting [`VerticalPass::margin`] rows
+    /// more on either side): `None`, the rule of [`column_segment_rows`]; `Some(0)`, whole
+    /// columns (one group slides down all of a column, van der Laan et al.'s form); `Some(n)`,
+    /// segments of `n` rows (rounded up to even). Runtime arguments of the same kernel.
+    pub column_segment: Option<usize>,
     /// Polyphase indices per phase a fused 2-D tile owns along x and y (twice as many samples).
     /// The long filters take others on large planes unless
     /// [`long_filter_tiles`](Self::long_filter_tiles) is `Some(false)`; so do
@@ -442,6 +491,7 @@ impl Default for LaunchConfig {
             window_height: 64,
             slab_width: 32,
             slab_rows: 8,
+            column_segment: None,
             tile: [32, 16],
             tile_threads: 256,
             segment: 8,

@@ -22,7 +22,7 @@ use dwt_ir::{Direction, Layout};
 
 use crate::emit::KernelModule;
 use crate::tile::TilePass;
-use crate::Strategy;
+use crate::{column_segment_rows, Strategy};
 
 /// Which device buffer a kernel argument is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -179,9 +179,36 @@ fn band(full: [usize; 3], layout: Layout, level: u32) -> Band {
     }
 }
 
+/// Indices into `[depth, height, width]` of a window along `axis`: the axis it slides along,
+/// its lines' axis, its planes' axis (lines along x for windows along y or z, along y for
+/// windows along x).
+fn window_axes(axis: Axis) -> (usize, usize, usize) {
+    match axis {
+        Axis::X => (2, 1, 0),
+        Axis::Y => (1, 2, 0),
+        Axis::Z => (0, 2, 1),
+    }
+}
+
+/// The rows per column segment of the sliding window along `axis` of band `b`
+/// ([`column_segment_rows`]): the line's length or more where one group slides down whole lines.
+fn window_segment(module: &KernelModule, b: &Band, axis: Axis) -> Result<usize, String> {
+    let v = module.vertical.as_ref().map_err(|e| e.to_string())?;
+    let (along, lines, planes) = window_axes(axis);
+    let cfg = &module.config;
+    let groups = b.n[lines].div_ceil(cfg.slab_width) * b.n[planes];
+    Ok(column_segment_rows(
+        b.n[along],
+        groups,
+        v.margin,
+        v.geometry.height,
+        cfg.column_segment,
+    ))
+}
+
 /// The sliding-window kernel along `axis` of band `b` from `src` to `dst`, or `None` for lines
-/// of fewer than 2 samples: lines along x for windows along y or z (along y for windows along
-/// x), one group of `slab_width` lines per plane of the remaining axis.
+/// of fewer than 2 samples: one group of `slab_width` lines per plane of the remaining axis and
+/// column segment ([`window_segment`]; `src != dst` where there is more than one).
 fn window_launch(
     module: &KernelModule,
     b: &Band,
@@ -189,21 +216,21 @@ fn window_launch(
     src: Buffer,
     dst: Buffer,
 ) -> Result<Option<Launch>, String> {
-    // Indices into `[depth, height, width]`: the axis the window slides along, the lines, the planes.
-    let (along, lines, planes) = match axis {
-        Axis::X => (2, 1, 0),
-        Axis::Y => (1, 2, 0),
-        Axis::Z => (0, 2, 1),
-    };
+    let (along, lines, planes) = window_axes(axis);
     if b.n[along] < 2 {
         return Ok(None);
     }
     let v = module.vertical.as_ref().map_err(|e| e.to_string())?;
     let cfg = &module.config;
+    let segment = window_segment(module, b, axis)?;
+    let segments = b.n[along].div_ceil(segment);
+    if segments > 1 && src == dst {
+        return Err("column segments in place: a planner bug".into());
+    }
     Ok(Some(Launch {
         kernel: v.columns_kernel.clone(),
         pass: Pass::Window(axis),
-        groups: [b.n[lines].div_ceil(cfg.slab_width), b.n[planes], 1],
+        groups: [b.n[lines].div_ceil(cfg.slab_width), b.n[planes], segments],
         block: [cfg.slab_width, cfg.slab_rows],
         buffers: vec![src, dst],
         ints: vec![
@@ -213,6 +240,8 @@ fn window_launch(
             int(b.step[planes])?,
             int(b.n[along])?,
             int(b.n[lines])?,
+            int(segment)?,
+            int(if segments > 1 { v.margin } else { 0 })?,
         ],
     }))
 }
@@ -703,22 +732,23 @@ impl Planner<'_> {
         self.sliding(b, Axis::Z)
     }
 
-    /// The sliding-window kernel along `axis` of band `b`, in place on the data (nothing for
-    /// lines of fewer than 2 samples). Mallat first copies the band into the scratch buffer,
-    /// which the kernel reads.
+    /// The sliding-window kernel along `axis` of band `b`, onto the data (nothing for lines of
+    /// fewer than 2 samples). Mallat, and lines split into column segments, first copy the band
+    /// into the scratch buffer, which the kernel reads; the interleaved layout's whole lines
+    /// lift in place.
     fn sliding(&mut self, b: &Band, axis: Axis) -> Result<(), String> {
-        let layout = self.module.layout;
-        let src = match layout {
-            Layout::Mallat => Buffer::Scratch,
-            Layout::Interleaved => Buffer::Data,
-        };
+        let (along, _, _) = window_axes(axis);
+        let split = b.n[along] >= 2 && b.n[along] > window_segment(self.module, b, axis)?;
+        let copy = self.module.layout == Layout::Mallat || split;
+        let src = if copy { Buffer::Scratch } else { Buffer::Data };
         let Some(launch) = window_launch(self.module, b, axis, src, Buffer::Data)? else {
             return Ok(());
         };
-        if layout == Layout::Mallat {
+        if copy {
             self.needs_scratch = true;
+            // An interleaved band's samples lie `step` apart along its rows: copy their span.
             self.steps.push(Step::Copy(BandCopy {
-                extents: b.n,
+                extents: [b.n[0], b.n[1], (b.n[2] - 1) * b.step[2] + 1],
                 row_pitch: b.step[1],
                 plane_pitch: b.step[0],
             }));

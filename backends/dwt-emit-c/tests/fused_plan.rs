@@ -263,6 +263,8 @@ fn volumes_take_the_fused_pass_on_their_planes_then_the_depth_pass() {
             assert_eq!(p.reads_source, direction == Direction::Forward);
             assert_eq!(p.source_may_be_data, direction == Direction::Forward);
             assert_eq!(p.scratch, 512 * 512 * 512);
+            // 16 slabs of 512 planes (2048 groups at level 2): whole lines along z.
+            assert!(windows(&p).iter().all(|w| w.0[2] == 1), "{}", w.name);
         }
     }
 }
@@ -288,9 +290,9 @@ fn fused_volume_levels_alternate_between_data_and_scratch() {
     assert_eq!(l[2].groups[2], 10);
     assert_eq!(*l[0].ints.last().unwrap(), 30 * 40);
     // The depth pass slides along z (20, then 10 samples) over the band's columns (40, 20)
-    // and rows (30, 15).
-    assert_eq!(l[1].ints[4..], [20, 40]);
-    assert_eq!(l[3].ints[4..], [10, 20]);
+    // and rows (30, 15), whole lines (one segment of them, no margins).
+    assert_eq!(l[1].ints[4..], [20, 40, 20, 0]);
+    assert_eq!(l[3].ints[4..], [10, 20, 10, 0]);
     assert_eq!(l[3].groups[1], 15);
     let inverse = module("LeGall53", Direction::Inverse, &volume);
     let p = plan(&inverse, &[20, 30, 40], 2).unwrap();
@@ -420,6 +422,99 @@ fn rows_of_up_to_32_kib_take_the_rows_kernel() {
             + m.source().matches(&format!("odd[{half}];")).count();
         assert_eq!(arrays, 2, "{limit}");
     }
+}
+
+/// The window launches of a plan: its groups and its segment and margin arguments.
+fn windows(p: &dwt_emit_c::LaunchPlan) -> Vec<([usize; 3], i32, i32)> {
+    p.steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Launch(l) if matches!(l.pass, dwt_emit_c::Pass::Window(_)) => {
+                Some((l.groups, l.ints[6], l.ints[7]))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn columns_of_too_few_slabs_split_into_segments_read_from_a_copy() {
+    use dwt_emit_c::column_segment_rows;
+    let two_pass = LaunchConfig::two_pass();
+    // LeGall 5/3 reaches 4 polyphase indices by its two steps (1 + 1 each): margins of 8 rows.
+    let m = module("LeGall53", Direction::Forward, &two_pass);
+    assert_eq!(m.vertical.as_ref().unwrap().margin, 8);
+    let fidelity = module("Fidelity", Direction::Forward, &two_pass);
+    assert_eq!(fidelity.vertical.as_ref().unwrap().margin, 20);
+    // 8192 columns are 256 slabs: 8 segments of 1024 rows make 2048 groups.
+    assert_eq!(
+        windows(&plan(&m, &[8192, 8192], 1).unwrap()),
+        [([256, 1, 8], 1024, 8)]
+    );
+    // 64 columns of 3000 rows are 2 slabs: the segments stop at 128 rows (23 of 132) ...
+    assert_eq!(
+        windows(&plan(&m, &[3000, 64], 1).unwrap()),
+        [([2, 1, 23], 132, 8)]
+    );
+    // ... or at 8 margins, for a program that reaches far (Fidelity: 160 rows, 18 of 168).
+    assert_eq!(column_segment_rows(3000, 2, 20, 64, None), 168);
+    // Enough slabs, short columns or `Some(0)`: whole columns, no margins.
+    assert_eq!(
+        windows(&plan(&m, &[1000, 65536], 1).unwrap()),
+        [([2048, 1, 1], 1000, 0)]
+    );
+    assert_eq!(
+        windows(&plan(&m, &[200, 64], 1).unwrap()),
+        [([2, 1, 1], 200, 0)]
+    );
+    let whole = module(
+        "LeGall53",
+        Direction::Forward,
+        &LaunchConfig {
+            column_segment: Some(0),
+            ..two_pass
+        },
+    );
+    assert_eq!(
+        windows(&plan(&whole, &[3000, 64], 1).unwrap()),
+        [([2, 1, 1], 3000, 0)]
+    );
+    // A set length is rounded up to even, and to at most 65535 segments per launch.
+    assert_eq!(column_segment_rows(3000, 2, 8, 64, Some(7)), 8);
+    assert_eq!(column_segment_rows(300_000, 2, 8, 64, Some(2)), 6);
+    // The interleaved layout lifts whole columns in place, split ones from a copy of the band
+    // (the span of its rows: level 1's samples lie 2 apart); Mallat copies either way.
+    let w = dwt_catalogue::by_name("LeGall53").unwrap();
+    let interleaved = emit_module(
+        &OpenCl,
+        w,
+        Direction::Forward,
+        ElementType::I32,
+        Layout::Interleaved,
+        &two_pass,
+    )
+    .unwrap();
+    let copies = |shape: &[usize], levels: u32| -> Vec<(Buffer, [usize; 3])> {
+        let p = plan(&interleaved, shape, levels).unwrap();
+        let mut out = Vec::new();
+        for (i, s) in p.steps.iter().enumerate() {
+            if let Step::Copy(c) = s {
+                let Step::Launch(next) = &p.steps[i + 1] else {
+                    panic!("a copy before a copy")
+                };
+                out.push((next.buffers[0], c.extents));
+            }
+        }
+        out
+    };
+    assert_eq!(copies(&[200, 64], 1), []);
+    assert_eq!(
+        copies(&[3000, 64], 2),
+        [
+            (Buffer::Scratch, [1, 3000, 64]),
+            (Buffer::Scratch, [1, 1500, 63])
+        ]
+    );
 }
 
 /// The kernels defined in `source`, by the emitted `__kernel void NAME(` / `void NAME(` lines.

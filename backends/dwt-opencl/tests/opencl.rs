@@ -304,6 +304,62 @@ fn rows_longer_than_the_limit_slide_2() {
     long_rows_slide(2);
 }
 
+/// Every third catalogue wavelet from `first` (three tests, run in parallel), with the sliding
+/// window's lines split into column segments of 6 rows, far shorter than the programs' margins:
+/// the columns and depth of the two passes (and their rows longer than a row limit of 64, for
+/// the programs without row segments), and the depth pass of the fused 3-D plan.
+fn column_segments(first: usize) {
+    let two_pass = OpenClBackend::with_config(LaunchConfig {
+        column_segment: Some(6),
+        max_row_len: 64,
+        ..LaunchConfig::two_pass()
+    })
+    .unwrap();
+    let fused = OpenClBackend::with_config(LaunchConfig {
+        column_segment: Some(6),
+        ..LaunchConfig::tiny_tiles()
+    })
+    .unwrap();
+    let shapes: [(&OpenClBackend, &[usize]); 6] = [
+        (&two_pass, &[40, 9]),
+        (&two_pass, &[37, 5]),
+        (&two_pass, &[9, 130]),
+        (&two_pass, &[30, 6, 5]),
+        (&two_pass, &[150]),
+        (&fused, &[30, 7, 6]),
+    ];
+    for w in dwt_catalogue::all().into_iter().skip(first).step_by(3) {
+        for (s, (b, shape)) in shapes.iter().enumerate() {
+            for levels in 1..=3 {
+                for direction in [Direction::Forward, Direction::Inverse] {
+                    for layout in [Layout::Interleaved, Layout::Mallat] {
+                        let r = Request {
+                            layout,
+                            ..request(w, direction, shape, levels)
+                        };
+                        check_case(b, &r, s + levels as usize);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn column_segments_match_the_reference_0() {
+    column_segments(0);
+}
+
+#[test]
+fn column_segments_match_the_reference_1() {
+    column_segments(1);
+}
+
+#[test]
+fn column_segments_match_the_reference_2() {
+    column_segments(2);
+}
+
 /// Rows of `width` samples, two levels of the two passes at the default limits, both layouts and
 /// directions of three programs (an integer one with a pre-shift, a clamp-rule one, a float one).
 fn two_pass_rows_match_the_reference(width: usize, seed: usize) {
