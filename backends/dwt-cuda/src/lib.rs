@@ -26,9 +26,11 @@
 //! - Every transform's steps go through one interpreter of the plan (raw driver launches);
 //!   transforms on the device of up to [`GRAPH_SAMPLES`] samples record them as a CUDA graph per
 //!   (stream, source, data) buffers and replay it ([`CudaBackend::with_graph_limit`]).
-//! - The Mallat layout's sliding-window passes read a scratch copy of the band (their writes land
-//!   on samples later windows still read): one device-to-device copy of the contiguous span that
-//!   covers the band per pass (the band itself when it spans whole rows).
+//! - The Mallat layout's sliding-window passes (and column segments) read one buffer and write
+//!   the other (their writes land on samples other windows still read): the plan moves each
+//!   level's band between the data and a scratch buffer, the rows kernel bringing it back; a
+//!   level without one that would end in the scratch starts from a device-to-device copy of the
+//!   contiguous span that covers the band.
 //! - [`Tuning::Measured`] (or `DWT_TUNE=measure`): each 2-D or 3-D request's launch
 //!   configuration is the fastest of [`LaunchConfig::candidates`] timed on the device (module
 //!   `tune`), the choice cached on disk; by default ([`Tuning::Fixed`]) the configuration given.

@@ -68,11 +68,12 @@ pub struct KernelModule {
     prelude_any_layout: String,
     /// Each kernel on its own, in the order of `source`.
     kernels: Vec<ModuleKernel>,
-    /// `(data, base, sample_step, row_step, plane_step, n, rows)`: one group of `row_group_size`
-    /// work-items per row (group x) and plane (group y), the row at
-    /// `data[base + plane * plane_step + row * row_step + i * sample_step]`; pre-shift fused
-    /// (forward: on load, inverse: undone on store). The executor runs it on rows of at most
-    /// `LaunchConfig::row_limit` samples; longer rows run the sliding `columns_kernel` along the row.
+    /// `(src, dst, base, sample_step, row_step, plane_step, n, rows)`: one group of
+    /// `row_group_size` work-items per row (group x) and plane (group y), the row at
+    /// `src/dst[base + plane * plane_step + row * row_step + i * sample_step]` (`dst` may be
+    /// `src`); pre-shift fused (forward: on load, inverse: undone on store). The executor runs
+    /// it on rows of at most `LaunchConfig::row_limit` samples; longer rows take the
+    /// row-segments kernel or the sliding `columns_kernel` along the row.
     pub rows_kernel: String,
     /// The VC-2 pre-shift alone (forward: `x <<= shift`, inverse: rounded back), with the rows
     /// kernel's parameters and launch: for bands whose rows are too long for the rows kernel,
@@ -759,7 +760,8 @@ impl Emitter<'_> {
         let wg = self.cfg.row_group_size;
         let half_cap = self.cfg.row_limit(self.elem).div_ceil(2);
         let params = [
-            Param::Global("data", self.elem),
+            Param::Global("src", self.elem),
+            Param::Global("dst", self.elem),
             Param::Int("base"),
             Param::Int("sample_step"),
             Param::Int("row_step"),
@@ -770,9 +772,10 @@ impl Emitter<'_> {
         w.comment(
             "Horizontal pass: one work-group per row of `n` samples (n <= row_limit) and plane, the row at",
         );
-        w.comment("data[base + plane * plane_step + row * row_step + i * sample_step] (`rows` rows per plane).");
+        w.comment("src/dst[base + plane * plane_step + row * row_step + i * sample_step] (`rows` rows per plane);");
+        w.comment("dst may be src: the whole row is in local memory before any of it is stored.");
         w.comment(
-            "Short-row path (n <= row_limit; longer rows slide the columns kernel along the row).",
+            "Short-row path (n <= row_limit; longer rows take the row-segments or the columns kernel).",
         );
         w.comment("Each step is a loop over its target phase in local memory with a barrier after it; reads");
         w.comment("outside the phase go through resolve().");
@@ -786,10 +789,12 @@ impl Emitter<'_> {
             w.comment(
                 "The host launches exactly `rows` groups per plane: no early return, barriers stay uniform.",
             );
-            w.line(format!(
-                "{} line = data + base + plane * plane_step + row * row_step;",
-                d.global_pointer(self.d.storage_type(self.elem))
-            ));
+            for buffer in ["src", "dst"] {
+                w.line(format!(
+                    "{} {buffer}_line = {buffer} + base + plane * plane_step + row * row_step;",
+                    d.global_pointer(self.d.storage_type(self.elem))
+                ));
+            }
             w.line("const int n_even = (n + 1) / 2;");
             w.line("const int n_odd = n / 2;");
             w.blank();
@@ -856,7 +861,7 @@ impl Emitter<'_> {
             (true, _) => "Load (coalesced): low half into even, high half into odd.",
         });
         w.block(format!("for (int i = lid; i < n; i += {wg})"), |w| {
-            let load = "to_work(line[i * sample_step])";
+            let load = "to_work(src_line[i * sample_step])";
             let load = if forward_shift {
                 format!("pre_shift({load})")
             } else {
@@ -890,7 +895,7 @@ impl Emitter<'_> {
             };
             w.line(format!("const {} x = {value};", self.work()));
             let x = if undo { "undo_pre_shift(x)" } else { "x" };
-            w.line(format!("line[i * sample_step] = to_elem({x});"));
+            w.line(format!("dst_line[i * sample_step] = to_elem({x});"));
         });
     }
 

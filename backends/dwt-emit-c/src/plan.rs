@@ -1,7 +1,9 @@
 //! The launches of one whole transform, computed once for every executor, in one of three shapes:
-//! - two passes per level (van der Laan et al.), in place: per level the pre-shift, the rows (or
-//!   the sliding-window kernel along long rows), the columns and the depth pass, with the Mallat
-//!   band copies;
+//! - two passes per level (van der Laan et al.), on the data with a scratch buffer: per level
+//!   the rows (with the pre-shift; or the row segments, or the sliding-window kernel along long
+//!   rows), the columns and the depth pass, the passes that must read one buffer and write the
+//!   other moving the band between the data and the scratch, the rows kernel bringing it back
+//!   (`Planner::level`);
 //! - fused 2-D ([`Strategy::Fused`](crate::Strategy)): one tile kernel per level, out of place:
 //!   level 0 reads [`Buffer::Source`], the subbands land in [`Buffer::Data`], and the low band
 //!   each level hands the next lives in [`Buffer::Scratch`] (two regions used in turn);
@@ -303,23 +305,18 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
         module,
         steps: Vec::new(),
         needs_scratch: false,
+        at: Buffer::Data,
     };
     let band = |level: u32| band(full, module.layout, level);
     match module.direction {
         Direction::Forward => {
             for level in 0..levels {
-                let b = band(level);
-                p.rows(&b)?;
-                p.columns(&b)?;
-                p.depth(&b)?;
+                p.level(&band(level), [Axis::X, Axis::Y, Axis::Z])?;
             }
         }
         Direction::Inverse => {
             for level in (0..levels).rev() {
-                let b = band(level);
-                p.depth(&b)?;
-                p.columns(&b)?;
-                p.rows(&b)?;
+                p.level(&band(level), [Axis::Z, Axis::Y, Axis::X])?;
             }
         }
     }
@@ -651,34 +648,111 @@ struct Planner<'a> {
     module: &'a KernelModule,
     steps: Vec<Step>,
     needs_scratch: bool,
+    /// The buffer the band being lifted is in: the data, or the scratch between the passes of a
+    /// level that read one and write the other.
+    at: Buffer,
+}
+
+/// How a pass of a level moves the band between the data and the scratch.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Move {
+    /// Nothing to lift along the axis (a line of one sample), or lifted in place.
+    Stays,
+    /// Reads the buffer the band is in and writes the other.
+    Crosses,
+    /// Either (the rows kernel): chosen so that the band ends the level in the data.
+    Either,
 }
 
 impl Planner<'_> {
-    /// The row pass (run even for rows of one sample: it applies the pre-shift). Rows of at most
-    /// `row_limit` samples take the rows kernel; longer rows the row-segments kernel, many
-    /// groups per row, from a copy of the band (a program without one: the sliding-window
-    /// kernel along the row, with the shift kernel before it (forward) or after it (inverse),
-    /// one group per 32 rows).
-    fn rows(&mut self, b: &Band) -> Result<(), String> {
+    /// One level's passes along `axes`, in that order, each reading the buffer the band is in.
+    /// Passes that must read one buffer and write the other (the sliding window in the Mallat
+    /// layout or over column segments, the row segments) alternate between the data and the
+    /// scratch; the rows kernel, which may do either, is chosen to bring the band back to the
+    /// data, else the level starts from a copy of the band in the scratch.
+    fn level(&mut self, b: &Band, axes: [Axis; 3]) -> Result<(), String> {
+        let moves = axes
+            .iter()
+            .map(|&axis| self.move_of(b, axis))
+            .collect::<Result<Vec<_>, String>>()?;
+        let crossings = moves.iter().filter(|&&m| m == Move::Crosses).count();
+        let either = moves.contains(&Move::Either);
+        if crossings % 2 == 1 && !either {
+            self.copy_band(b);
+            self.at = Buffer::Scratch;
+        }
+        for (&axis, &m) in axes.iter().zip(&moves) {
+            let cross = match m {
+                Move::Stays => false,
+                Move::Crosses => true,
+                Move::Either => crossings % 2 == 1,
+            };
+            let to = match (cross, self.at) {
+                (false, at) => at,
+                (true, Buffer::Data) => Buffer::Scratch,
+                (true, _) => Buffer::Data,
+            };
+            self.needs_scratch |= to == Buffer::Scratch;
+            match axis {
+                Axis::X => self.rows(b, to)?,
+                Axis::Y | Axis::Z => self.sliding(b, axis, to)?,
+            }
+            self.at = to;
+        }
+        debug_assert!(self.at == Buffer::Data, "a level ended in the scratch");
+        Ok(())
+    }
+
+    /// How the pass along `axis` of band `b` moves it.
+    fn move_of(&self, b: &Band, axis: Axis) -> Result<Move, String> {
         let m = self.module;
+        if axis == Axis::X && b.n[2] <= m.config.row_limit(m.elem) {
+            return Ok(Move::Either);
+        }
+        if axis == Axis::X && m.row_segments.is_some() {
+            return Ok(Move::Crosses);
+        }
+        let along = window_axes(axis).0;
+        if b.n[along] < 2 {
+            return Ok(Move::Stays);
+        }
+        let split = b.n[along] > window_segment(m, b, axis)?;
+        Ok(if m.layout == Layout::Mallat || split {
+            Move::Crosses
+        } else {
+            Move::Stays
+        })
+    }
+
+    /// Copies band `b` from the data to the same place in the scratch (an interleaved band's
+    /// samples lie `step` apart along its rows: the span of each row).
+    fn copy_band(&mut self, b: &Band) {
+        self.needs_scratch = true;
+        self.steps.push(Step::Copy(BandCopy {
+            extents: [b.n[0], b.n[1], (b.n[2] - 1) * b.step[2] + 1],
+            row_pitch: b.step[1],
+            plane_pitch: b.step[0],
+        }));
+    }
+
+    /// The row pass into `to` (run even for rows of one sample: it applies the pre-shift). Rows
+    /// of at most `row_limit` samples take the rows kernel; longer rows the row-segments
+    /// kernel, many groups per row (a program without one: the sliding-window kernel along
+    /// the row, with the shift kernel before it (forward) or after it (inverse), one group per
+    /// 32 rows).
+    fn rows(&mut self, b: &Band, to: Buffer) -> Result<(), String> {
+        let m = self.module;
+        let from = self.at;
         if b.n[2] <= m.config.row_limit(m.elem) {
-            return self.row_kernel(&m.rows_kernel, Pass::Rows, b);
+            return self.row_kernel(&m.rows_kernel, Pass::Rows, b, vec![from, to]);
         }
         if let Some(s) = &m.row_segments {
-            self.needs_scratch = true;
-            // An interleaved band's samples lie `step` apart along its rows: copy their span.
-            let span = (b.n[2] - 1) * b.step[2] + 1;
-            self.steps.push(Step::Copy(BandCopy {
-                extents: [b.n[0], b.n[1], span],
-                row_pitch: b.step[1],
-                plane_pitch: b.step[0],
-            }));
             self.steps.push(Step::Launch(Launch {
                 kernel: s.kernel.clone(),
                 pass: Pass::RowSegments,
                 groups: [b.n[2].div_ceil(2).div_ceil(s.segment), b.n[1], b.n[0]],
                 block: [m.config.row_group_size, 1],
-                buffers: vec![Buffer::Scratch, Buffer::Data],
+                buffers: vec![from, to],
                 ints: vec![
                     0,
                     int(b.step[2])?,
@@ -692,24 +766,31 @@ impl Planner<'_> {
         }
         let shift = m.shift_kernel.as_deref();
         if let (Some(k), Direction::Forward) = (shift, m.direction) {
-            self.row_kernel(k, Pass::Shift, b)?;
+            self.row_kernel(k, Pass::Shift, b, vec![from])?;
         }
-        self.sliding(b, Axis::X)?;
+        self.sliding(b, Axis::X, to)?;
         if let (Some(k), Direction::Inverse) = (shift, m.direction) {
-            self.row_kernel(k, Pass::Shift, b)?;
+            self.row_kernel(k, Pass::Shift, b, vec![to])?;
         }
         Ok(())
     }
 
-    /// A kernel with the rows kernel's parameters and launch: one group per row and plane.
-    fn row_kernel(&mut self, name: &str, pass: Pass, b: &Band) -> Result<(), String> {
+    /// A kernel with the rows kernel's launch (one group per row and plane) and its `int`
+    /// parameters, on `buffers`.
+    fn row_kernel(
+        &mut self,
+        name: &str,
+        pass: Pass,
+        b: &Band,
+        buffers: Vec<Buffer>,
+    ) -> Result<(), String> {
         let wg = self.module.config.row_group_size;
         self.steps.push(Step::Launch(Launch {
             kernel: name.to_string(),
             pass,
             groups: [b.n[1], b.n[0], 1],
             block: [wg, 1],
-            buffers: vec![Buffer::Data],
+            buffers,
             ints: vec![
                 0,
                 int(b.step[2])?,
@@ -722,38 +803,13 @@ impl Planner<'_> {
         Ok(())
     }
 
-    /// The column pass: along y, columns along x, planes along z.
-    fn columns(&mut self, b: &Band) -> Result<(), String> {
-        self.sliding(b, Axis::Y)
-    }
-
-    /// The depth pass (section IV-G): along z, slabs in the x-z plane, planes along y.
-    fn depth(&mut self, b: &Band) -> Result<(), String> {
-        self.sliding(b, Axis::Z)
-    }
-
-    /// The sliding-window kernel along `axis` of band `b`, onto the data (nothing for lines of
-    /// fewer than 2 samples). Mallat, and lines split into column segments, first copy the band
-    /// into the scratch buffer, which the kernel reads; the interleaved layout's whole lines
-    /// lift in place.
-    fn sliding(&mut self, b: &Band, axis: Axis) -> Result<(), String> {
-        let (along, _, _) = window_axes(axis);
-        let split = b.n[along] >= 2 && b.n[along] > window_segment(self.module, b, axis)?;
-        let copy = self.module.layout == Layout::Mallat || split;
-        let src = if copy { Buffer::Scratch } else { Buffer::Data };
-        let Some(launch) = window_launch(self.module, b, axis, src, Buffer::Data)? else {
-            return Ok(());
-        };
-        if copy {
-            self.needs_scratch = true;
-            // An interleaved band's samples lie `step` apart along its rows: copy their span.
-            self.steps.push(Step::Copy(BandCopy {
-                extents: [b.n[0], b.n[1], (b.n[2] - 1) * b.step[2] + 1],
-                row_pitch: b.step[1],
-                plane_pitch: b.step[0],
-            }));
+    /// The sliding-window kernel along `axis` of band `b` (the columns along y, the depth
+    /// along z (section IV-G: slabs in the x-z plane, planes along y), long rows along x), from
+    /// the buffer the band is in to `to` (nothing for lines of fewer than 2 samples).
+    fn sliding(&mut self, b: &Band, axis: Axis, to: Buffer) -> Result<(), String> {
+        if let Some(launch) = window_launch(self.module, b, axis, self.at, to)? {
+            self.steps.push(Step::Launch(launch));
         }
-        self.steps.push(Step::Launch(launch));
         Ok(())
     }
 }

@@ -482,38 +482,113 @@ fn columns_of_too_few_slabs_split_into_segments_read_from_a_copy() {
     // A set length is rounded up to even, and to at most 65535 segments per launch.
     assert_eq!(column_segment_rows(3000, 2, 8, 64, Some(7)), 8);
     assert_eq!(column_segment_rows(300_000, 2, 8, 64, Some(2)), 6);
-    // The interleaved layout lifts whole columns in place, split ones from a copy of the band
-    // (the span of its rows: level 1's samples lie 2 apart); Mallat copies either way.
+}
+
+/// A plan's steps as the buffers they read and write: `(pass, [from, to])` for a launch (`to`
+/// the same for a kernel in place), `copy` for a band copy from the data to the scratch.
+fn flow(p: &dwt_emit_c::LaunchPlan) -> Vec<(&'static str, [Buffer; 2])> {
+    use dwt_emit_c::{Axis, Pass};
+    p.steps
+        .iter()
+        .map(|s| match s {
+            Step::Copy(_) => ("copy", [Buffer::Data, Buffer::Scratch]),
+            Step::Launch(l) => {
+                let name = match l.pass {
+                    Pass::Rows => "rows",
+                    Pass::Shift => "shift",
+                    Pass::RowSegments => "row segments",
+                    Pass::Window(Axis::X) => "window x",
+                    Pass::Window(Axis::Y) => "window y",
+                    Pass::Window(Axis::Z) => "window z",
+                    Pass::Fused => "fused",
+                };
+                (name, [l.buffers[0], *l.buffers.last().unwrap()])
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn two_pass_levels_move_the_band_between_data_and_scratch_without_copies() {
+    use Buffer::{Data, Scratch};
+    let two_pass = LaunchConfig {
+        max_row_len: 64,
+        ..LaunchConfig::two_pass()
+    };
+    let emit = |name: &str, layout: Layout| {
+        let w = dwt_catalogue::by_name(name).unwrap();
+        emit_module(
+            &OpenCl,
+            w,
+            Direction::Forward,
+            ElementType::I32,
+            layout,
+            &two_pass,
+        )
+        .unwrap()
+    };
+    let mallat = emit("LeGall53", Layout::Mallat);
+    let interleaved = emit("LeGall53", Layout::Interleaved);
+    // Mallat: the window reads one buffer and writes the other, so the rows kernel writes the
+    // scratch for it (the band copy each level took before is gone) ...
+    assert_eq!(
+        flow(&plan(&mallat, &[40, 48], 2).unwrap()),
+        [("rows", [Data, Scratch]), ("window y", [Scratch, Data])].repeat(2)
+    );
+    // ... and in 3-D, where two windows cross, the rows lift in place.
+    assert_eq!(
+        flow(&plan(&mallat, &[6, 40, 48], 1).unwrap()),
+        [
+            ("rows", [Data, Data]),
+            ("window y", [Data, Scratch]),
+            ("window z", [Scratch, Data])
+        ]
+    );
+    // Interleaved whole columns lift in place; split ones (3000 rows) like Mallat's.
+    assert_eq!(
+        flow(&plan(&interleaved, &[200, 48], 1).unwrap()),
+        [("rows", [Data, Data]), ("window y", [Data, Data])]
+    );
+    assert_eq!(
+        flow(&plan(&interleaved, &[3000, 48], 1).unwrap()),
+        [("rows", [Data, Scratch]), ("window y", [Scratch, Data])]
+    );
+    // Row segments cross too: with whole columns in place the level starts from a copy.
+    assert_eq!(
+        flow(&plan(&interleaved, &[40, 100], 1).unwrap()),
+        [
+            ("copy", [Data, Scratch]),
+            ("row segments", [Scratch, Data]),
+            ("window y", [Data, Data])
+        ]
+    );
+    assert_eq!(
+        flow(&plan(&mallat, &[40, 100], 1).unwrap()),
+        [
+            ("row segments", [Data, Scratch]),
+            ("window y", [Scratch, Data])
+        ]
+    );
+    // The inverse lifts its rows last: they bring the band back to the data.
     let w = dwt_catalogue::by_name("LeGall53").unwrap();
-    let interleaved = emit_module(
+    let inverse = emit_module(
         &OpenCl,
         w,
-        Direction::Forward,
+        Direction::Inverse,
         ElementType::I32,
-        Layout::Interleaved,
+        Layout::Mallat,
         &two_pass,
     )
     .unwrap();
-    let copies = |shape: &[usize], levels: u32| -> Vec<(Buffer, [usize; 3])> {
-        let p = plan(&interleaved, shape, levels).unwrap();
-        let mut out = Vec::new();
-        for (i, s) in p.steps.iter().enumerate() {
-            if let Step::Copy(c) = s {
-                let Step::Launch(next) = &p.steps[i + 1] else {
-                    panic!("a copy before a copy")
-                };
-                out.push((next.buffers[0], c.extents));
-            }
-        }
-        out
-    };
-    assert_eq!(copies(&[200, 64], 1), []);
     assert_eq!(
-        copies(&[3000, 64], 2),
-        [
-            (Buffer::Scratch, [1, 3000, 64]),
-            (Buffer::Scratch, [1, 1500, 63])
-        ]
+        flow(&plan(&inverse, &[40, 48], 1).unwrap()),
+        [("window y", [Data, Scratch]), ("rows", [Scratch, Data])]
+    );
+    // Fidelity's long rows slide along x (no row segments at this limit).
+    let fidelity = emit("Fidelity", Layout::Mallat);
+    assert_eq!(
+        flow(&plan(&fidelity, &[40, 100], 1).unwrap()),
+        [("window x", [Data, Scratch]), ("window y", [Scratch, Data])]
     );
 }
 

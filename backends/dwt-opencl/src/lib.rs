@@ -34,11 +34,12 @@
 //!   layout copies nothing. The Mallat layout's sliding-window passes (columns, depth, and rows
 //!   longer than the limit) write samples that later windows of the same line still read (forward:
 //!   the high half lands at `n_low + r/2`, ahead of the window; inverse: low samples are read
-//!   from `r/2`, behind the writes), so each such pass first copies the band, and only the band
-//!   (one `clEnqueueCopyBufferRect` of the band's extents with the image's pitches), from the data
-//!   into a scratch buffer of the image's size, and the kernel reads the scratch and writes the
-//!   data: one band-sized device copy per pass, nothing copied back. The rows kernel copies
-//!   nothing (the row is in local memory).
+//!   from `r/2`, behind the writes), and so do column segments (their stores land on their
+//!   neighbours' margins), so each such pass reads one buffer and writes the other: the data and
+//!   a scratch buffer of the image's size, the rows kernel (in place or across: the row is in
+//!   local memory) bringing the band back to the data at the end of its level. Only a level
+//!   with an odd number of such passes and no rows kernel first copies its band, and only the
+//!   band (one `clEnqueueCopyBufferRect` of its extents with the image's pitches).
 //! - What the kernels cannot do (a periodic boundary or a scale between steps on a vertical or
 //!   depth pass or on rows longer than [`LaunchConfig::row_limit`], f64 without `cl_khr_fp64`)
 //!   is [`DwtError::Unsupported`], found before the data is touched; so is a kernel the device
