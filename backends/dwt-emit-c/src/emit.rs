@@ -759,16 +759,11 @@ impl Emitter<'_> {
         let d = self.d;
         let wg = self.cfg.row_group_size;
         let half_cap = self.cfg.row_limit(self.elem).div_ceil(2);
-        let params = [
+        // No `restrict` on the source: the rows kernel may run in place.
+        let params = self.row_params(&[
             Param::Global("src", self.elem),
             Param::Global("dst", self.elem),
-            Param::Int("base"),
-            Param::Int("sample_step"),
-            Param::Int("row_step"),
-            Param::Int("plane_step"),
-            Param::Int("n"),
-            Param::Int("rows"),
-        ];
+        ]);
         w.comment(
             "Horizontal pass: one work-group per row of `n` samples (n <= row_limit) and plane, the row at",
         );
@@ -847,6 +842,15 @@ impl Emitter<'_> {
         });
     }
 
+    /// The parameters of the kernels over rows (rows, shift, row segments): `buffers`, then
+    /// `(base, sample_step, row_step, plane_step, n, rows)`.
+    pub(crate) fn row_params(&self, buffers: &[Param]) -> Vec<Param> {
+        let ints = ["base", "sample_step", "row_step", "plane_step", "n", "rows"];
+        (buffers.iter().cloned())
+            .chain(ints.map(Param::Int))
+            .collect()
+    }
+
     pub(crate) fn pre_shifted(&self) -> bool {
         self.int() && self.wavelet.shift > 0
     }
@@ -904,15 +908,7 @@ impl Emitter<'_> {
     fn shift(&self, w: &mut Writer, name: &str) {
         let d = self.d;
         let wg = self.cfg.row_group_size;
-        let params = [
-            Param::Global("data", self.elem),
-            Param::Int("base"),
-            Param::Int("sample_step"),
-            Param::Int("row_step"),
-            Param::Int("plane_step"),
-            Param::Int("n"),
-            Param::Int("rows"),
-        ];
+        let params = self.row_params(&[Param::Global("data", self.elem)]);
         let (what, f) = match self.direction {
             Direction::Forward => ("applies the VC-2 pre-shift before", "pre_shift"),
             Direction::Inverse => ("undoes the VC-2 pre-shift after", "undo_pre_shift"),

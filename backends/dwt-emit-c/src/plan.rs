@@ -96,7 +96,8 @@ impl Launch {
 }
 
 /// Copies a band from the data into the same place of the scratch buffer (for the interleaved
-/// layout's row segments, the span of its rows, samples `2^level` apart): `extents` =
+/// layout, the span of its rows, samples `2^level` apart), where a level of the two passes would
+/// otherwise end in the scratch: `extents` =
 /// `[depth, height, width]` samples, rows `row_pitch` and planes `plane_pitch` elements apart,
 /// starting at element 0 of both buffers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -246,6 +247,15 @@ fn window_launch(
             int(if segments > 1 { v.margin } else { 0 })?,
         ],
     }))
+}
+
+/// The `int` arguments of the kernels over the rows of band `b` (rows, shift, row segments):
+/// `(base, sample_step, row_step, plane_step, n, rows)`.
+fn row_ints(b: &Band) -> Result<Vec<i32>, String> {
+    [0, b.step[2], b.step[1], b.step[0], b.n[2], b.n[1]]
+        .into_iter()
+        .map(int)
+        .collect()
 }
 
 fn band_shape(n: usize, level: u32) -> usize {
@@ -558,7 +568,7 @@ fn fused(
 /// without [`LaunchConfig::planes`](crate::LaunchConfig::planes), where [`fused`] would not on
 /// the x-y bands, a level whose band has a single plane, more planes than a grid takes).
 /// Per level two passes over the band, each reading one buffer and writing the other, where the
-/// passes per axis take five (the rows, and a band copy and a sliding window per other axis):
+/// passes per axis take three (the rows, and a sliding window per other axis):
 /// the fused kernel lifts the rows and columns of every x-y plane at once (group z = plane) and
 /// the depth pass's sliding window lifts along z. The order is the reference's (forward rows,
 /// columns, depth; inverse depth, columns, rows).
@@ -753,14 +763,7 @@ impl Planner<'_> {
                 groups: [b.n[2].div_ceil(2).div_ceil(s.segment), b.n[1], b.n[0]],
                 block: [m.config.row_group_size, 1],
                 buffers: vec![from, to],
-                ints: vec![
-                    0,
-                    int(b.step[2])?,
-                    int(b.step[1])?,
-                    int(b.step[0])?,
-                    int(b.n[2])?,
-                    int(b.n[1])?,
-                ],
+                ints: row_ints(b)?,
             }));
             return Ok(());
         }
@@ -791,14 +794,7 @@ impl Planner<'_> {
             groups: [b.n[1], b.n[0], 1],
             block: [wg, 1],
             buffers,
-            ints: vec![
-                0,
-                int(b.step[2])?,
-                int(b.step[1])?,
-                int(b.step[0])?,
-                int(b.n[2])?,
-                int(b.n[1])?,
-            ],
+            ints: row_ints(b)?,
         }));
         Ok(())
     }

@@ -62,16 +62,10 @@ impl Emitter<'_> {
         let d = self.d;
         let wg = self.cfg.row_group_size;
         let width = segment + 2 * margin;
-        let params = [
+        let params = self.row_params(&[
             Param::Input("src", self.elem),
             Param::Global("dst", self.elem),
-            Param::Int("base"),
-            Param::Int("sample_step"),
-            Param::Int("row_step"),
-            Param::Int("plane_step"),
-            Param::Int("n"),
-            Param::Int("rows"),
-        ];
+        ]);
         w.comment(format!(
             "Long-row path: rows longer than row_limit, {segment} polyphase indices per phase to a group"
         ));

@@ -272,8 +272,14 @@ fn long_rows_slide(first: usize) {
     })
     .unwrap();
     let shapes: [&[usize]; 5] = [&[5, 200], &[3, 65], &[2, 1000], &[7, 130, 70], &[300]];
+    every_third_wavelet(first, &shapes.map(|shape| (&b, shape)));
+}
+
+/// Every third catalogue wavelet from `first` on each `(backend, shape)`: one to three levels,
+/// both directions and layouts, against the CPU reference ([`check_case`]).
+fn every_third_wavelet(first: usize, cases: &[(&OpenClBackend, &[usize])]) {
     for w in dwt_catalogue::all().into_iter().skip(first).step_by(3) {
-        for (s, shape) in shapes.iter().enumerate() {
+        for (s, (b, shape)) in cases.iter().enumerate() {
             for levels in 1..=3 {
                 for direction in [Direction::Forward, Direction::Inverse] {
                     for layout in [Layout::Interleaved, Layout::Mallat] {
@@ -281,7 +287,7 @@ fn long_rows_slide(first: usize) {
                             layout,
                             ..request(w, direction, shape, levels)
                         };
-                        check_case(&b, &r, s + levels as usize);
+                        check_case(b, &r, s + levels as usize);
                     }
                 }
             }
@@ -320,29 +326,17 @@ fn column_segments(first: usize) {
         ..LaunchConfig::tiny_tiles()
     })
     .unwrap();
-    let shapes: [(&OpenClBackend, &[usize]); 6] = [
-        (&two_pass, &[40, 9]),
-        (&two_pass, &[37, 5]),
-        (&two_pass, &[9, 130]),
-        (&two_pass, &[30, 6, 5]),
-        (&two_pass, &[150]),
-        (&fused, &[30, 7, 6]),
-    ];
-    for w in dwt_catalogue::all().into_iter().skip(first).step_by(3) {
-        for (s, (b, shape)) in shapes.iter().enumerate() {
-            for levels in 1..=3 {
-                for direction in [Direction::Forward, Direction::Inverse] {
-                    for layout in [Layout::Interleaved, Layout::Mallat] {
-                        let r = Request {
-                            layout,
-                            ..request(w, direction, shape, levels)
-                        };
-                        check_case(b, &r, s + levels as usize);
-                    }
-                }
-            }
-        }
-    }
+    every_third_wavelet(
+        first,
+        &[
+            (&two_pass, &[40, 9]),
+            (&two_pass, &[37, 5]),
+            (&two_pass, &[9, 130]),
+            (&two_pass, &[30, 6, 5]),
+            (&two_pass, &[150]),
+            (&fused, &[30, 7, 6]),
+        ],
+    );
 }
 
 #[test]
