@@ -745,10 +745,11 @@ fn run() -> Res<()> {
     );
     let _ = writeln!(
         md,
-        "- Small bands' tiles (`small_band_tiles`): bands of at most {} samples on tiles of {:?} of {} work-items: {}",
+        "- Small bands' tiles (`small_band_tiles`): bands of at most {} samples on tiles of {:?} of {} work-items, register segments of {}: {}",
         dwt_emit_c::SMALL_BAND,
         dwt_emit_c::SMALL_BAND_TILE.0,
         dwt_emit_c::SMALL_BAND_TILE.1,
+        dwt_emit_c::SMALL_BAND_SEGMENT,
         match b.config().small_band_tiles {
             None => "every inverse, and the forward of programs whose steps span at most three indices",
             Some(true) => "always",

@@ -73,6 +73,13 @@ pub const SMALL_BAND: usize = 960 * 540;
 /// bands of at most [`SMALL_BAND`] samples ([`LaunchConfig::small_band_tiles`]).
 pub const SMALL_BAND_TILE: ([usize; 2], usize) = ([16, 8], 128);
 
+/// The register segment (polyphase indices per phase a work-item lifts) of the small bands'
+/// kernel. Such a band's tiles are a fraction of a wave and each lasts as long as its work-items'
+/// chains of dependent steps, which shorter segments halve, for more halo indices lifted twice
+/// on a device that is mostly idle anyway: on an H200 1920x1080 three levels took 0.93-1.00 of
+/// the time segments of 8 took (segments of 2: 0.95-1.01; BENCHMARKS.md).
+pub const SMALL_BAND_SEGMENT: usize = 4;
+
 /// The groups a launch of the sliding window is split into column segments to reach, where
 /// its slabs of whole columns are fewer ([`column_segment_rows`]): about two waves of its
 /// groups on an H200 (eight groups of 256 work-items on each of 132 multiprocessors). Whole
@@ -209,7 +216,8 @@ pub struct LaunchConfig {
     pub long_filter_tiles: Option<bool>,
     /// Whether the fused 2-D plan lifts the bands of at most [`SMALL_BAND`] samples (the later
     /// levels of small transforms) with a second tile kernel of the module, on tiles of
-    /// [`SMALL_BAND_TILE`] with register segments of 8, rather than with the configured tiles.
+    /// [`SMALL_BAND_TILE`] with register segments of [`SMALL_BAND_SEGMENT`], rather than with the
+    /// configured tiles.
     /// `None`: the measured rule, every program's inverse and the forward of programs whose
     /// steps span at most three indices ([`for_request`](Self::for_request) resolves it;
     /// emitted without a request, not): at 1920x1080 three levels the forwards of
@@ -325,15 +333,16 @@ impl LaunchConfig {
     }
 
     /// The configuration of a module's kernel for bands of at most [`SMALL_BAND`] samples, if
-    /// it has one: this one on tiles of [`SMALL_BAND_TILE`] with segments of 8 (the lengths
-    /// measured), for a fused 2-D module where [`small_band_tiles`](Self::small_band_tiles) is
-    /// `Some(true)` and whose own tiles are other ones.
+    /// it has one: this one on tiles of [`SMALL_BAND_TILE`] with segments of
+    /// [`SMALL_BAND_SEGMENT`] (the lengths measured), for a fused 2-D module where
+    /// [`small_band_tiles`](Self::small_band_tiles) is `Some(true)` and whose own tiles are
+    /// other ones.
     pub fn small_band_config(&self) -> Option<LaunchConfig> {
         let (tile, tile_threads) = SMALL_BAND_TILE;
         let small = LaunchConfig {
             tile,
             tile_threads,
-            segment: 8,
+            segment: SMALL_BAND_SEGMENT,
             ..*self
         };
         let applies = self.strategy == Strategy::Fused

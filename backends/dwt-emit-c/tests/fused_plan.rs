@@ -1187,6 +1187,25 @@ fn small_bands_take_the_small_tiles() {
             );
         }
     }
+    // Every program the rule gives the small kernel runs it on the 1920x1080 transform's two
+    // small bands: its edge tiles are proven exact with the small kernel's segments.
+    for w in dwt_catalogue::all() {
+        let elem = match w.kind {
+            dwt_ir::ElementKind::Integer => ElementType::I16,
+            dwt_ir::ElementKind::Float => ElementType::F32,
+        };
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let config = LaunchConfig::default().for_request(w, direction, elem, &hd);
+            let m = emit_module(&Cuda, w, direction, elem, Layout::Mallat, &config).unwrap();
+            if let Some(small) = &m.small_tile {
+                let on_small = launches(&m, &hd, 3)
+                    .iter()
+                    .filter(|(k, _, t)| *k == small.kernel && *t == 128)
+                    .count();
+                assert_eq!(on_small, 2, "{} {direction:?}", w.name);
+            }
+        }
+    }
     // The tuner's tile shapes keep their tiles at every level; one candidate turns the rule off.
     let candidates = LaunchConfig::default().candidates();
     for c in candidates.iter().filter(|c| c.name.starts_with("tiles ")) {
