@@ -220,6 +220,32 @@ fn graph_replays_read_the_current_data_of_their_own_buffers() {
     }
 }
 
+/// The element type the tests below run `w` in: i32 for integer programs, f32 for float ones.
+fn elem_of(w: &dwt_ir::Wavelet) -> dwt_ir::ElementType {
+    match w.kind {
+        dwt_ir::ElementKind::Integer => dwt_ir::ElementType::I32,
+        dwt_ir::ElementKind::Float => dwt_ir::ElementType::F32,
+    }
+}
+
+/// Residues of a prime stride, one per sample of `req` (every value of the range, no pattern a
+/// tile repeats): i32 from -5000 for integer programs, f32 hundredths for float ones; whether
+/// `b` transforms them as the CPU reference does.
+fn residues_match_reference(b: &CudaBackend, req: &Request) -> Result<bool, String> {
+    let n = req.shape.iter().product::<usize>() as i64;
+    let residues = (0..n).map(|i| (i * 7919 % 10007) as i32);
+    match req.wavelet.kind {
+        dwt_ir::ElementKind::Integer => {
+            let input: Vec<i32> = residues.map(|r| r - 5000).collect();
+            matches_reference(b, req, &input)
+        }
+        dwt_ir::ElementKind::Float => {
+            let input: Vec<f32> = residues.map(|r| r as f32 / 100.0).collect();
+            matches_reference(b, req, &input)
+        }
+    }
+}
+
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn long_rows_take_the_sliding_kernel_and_match_the_reference() {
@@ -240,16 +266,7 @@ fn long_rows_take_the_sliding_kernel_and_match_the_reference() {
                 levels: 2,
                 layout: Layout::Mallat,
             };
-            let n: i32 = 9 * 301;
-            let ok = if w.kind == dwt_ir::ElementKind::Integer {
-                let input: Vec<i32> = (0..n).map(|i| (i * 7919) % 10007 - 5000).collect();
-                matches_reference(&b, &req, &input)
-            } else {
-                let input: Vec<f32> = (0..n)
-                    .map(|i| ((i * 7919) % 10007) as f32 / 100.0)
-                    .collect();
-                matches_reference(&b, &req, &input)
-            };
+            let ok = residues_match_reference(&b, &req);
             assert_eq!(ok, Ok(true), "{} {direction:?}", w.name);
         }
     }
@@ -277,19 +294,16 @@ fn rows_at_the_default_limit_take_the_rows_kernel_and_match_the_reference() {
                     levels: 2,
                     layout: Layout::Mallat,
                 };
-                let n = (3 * width) as i64;
-                let ok = if w.kind == dwt_ir::ElementKind::Integer {
-                    let input: Vec<i32> =
-                        (0..n).map(|i| ((i * 7919) % 10007 - 5000) as i32).collect();
-                    matches_reference(&b, &req, &input)
-                } else {
-                    let f32s: Vec<f32> = (0..n)
-                        .map(|i| ((i * 7919) % 10007) as f32 / 100.0)
+                let ok = residues_match_reference(&b, &req).and_then(|a| {
+                    if w.kind == dwt_ir::ElementKind::Integer {
+                        return Ok(a);
+                    }
+                    let n = (3 * width) as i64;
+                    let f64s: Vec<f64> = (0..n)
+                        .map(|i| (((i * 7919) % 10007) as f32 / 100.0) as f64 * 1.5)
                         .collect();
-                    let f64s: Vec<f64> = f32s.iter().map(|&x| x as f64 * 1.5).collect();
-                    matches_reference(&b, &req, &f32s)
-                        .and_then(|a| Ok(a && matches_reference(&b, &req, &f64s)?))
-                };
+                    Ok(a && matches_reference(&b, &req, &f64s)?)
+                });
                 assert_eq!(ok, Ok(true), "{} {width} {direction:?}", w.name);
             }
         }
@@ -314,12 +328,7 @@ fn plans_with_match_the_reference(
                 levels,
                 layout,
             };
-            let n = shape.iter().product::<usize>() as i64;
-            let elem = match w.kind {
-                dwt_ir::ElementKind::Integer => dwt_ir::ElementType::I32,
-                dwt_ir::ElementKind::Float => dwt_ir::ElementType::F32,
-            };
-            let plan = b.launch_plan(&req, elem).unwrap();
+            let plan = b.launch_plan(&req, elem_of(w)).unwrap();
             assert!(
                 plan.steps
                     .iter()
@@ -327,17 +336,8 @@ fn plans_with_match_the_reference(
                 "{} {shape:?}: {plan:?}",
                 w.name
             );
-            let ok = if w.kind == dwt_ir::ElementKind::Integer {
-                let input: Vec<i32> = (0..n).map(|i| ((i * 7919) % 10007 - 5000) as i32).collect();
-                matches_reference(b, &req, &input)
-            } else {
-                let input: Vec<f32> = (0..n)
-                    .map(|i| ((i * 7919) % 10007) as f32 / 100.0)
-                    .collect();
-                matches_reference(b, &req, &input)
-            };
             assert_eq!(
-                ok,
+                residues_match_reference(b, &req),
                 Ok(true),
                 "{} {shape:?} {layout:?} {direction:?}",
                 w.name
@@ -417,11 +417,7 @@ fn long_filters_on_large_planes_take_wider_tiles_and_match_the_reference() {
             layout: Layout::Mallat,
         };
         let what = format!("{name} {direction:?}");
-        let elem = match w.kind {
-            dwt_ir::ElementKind::Integer => dwt_ir::ElementType::I32,
-            dwt_ir::ElementKind::Float => dwt_ir::ElementType::F32,
-        };
-        let plan = b.launch_plan(&req, elem).unwrap();
+        let plan = b.launch_plan(&req, elem_of(w)).unwrap();
         // The finest level's launch: the most groups (the inverse runs it last).
         let level1 = (plan.steps.iter())
             .filter_map(|s| match s {
@@ -432,20 +428,7 @@ fn long_filters_on_large_planes_take_wider_tiles_and_match_the_reference() {
         let level1 = level1.unwrap_or_else(|| panic!("{what}: no fused launch"));
         assert_eq!([level1.groups[0], level1.groups[1]], groups, "{what}");
         assert_eq!(level1.block[0] * level1.block[1], 256, "{what}");
-        // Residues of a prime stride: every value of the range, no pattern a tile repeats.
-        let n = shape.iter().product::<usize>() as i64;
-        let residues = (0..n).map(|i| (i * 7919 % 10007) as i32);
-        let ok = match w.kind {
-            dwt_ir::ElementKind::Integer => {
-                let input: Vec<i32> = residues.map(|r| r - 5000).collect();
-                matches_reference(&b, &req, &input)
-            }
-            dwt_ir::ElementKind::Float => {
-                let input: Vec<f32> = residues.map(|r| r as f32 / 100.0).collect();
-                matches_reference(&b, &req, &input)
-            }
-        };
-        assert_eq!(ok, Ok(true), "{what}");
+        assert_eq!(residues_match_reference(&b, &req), Ok(true), "{what}");
     }
 }
 

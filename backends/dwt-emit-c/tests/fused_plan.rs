@@ -9,12 +9,22 @@ use dwt_emit_c::{
 use dwt_ir::{Direction, ElementType, Layout};
 
 fn module(name: &str, direction: Direction, config: &LaunchConfig) -> dwt_emit_c::KernelModule {
+    module_in(name, direction, Layout::Mallat, config)
+}
+
+/// The OpenCL module of catalogue wavelet `name` in `layout`, in i32 (integer programs) or f32.
+fn module_in(
+    name: &str,
+    direction: Direction,
+    layout: Layout,
+    config: &LaunchConfig,
+) -> dwt_emit_c::KernelModule {
     let w = dwt_catalogue::by_name(name).unwrap();
     let elem = match w.kind {
         dwt_ir::ElementKind::Integer => ElementType::I32,
         dwt_ir::ElementKind::Float => ElementType::F32,
     };
-    emit_module(&OpenCl, w, direction, elem, Layout::Mallat, config).unwrap()
+    emit_module(&OpenCl, w, direction, elem, layout, config).unwrap()
 }
 
 #[test]
@@ -515,18 +525,7 @@ fn two_pass_levels_move_the_band_between_data_and_scratch_without_copies() {
         max_row_len: 64,
         ..LaunchConfig::two_pass()
     };
-    let emit = |name: &str, layout: Layout| {
-        let w = dwt_catalogue::by_name(name).unwrap();
-        emit_module(
-            &OpenCl,
-            w,
-            Direction::Forward,
-            ElementType::I32,
-            layout,
-            &two_pass,
-        )
-        .unwrap()
-    };
+    let emit = |name: &str, layout: Layout| module_in(name, Direction::Forward, layout, &two_pass);
     let mallat = emit("LeGall53", Layout::Mallat);
     let interleaved = emit("LeGall53", Layout::Interleaved);
     // Mallat: the window reads one buffer and writes the other, so the rows kernel writes the
@@ -570,16 +569,7 @@ fn two_pass_levels_move_the_band_between_data_and_scratch_without_copies() {
         ]
     );
     // The inverse lifts its rows last: they bring the band back to the data.
-    let w = dwt_catalogue::by_name("LeGall53").unwrap();
-    let inverse = emit_module(
-        &OpenCl,
-        w,
-        Direction::Inverse,
-        ElementType::I32,
-        Layout::Mallat,
-        &two_pass,
-    )
-    .unwrap();
+    let inverse = module("LeGall53", Direction::Inverse, &two_pass);
     assert_eq!(
         flow(&plan(&inverse, &[40, 48], 1).unwrap()),
         [("window y", [Data, Scratch]), ("rows", [Scratch, Data])]
