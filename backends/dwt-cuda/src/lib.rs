@@ -376,11 +376,10 @@ impl CudaBackend {
     /// Transforms `src` into `dst` (both on the device, of the same length), on `dst`'s stream,
     /// without waiting; `src` is only read. With the fused 2-D pass this moves the data through
     /// memory once per level: one read of `src`, one write of `dst` (plus the smaller low bands
-    /// of later levels). A plan that transforms in place (the two passes, and the fused 3-D
-    /// inverse, whose depth pass reads each level's band from one buffer) first copies `src` to
-    /// `dst`: on an H200 that copy is a quarter of a 512^3 volume's three-level inverse, so
-    /// [`run_on_device`](Self::run_on_device) on a buffer you may overwrite is the faster call
-    /// there (BENCHMARKS.md, `src->dst` against `in place`).
+    /// of later levels); the fused 3-D plans read `src` where its samples are needed and copy
+    /// nothing either. A plan that transforms in place (the two passes) first copies `src` to
+    /// `dst`, so [`run_on_device`](Self::run_on_device) on a buffer you may overwrite is the
+    /// faster call there (BENCHMARKS.md, `src->dst` against `in place`).
     pub fn run_on_device_into<T: DeviceElement>(
         &self,
         request: &Request,

@@ -39,7 +39,8 @@ impl VerticalGeometry {
 /// The vertical (column and depth) kernels of a module.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerticalPass {
-    /// `(src, dst, base, col_step, row_step, plane_step, rows, cols, segment, margin)`: groups of
+    /// `(src, dst, base, col_step, row_step, plane_step, rows, cols, segment, margin)` (the
+    /// inverse's: `(src, lows, dst, ..., margin, low_cols, low_planes)`, below): groups of
     /// `slab_width x slab_rows`, one per slab of columns (group x), plane (group y) and segment
     /// of `segment` rows of the columns (group z; `segment` even); sample `r` of column `c` of
     /// plane `p` is at `base + p * plane_step + c * col_step + r * row_step`. A group lifts
@@ -49,6 +50,10 @@ pub struct VerticalPass {
     /// its z-lines (section IV-G: slabs in the x-z plane, planes along y, `row_step` the slice
     /// pitch). `dst` may be `src` for the interleaved layout with one segment; Mallat, and more
     /// than one segment, need `dst != src` (writes land on rows other windows still read).
+    /// The inverse reads the low rows (even `r`) of the columns `c < low_cols` of the planes
+    /// `p < low_planes` (interleaved: of those with `c` and `p` even) from `lows`, everything else
+    /// from `src`: the low quadrant of a 3-D band, written by the coarser level, beside high bands
+    /// still in the input. `lows` may be `src`, and `low_cols = 0` reads nothing from it.
     pub columns_kernel: String,
     /// The rows a column segment lifts beyond either end of what it stores for the values it
     /// stores to be the whole column's: twice the program's reach in polyphase indices (the sum
@@ -934,9 +939,14 @@ impl Emitter<'_> {
 
     // ---------------------------------------------------------------- vertical pass
 
-    fn columns_params(&self) -> [Param; 10] {
-        [
-            Param::Global("src", self.elem),
+    /// The inverse's kernel also takes `lows`, `low_cols` and `low_planes` ([`VerticalPass`]).
+    fn columns_params(&self) -> Vec<Param> {
+        let inverse = self.direction == Direction::Inverse;
+        let mut params = vec![Param::Global("src", self.elem)];
+        if inverse {
+            params.push(Param::Global("lows", self.elem));
+        }
+        params.extend([
             Param::Global("dst", self.elem),
             Param::Int("base"),
             Param::Int("col_step"),
@@ -946,7 +956,22 @@ impl Emitter<'_> {
             Param::Int("cols"),
             Param::Int("segment"),
             Param::Int("margin"),
-        ]
+        ]);
+        if inverse {
+            params.extend([Param::Int("low_cols"), Param::Int("low_planes")]);
+        }
+        params
+    }
+
+    /// Whether column `col` of plane `plane` reads its low rows from `lows` (the inverse only):
+    /// the columns of the band's low quadrant, which the next coarser level wrote elsewhere.
+    fn lows_predicate(&self) -> String {
+        match self.layout {
+            Layout::Mallat => "col < low_cols && plane < low_planes".into(),
+            Layout::Interleaved => {
+                "((col | plane) & 1) == 0 && col < low_cols && plane < low_planes".into()
+            }
+        }
     }
 
     /// The sliding-window kernel (Algorithm 1), one loop over the windows of a column: the first
@@ -981,6 +1006,14 @@ impl Emitter<'_> {
         w.comment(
             "Mallat layout, or more than one segment: dst != src (writes land on rows other windows still");
         w.comment("read); interleaved with one segment: may be equal.");
+        let inverse = self.direction == Direction::Inverse;
+        if inverse {
+            w.comment("The low rows (even r) of the columns where low_cols and low_planes say come from `lows`, every");
+            w.comment("other row from src: a fused 3-D level reads the low band the coarser level wrote to the data");
+            w.comment(
+                "and its high bands from the untouched input, with no copy of the input first.",
+            );
+        }
         let sig = d.kernel_signature(name, &self.columns_params(), [sw, sr, 1], false);
         self.kernel_block(w, sig, |w| {
             w.line(d.local_array(self.work(), "win", &[g.window_rows, sw]));
@@ -990,6 +1023,13 @@ impl Emitter<'_> {
             w.line(format!("const int plane = {};", d.group_id(1)));
             w.line("const int active = col < cols;");
             w.line("const int col_base = base + plane * plane_step + col * col_step;");
+            if inverse {
+                w.line(format!(
+                    "{} const low_src = ({}) ? lows : src;",
+                    d.global_pointer(d.storage_type(self.elem)),
+                    self.lows_predicate()
+                ));
+            }
             w.line(format!("const int seg_lo = {} * segment;", d.group_id(2)));
             w.line(format!(
                 "const int seg_hi = {};",
@@ -1051,8 +1091,13 @@ impl Emitter<'_> {
                     ));
                 }
                 w.block(format!("for (int i = ty; i < n_in; i += {sr})"), |w| {
+                    let from = if inverse {
+                        "(((r0 + inrow + i) & 1) ? src : low_src)"
+                    } else {
+                        "src"
+                    };
                     let load = format!(
-                        "to_work(src[col_base + {} * row_step])",
+                        "to_work({from}[col_base + {} * row_step])",
                         self.row_in("r0 + inrow + i")
                     );
                     let load = self.factor(load, self.on_read, "inrow + i");

@@ -8,8 +8,8 @@
 //!   level 0 reads [`Buffer::Source`], the subbands land in [`Buffer::Data`], and the low band
 //!   each level hands the next lives in [`Buffer::Scratch`] (two regions used in turn);
 //! - fused 3-D ([`Strategy::Fused`](crate::Strategy)): per level the tile kernel on every x-y
-//!   plane of the band at once and the depth pass, between the data and the scratch (see
-//!   `fused_volume`).
+//!   plane of the band at once and the depth pass, between the data and the scratch, the source
+//!   read where the level's samples still are (see `fused_volume`).
 //!
 //! An executor allocates [`LaunchPlan::scratch`] elements of scratch, gives a plan that
 //! [`reads_source`](LaunchPlan::reads_source) the input as the source (for an in-place call a
@@ -136,8 +136,8 @@ pub struct LaunchPlan {
     /// plane, in 3-D), rather than a pass per axis.
     pub fused: bool,
     /// Whether a plan that reads a source may, run in place, read the data itself as its source
-    /// (no copy of the input): every step that reads [`Buffer::Source`] writes only the scratch
-    /// and runs before any step writes the data.
+    /// (no copy of the input): no step reads a sample of [`Buffer::Source`] after a step has
+    /// written that sample of the data (and a step that reads the source writes the scratch).
     pub source_may_be_data: bool,
 }
 
@@ -219,6 +219,20 @@ fn window_launch(
     src: Buffer,
     dst: Buffer,
 ) -> Result<Option<Launch>, String> {
+    window_launch_with_lows(module, b, axis, src, None, dst)
+}
+
+/// [`window_launch`], the inverse reading the low rows of the band's low quadrant of lines and
+/// planes from `lows` where given (the inverse kernel's `lows`, `low_cols` and `low_planes`;
+/// else from `src`).
+fn window_launch_with_lows(
+    module: &KernelModule,
+    b: &Band,
+    axis: Axis,
+    src: Buffer,
+    lows: Option<Buffer>,
+    dst: Buffer,
+) -> Result<Option<Launch>, String> {
     let (along, lines, planes) = window_axes(axis);
     if b.n[along] < 2 {
         return Ok(None);
@@ -230,22 +244,40 @@ fn window_launch(
     if segments > 1 && src == dst {
         return Err("column segments in place: a planner bug".into());
     }
+    let mut buffers = vec![src, dst];
+    let mut ints = vec![
+        0,
+        int(b.step[lines])?,
+        int(b.step[along])?,
+        int(b.step[planes])?,
+        int(b.n[along])?,
+        int(b.n[lines])?,
+        int(segment)?,
+        int(if segments > 1 { v.margin } else { 0 })?,
+    ];
+    if module.direction == Direction::Inverse {
+        buffers.insert(1, lows.unwrap_or(src));
+        // The low quadrant: Mallat's first ceil(n / 2) lines and planes; the interleaved
+        // layout's even ones, which the kernel picks among all of them.
+        let low = |n: usize| match module.layout {
+            Layout::Mallat => n.div_ceil(2),
+            Layout::Interleaved => n,
+        };
+        let (low_cols, low_planes) = match lows {
+            Some(_) => (low(b.n[lines]), low(b.n[planes])),
+            None => (0, 0),
+        };
+        ints.extend([int(low_cols)?, int(low_planes)?]);
+    } else if lows.is_some() {
+        return Err("a forward's window reading lows from another buffer: a planner bug".into());
+    }
     Ok(Some(Launch {
         kernel: v.columns_kernel.clone(),
         pass: Pass::Window(axis),
         groups: [b.n[lines].div_ceil(cfg.slab_width), b.n[planes], segments],
         block: [cfg.slab_width, cfg.slab_rows],
-        buffers: vec![src, dst],
-        ints: vec![
-            0,
-            int(b.step[lines])?,
-            int(b.step[along])?,
-            int(b.step[planes])?,
-            int(b.n[along])?,
-            int(b.n[lines])?,
-            int(segment)?,
-            int(if segments > 1 { v.margin } else { 0 })?,
-        ],
+        buffers,
+        ints,
     }))
 }
 
@@ -576,9 +608,10 @@ fn fused(
 ///   the previous level's depth pass left at the data's origin; the kernel writes the plane's
 ///   four subbands in their final x-y places in the scratch, the depth pass moves them from
 ///   there to the data, split along z.
-/// - inverse (in place on the data): the depth pass reads the band from the data and writes it
-///   merged along z to the scratch, the kernel reads the subbands there and writes the band's
-///   natural samples back to the data's origin, where the next level finds its low band.
+/// - inverse (reads the source too): the depth pass reads the band's low octant from the data
+///   (the coarsest level's from the source) and its high octants from the source, and writes it
+///   merged along z to the scratch; the kernel reads the subbands there and writes the band's
+///   natural samples to the data's origin, where the next level finds its low octant.
 fn fused_volume(
     module: &KernelModule,
     [depth, height, width]: [usize; 3],
@@ -614,14 +647,13 @@ fn fused_volume(
         tile_launch(tile, b.n, b.step[0], nat, low, highs).map(Step::Launch)
     };
     // Every level's band has at least 2 planes (checked above): the window always launches.
-    let lift_depth = |level: u32, src: Buffer, dst: Buffer| {
-        window_launch(module, &band(level), Axis::Z, src, dst)?
+    let lift_depth = |level: u32, src: Buffer, lows: Option<Buffer>, dst: Buffer| {
+        window_launch_with_lows(module, &band(level), Axis::Z, src, lows, dst)?
             .map(Step::Launch)
             .ok_or_else(|| format!("level {level} of the volume has one plane: a planner bug"))
     };
     let mut steps = Vec::new();
-    let reads_source = module.direction == Direction::Forward;
-    if reads_source {
+    if module.direction == Direction::Forward {
         for level in 0..levels {
             let nat = if level == 0 {
                 natural(Buffer::Source, 0)
@@ -629,11 +661,16 @@ fn fused_volume(
                 natural(Buffer::Data, level)
             };
             steps.push(lift_planes(level, nat, Buffer::Scratch)?);
-            steps.push(lift_depth(level, Buffer::Scratch, Buffer::Data)?);
+            steps.push(lift_depth(level, Buffer::Scratch, None, Buffer::Data)?);
         }
     } else {
+        // A level's band is its low octant, which the coarser level wrote to the data, and seven
+        // high octants still in the source: the depth pass reads each from where it is, so the
+        // source is never copied. The data's high octants are never written before the level 0
+        // tiles write the whole volume, so the source may be the data.
         for level in (0..levels).rev() {
-            steps.push(lift_depth(level, Buffer::Data, Buffer::Scratch)?);
+            let lows = (level + 1 < levels).then_some(Buffer::Data);
+            steps.push(lift_depth(level, Buffer::Source, lows, Buffer::Scratch)?);
             steps.push(lift_planes(
                 level,
                 natural(Buffer::Data, level),
@@ -644,10 +681,12 @@ fn fused_volume(
     Ok(Some(LaunchPlan {
         steps,
         scratch: depth * height * width,
-        reads_source,
+        reads_source: true,
         fused: true,
-        // Level 0's kernel, the only reader of the source, writes the scratch only.
-        source_may_be_data: reads_source,
+        // The forward: level 0's kernel, the only reader of the source, writes the scratch
+        // only. The inverse: each depth pass reads the source's samples that no step writes
+        // until level 0's tiles, the last step.
+        source_may_be_data: true,
     }))
 }
 

@@ -267,11 +267,11 @@ fn volumes_take_the_fused_pass_on_their_planes_then_the_depth_pass() {
                 Direction::Inverse => [depth, tile],
             };
             assert_eq!(kernels, level.repeat(3), "{} {direction:?}", w.name);
-            // The forward pass reads the source (only its first kernel, which writes the
-            // scratch: run in place, the data itself may be the source); the inverse works in
-            // place.
-            assert_eq!(p.reads_source, direction == Direction::Forward);
-            assert_eq!(p.source_may_be_data, direction == Direction::Forward);
+            // Both read the source and may read the data as their source in place: the
+            // forward's first kernel alone reads it and writes the scratch; the inverse's depth
+            // passes read the high octants no step writes before level 0's tiles.
+            assert!(p.reads_source);
+            assert!(p.source_may_be_data);
             assert_eq!(p.scratch, 512 * 512 * 512);
             // 16 slabs of 512 planes (2048 groups at level 2): whole lines along z.
             assert!(windows(&p).iter().all(|w| w.0[2] == 1), "{}", w.name);
@@ -306,16 +306,28 @@ fn fused_volume_levels_alternate_between_data_and_scratch() {
     assert_eq!(l[3].groups[1], 15);
     let inverse = module("LeGall53", Direction::Inverse, &volume);
     let p = plan(&inverse, &[20, 30, 40], 2).unwrap();
-    let buffers: Vec<Vec<Buffer>> = launches(&p).iter().map(|l| l.buffers.clone()).collect();
+    let l = launches(&p);
+    let buffers: Vec<Vec<Buffer>> = l.iter().map(|l| l.buffers.clone()).collect();
+    // The depth pass (src, lows, dst): the coarsest level's band all from the source, level
+    // 0's low octant from the data, where level 1's tiles wrote it, its highs from the source.
     assert_eq!(
         buffers,
         [
-            vec![Buffer::Data, Buffer::Scratch],
+            vec![Buffer::Source, Buffer::Source, Buffer::Scratch],
             vec![Buffer::Data, Buffer::Scratch, Buffer::Scratch],
-            vec![Buffer::Data, Buffer::Scratch],
+            vec![Buffer::Source, Buffer::Data, Buffer::Scratch],
             vec![Buffer::Data, Buffer::Scratch, Buffer::Scratch],
         ]
     );
+    // The low quadrant of lines (x) and planes (y): none at level 1, level 0's first
+    // ceil(40 / 2) columns of its first ceil(30 / 2) rows in the Mallat layout, all of them
+    // (the kernel keeps the even ones) in the interleaved layout.
+    assert_eq!(inverse.layout, Layout::Mallat);
+    assert_eq!(l[0].ints[8..], [0, 0]);
+    assert_eq!(l[2].ints[8..], [20, 15]);
+    let interleaved = module_in("LeGall53", Direction::Inverse, Layout::Interleaved, &volume);
+    let l = plan(&interleaved, &[20, 30, 40], 2).unwrap();
+    assert_eq!(launches(&l)[2].ints[8..], [40, 30]);
 }
 
 #[test]

@@ -18,9 +18,11 @@
 //! - [`Backend::prepare`] emits, plans and builds a request once and returns a prepared transform
 //!   that only moves the data and launches ([`dwt_runtime::Plan`] uses it); `run` and
 //!   `run_on_device` keep each request's plan ([`dwt_runtime::PreparedCache`]) for the next call.
-//! - 2-D transforms take the fused pass by default ([`Strategy::Fused`], out of place): the data
-//!   is first copied to a source buffer the kernels only read, and each level reads and writes the
-//!   band once. Elsewhere (1-D, 3-D, periodic, [`Strategy::TwoPass`]) the passes below run.
+//! - 2-D and 3-D transforms take the fused pass by default ([`Strategy::Fused`], out of place:
+//!   the kernels read a source buffer and write the data): a 2-D level reads and writes the band
+//!   once, a 3-D level twice (its x-y planes, then the depth pass). Run in place, the 2-D plans
+//!   first copy the data to a source buffer; the 3-D plans read the data itself as their source.
+//!   Elsewhere (1-D, periodic, [`Strategy::TwoPass`]) the passes below run.
 //! - The data goes to the device once and comes back once per transform; every pass of every
 //!   level runs on device buffers. [`OpenClBackend::run_on_device`] takes a buffer already on the
 //!   device and copies nothing.
