@@ -457,8 +457,11 @@ impl CudaBackend {
     ) -> Result<(), DwtError> {
         let stream = self.stream();
         let uploaded = stream.clone_htod(&*data).map_err(device_error)?;
-        // A plan that reads a source reads the upload and writes a second buffer: no device copy.
-        let result = if prepared.plan.reads_source {
+        // A plan that reads a source reads the upload and writes a second buffer (no device
+        // copy), unless it may read the data itself as its source: then it transforms the upload
+        // in place, one buffer fewer.
+        let plan = &prepared.plan;
+        let result = if plan.reads_source && !plan.source_may_be_data {
             // SAFETY: a plan that reads a source writes every element of the data buffer (level
             // 0's last pass covers the whole image or volume) before the copy back reads it.
             let mut out = unsafe { stream.alloc::<T>(data.len()) }.map_err(device_error)?;

@@ -299,6 +299,47 @@ impl OpenClBackend {
         queue.finish().map_err(device_error)
     }
 
+    /// Transforms `src` into `dst` (both on the device, of this backend's context and the same
+    /// length); `src` is only read. The fused plans read `src` and write `dst` directly; a plan
+    /// that transforms in place (the two passes) first copies `src` to `dst`. Validated as
+    /// [`run_on_device`](Self::run_on_device) is; a `dst` of another length is
+    /// [`DwtError::Unsupported`], refused before anything runs. `src` and `dst` the same buffer
+    /// is [`run_on_device`](Self::run_on_device) on it; sub-buffers must not overlap.
+    pub fn run_on_device_into<T: DeviceElement>(
+        &self,
+        request: &Request,
+        src: &Buffer<T>,
+        dst: &Buffer<T>,
+    ) -> Result<(), DwtError> {
+        request.validate_for(T::TYPE, src.len())?;
+        if dst.len() != src.len() {
+            return Err(DwtError::Unsupported {
+                backend: NAME.into(),
+                what: format!(
+                    "the destination holds {} samples but the source {}: they must be the same length",
+                    dst.len(),
+                    src.len()
+                ),
+            });
+        }
+        if src.as_core().as_ptr() == dst.as_core().as_ptr() {
+            return self.run_on_device(request, dst);
+        }
+        let plan = self.prepared(request, T::TYPE)?;
+        let queue = self.queue()?;
+        if plan.launches.reads_source {
+            self.execute::<T>(&plan, &queue, Some(src), dst)?;
+        } else {
+            src.cmd()
+                .copy(dst, None, None)
+                .queue(&queue)
+                .enq()
+                .map_err(device_error)?;
+            self.execute::<T>(&plan, &queue, None, dst)?;
+        }
+        queue.finish().map_err(device_error)
+    }
+
     fn run_host<T: DeviceElement>(
         &self,
         request: &Request,
@@ -324,8 +365,11 @@ impl OpenClBackend {
             .copy_host_slice(data)
             .build()
             .map_err(device_error)?;
-        // A plan that reads a source reads the upload and writes a second buffer: no device copy.
-        let result = if plan.launches.reads_source {
+        // A plan that reads a source reads the upload and writes a second buffer (no device
+        // copy), unless it may read the data itself as its source: then it transforms the upload
+        // in place, one buffer fewer.
+        let launches = &plan.launches;
+        let result = if launches.reads_source && !launches.source_may_be_data {
             let out = Buffer::<T>::builder()
                 .queue(queue.clone())
                 .len(data.len())
@@ -598,6 +642,19 @@ fn copy_band<T: DeviceElement>(
 ) -> Result<(), DwtError> {
     let size = std::mem::size_of::<T>();
     let [d, h, w] = c.extents;
+    // NVIDIA's driver refuses (CL_INVALID_VALUE) a rectangle whose planes of `plane_pitch`
+    // reach past the buffer even where its last row ends inside it, as an interleaved band's
+    // do (its planes and rows 2^level apart): those take the contiguous span that covers the
+    // band, as the CUDA backend's copies do (what lies between its rows is copied too, into
+    // scratch that holds nothing else).
+    if d * c.plane_pitch > data.len().min(scratch.len()) {
+        return data
+            .cmd()
+            .copy(scratch, Some(0), Some(c.span()))
+            .queue(queue)
+            .enq()
+            .map_err(device_error);
+    }
     data.cmd()
         .copy(scratch, None, None)
         .rect(

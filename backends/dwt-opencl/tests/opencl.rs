@@ -487,6 +487,89 @@ fn device_buffers_round_trip_without_host_copies() {
     assert!(matches!(e, Err(DwtError::KindMismatch { .. })), "{e:?}");
 }
 
+/// `run_on_device_into` on the fused 3-D plans (whose inverse reads its high octants from the
+/// source and its low octants from the output), the fused 2-D plan and a 1-D two-pass plan (which
+/// copies the source first): each against the CPU reference, the source unchanged.
+#[test]
+fn out_of_place_runs_leave_the_source_alone() {
+    let b = backend();
+    let queue = b.queue().unwrap();
+    let device = |host: &[i32]| {
+        Buffer::<i32>::builder()
+            .queue(queue.clone())
+            .len(host.len())
+            .copy_host_slice(host)
+            .build()
+            .unwrap()
+    };
+    let read = |buffer: &Buffer<i32>| {
+        let mut host = vec![0i32; buffer.len()];
+        buffer.read(&mut host).enq().unwrap();
+        host
+    };
+    let w = dwt_catalogue::by_name("LeGall53").unwrap();
+    for (shape, levels) in [
+        (&[20usize, 30, 42][..], 3),
+        (&[45, 61][..], 3),
+        (&[300][..], 2),
+    ] {
+        for layout in [Layout::Mallat, Layout::Interleaved] {
+            let input: Vec<i32> = (0..shape.iter().product::<usize>())
+                .map(|i| ((i * 2_654_435_761) % 4096) as i32 - 2048)
+                .collect();
+            let mut coefficients = input.clone();
+            cpu::transform(
+                w,
+                Direction::Forward,
+                &mut coefficients,
+                shape,
+                levels,
+                layout,
+            )
+            .unwrap();
+            for (direction, from, to) in [
+                (Direction::Forward, &input, &coefficients),
+                (Direction::Inverse, &coefficients, &input),
+            ] {
+                let what = format!("{shape:?} {layout:?} {direction:?}");
+                let r = Request {
+                    layout,
+                    ..request(w, direction, shape, levels)
+                };
+                let src = device(from);
+                let dst = device(&vec![7; from.len()]);
+                b.run_on_device_into(&r, &src, &dst).unwrap();
+                assert!(&read(&dst) == to, "{what}: differs from the CPU reference");
+                assert!(&read(&src) == from, "{what}: the source changed");
+            }
+        }
+    }
+    // A destination of another length is refused before anything runs; the same buffer as
+    // both runs in place.
+    let r = request(w, Direction::Forward, &[45, 61], 3);
+    let input: Vec<i32> = (0..45 * 61).map(|i| i % 97).collect();
+    let src = device(&input);
+    let short = device(&[0; 45 * 61 - 1]);
+    let e = b.run_on_device_into(&r, &src, &short);
+    assert!(matches!(e, Err(DwtError::Unsupported { .. })), "{e:?}");
+    assert!(
+        read(&short).iter().all(|&v| v == 0),
+        "the short buffer changed"
+    );
+    b.run_on_device_into(&r, &src, &src).unwrap();
+    let mut want = input.clone();
+    cpu::transform(
+        w,
+        Direction::Forward,
+        &mut want,
+        &[45, 61],
+        3,
+        Layout::Mallat,
+    )
+    .unwrap();
+    assert!(read(&src) == want, "in place through run_on_device_into");
+}
+
 #[test]
 fn names_itself() {
     let b = backend();
