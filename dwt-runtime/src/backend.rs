@@ -89,6 +89,28 @@ impl Request<'_> {
             self.levels,
         )
     }
+
+    /// [`validate_for`](Self::validate_for) a source of `src_len` samples, and a destination of
+    /// `dst_len` ([`DwtError::Unsupported`] by `backend` unless the two are the same length):
+    /// what an out-of-place run on device buffers checks before anything runs.
+    pub fn validate_into(
+        &self,
+        backend: &str,
+        element: ElementType,
+        src_len: usize,
+        dst_len: usize,
+    ) -> Result<(), DwtError> {
+        self.validate_for(element, src_len)?;
+        if dst_len != src_len {
+            return Err(DwtError::Unsupported {
+                backend: backend.into(),
+                what: format!(
+                    "the destination holds {dst_len} samples but the source {src_len}: they must be the same length"
+                ),
+            });
+        }
+        Ok(())
+    }
 }
 
 /// A device that runs lifting transforms.

@@ -404,18 +404,7 @@ impl CudaBackend {
         src: &CudaSlice<T>,
         dst: &CudaSlice<T>,
     ) -> Result<(), DwtError> {
-        request.validate_for(T::TYPE, src.len())?;
-        if dst.len() != src.len() {
-            return Err(DwtError::Unsupported {
-                backend: NAME.into(),
-                what: format!(
-                    "the destination holds {} samples but the source {}: they must be the same length",
-                    dst.len(),
-                    src.len()
-                ),
-            });
-        }
-        Ok(())
+        request.validate_into(NAME, T::TYPE, src.len(), dst.len())
     }
 
     /// Whether the request would run the fused 2-D kernel (else a pass per axis and level).

@@ -311,17 +311,7 @@ impl OpenClBackend {
         src: &Buffer<T>,
         dst: &Buffer<T>,
     ) -> Result<(), DwtError> {
-        request.validate_for(T::TYPE, src.len())?;
-        if dst.len() != src.len() {
-            return Err(DwtError::Unsupported {
-                backend: NAME.into(),
-                what: format!(
-                    "the destination holds {} samples but the source {}: they must be the same length",
-                    dst.len(),
-                    src.len()
-                ),
-            });
-        }
+        request.validate_into(NAME, T::TYPE, src.len(), dst.len())?;
         if src.as_core().as_ptr() == dst.as_core().as_ptr() {
             return self.run_on_device(request, dst);
         }

@@ -423,6 +423,16 @@ fn one_dimensional_shapes_match_the_reference() {
     }
 }
 
+/// A device buffer of `queue`'s context holding `host`.
+fn on_device(queue: &ocl::Queue, host: &[i32]) -> Buffer<i32> {
+    Buffer::<i32>::builder()
+        .queue(queue.clone())
+        .len(host.len())
+        .copy_host_slice(host)
+        .build()
+        .unwrap()
+}
+
 #[test]
 fn device_buffers_round_trip_without_host_copies() {
     let b = backend();
@@ -435,12 +445,7 @@ fn device_buffers_round_trip_without_host_copies() {
     // The fused 3-D plans in place read the data itself as their source: the inverse's depth
     // passes read high octants beside the low one the coarser level wrote there.
     for layout in [Layout::Mallat, Layout::Interleaved] {
-        let buffer = Buffer::<i32>::builder()
-            .queue(queue.clone())
-            .len(input.len())
-            .copy_host_slice(&input)
-            .build()
-            .unwrap();
+        let buffer = on_device(&queue, &input);
         let forward = Request {
             layout,
             ..request(w, Direction::Forward, &shape, 2)
@@ -467,12 +472,7 @@ fn device_buffers_round_trip_without_host_copies() {
             "{layout:?}: the round trip did not give the input back"
         );
     }
-    let buffer = Buffer::<i32>::builder()
-        .queue(queue.clone())
-        .len(input.len())
-        .copy_host_slice(&input)
-        .build()
-        .unwrap();
+    let buffer = on_device(&queue, &input);
 
     // Validated like host data, with the buffer's length and element type.
     let e = b.run_on_device(&request(w, Direction::Forward, &[24, 40], 1), &buffer);
@@ -494,14 +494,7 @@ fn device_buffers_round_trip_without_host_copies() {
 fn out_of_place_runs_leave_the_source_alone() {
     let b = backend();
     let queue = b.queue().unwrap();
-    let device = |host: &[i32]| {
-        Buffer::<i32>::builder()
-            .queue(queue.clone())
-            .len(host.len())
-            .copy_host_slice(host)
-            .build()
-            .unwrap()
-    };
+    let device = |host: &[i32]| on_device(&queue, host);
     let read = |buffer: &Buffer<i32>| {
         let mut host = vec![0i32; buffer.len()];
         buffer.read(&mut host).enq().unwrap();
