@@ -391,10 +391,10 @@ impl Emitter<'_> {
         }
         let x = AxisLayout::new(&halo, tile[0], true);
         let y = AxisLayout::new(&halo, tile[1], false);
-        let bytes = x.extent * y.extent * self.work_bytes();
+        let bytes = self.local_bytes([x, y]);
         if bytes > MAX_TILE_BYTES {
             return Err(EmitError::NoTile(format!(
-                "a tile of {}x{} work values takes {bytes} bytes of local memory, more than {MAX_TILE_BYTES}",
+                "a tile of {}x{} work values and its index maps take {bytes} bytes of local memory, more than {MAX_TILE_BYTES}",
                 y.total, x.total
             )));
         }
@@ -875,6 +875,19 @@ impl Emitter<'_> {
     /// fitted the 32 registers of eight groups per multiprocessor, and ran 10-22% slower at
     /// 8192^2 than with 40 registers and six (H200; the longer ones went from 48 to 40
     /// registers and ran 7% faster).
+    /// The local memory of the tile kernel's arrays (as `tile_kernel` declares them): the tile
+    /// of work values and the `int` index maps of its edge tiles (the forward's `from_row` and
+    /// `from_col`; the inverse's `refl_y` and `refl_x`, counted wherever the program could take
+    /// them). What CUDA's static shared-memory limit bounds, all arrays together.
+    fn local_bytes(&self, [x, y]: [AxisLayout; 2]) -> usize {
+        let maps = match self.direction {
+            Direction::Forward => y.stored[0] + y.stored[1] + x.stored[0] + x.stored[1],
+            Direction::Inverse if self.inverse_edge_maps() => y.total + x.total,
+            Direction::Inverse => 0,
+        };
+        x.extent * y.extent * self.work_bytes() + maps * 4
+    }
+
     pub(crate) fn inverse_edge_maps(&self) -> bool {
         self.ops
             .iter()
