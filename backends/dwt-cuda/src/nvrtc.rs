@@ -76,7 +76,12 @@ pub fn compile(source: &str, arch: &str) -> Result<Compiled, DwtError> {
         .unwrap_or_default();
     let out = match compiled {
         Err(e) => Err(build_error(annotate_log(
-            &format!("{e:?} ({})\n{}", opts.join(" "), log.trim_end()),
+            &format!(
+                "{e:?} ({})\n{}{}",
+                opts.join(" "),
+                over_shared_memory(&log),
+                log.trim_end()
+            ),
             source,
         ))),
         Ok(()) => unsafe { cubin(prog) }.map(|cubin| Compiled { cubin, log }),
@@ -84,6 +89,23 @@ pub fn compile(source: &str, arch: &str) -> Result<Compiled, DwtError> {
     // SAFETY: created above, not destroyed before.
     let _ = unsafe { result::destroy_program(prog) };
     out
+}
+
+/// The most static shared memory a block may declare (CUDA's limit on every architecture).
+const STATIC_SHARED_LIMIT: u64 = 48 * 1024;
+
+/// A line per kernel of `log` that declares more static shared memory than a block may have:
+/// NVRTC then fails without an error line of its own, only ptxas' usage says why.
+fn over_shared_memory(log: &str) -> String {
+    function_usage(log)
+        .into_iter()
+        .filter_map(|u| Some((u.shared.filter(|&b| b > STATIC_SHARED_LIMIT)?, u.function)))
+        .map(|(bytes, function)| {
+            format!(
+                "{function} declares {bytes} bytes of static shared memory, more than the {STATIC_SHARED_LIMIT} a block may have (an emitter bug: please report it with this log; a smaller LaunchConfig::tile avoids it)\n"
+            )
+        })
+        .collect()
 }
 
 fn c_string(raw: &[c_char]) -> String {
@@ -117,6 +139,8 @@ pub struct FunctionUsage {
     pub spill_stores: u64,
     pub spill_loads: u64,
     pub registers: Option<u64>,
+    /// Bytes of static shared memory (`N bytes smem`).
+    pub shared: Option<u64>,
 }
 
 fn number_before(line: &str, what: &str) -> Option<u64> {
@@ -146,12 +170,14 @@ pub fn function_usage(log: &str) -> Vec<FunctionUsage> {
                     spill_stores: number_before(line, "bytes spill stores").unwrap_or(u64::MAX),
                     spill_loads: number_before(line, "bytes spill loads").unwrap_or(u64::MAX),
                     registers: None,
+                    shared: None,
                 });
             }
         } else if line.contains("Used ") && line.contains(" registers") {
             if let (Some(f), Some(last)) = (&current, out.last_mut()) {
                 if &last.function == f {
                     last.registers = number_before(line, " registers");
+                    last.shared = number_before(line, " bytes smem");
                 }
             }
         }
@@ -186,9 +212,23 @@ mod tests {
                 function: "k_rows".into(),
                 spill_stores: 8,
                 spill_loads: 4,
-                registers: Some(30)
+                registers: Some(30),
+                shared: Some(16384),
             }]
         );
+    }
+
+    /// NVRTC failed on the 64x16-of-512 candidate's tile of a far-reaching program with nothing
+    /// but warnings and ptxas' usage in its log.
+    #[test]
+    fn names_a_kernel_over_the_shared_memory_limit() {
+        let log = "ptxas info    : Compiling entry function 'far_forward_i32_tile' for 'sm_90'\nptxas info    : Function properties for far_forward_i32_tile\nptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\nptxas info    : Used 32 registers, used 1 barriers, 49792 bytes smem\nptxas info    : Function properties for k_rows\n    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\nptxas info    : Used 30 registers, used 1 barriers, 16384 bytes smem\n";
+        let out = over_shared_memory(log);
+        assert!(
+            out.starts_with("far_forward_i32_tile declares 49792 bytes of static shared memory, more than the 49152"),
+            "{out}"
+        );
+        assert_eq!(out.lines().count(), 1, "{out}");
     }
 
     #[test]

@@ -246,6 +246,43 @@ fn residues_match_reference(b: &CudaBackend, req: &Request) -> Result<bool, Stri
     }
 }
 
+/// A program reaching three indices per step, found by the random-program suite: under the
+/// 64x16-of-512 candidate its tile kernel declared more than 48 KiB of shared memory and NVRTC
+/// refused it. Every candidate now runs it (without a tile where it would not fit), both ways,
+/// both layouts, as the CPU reference does.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn a_far_reaching_program_runs_on_every_candidate() {
+    let w = dwt_ir::parse_wavelet(
+        "wavelet Far { kind = integer; boundary = symmetric; even -= odd[-1]; odd -= even[-3] + even[3]; even -= odd[-1] + odd[3]; }",
+    )
+    .unwrap();
+    for candidate in dwt_cuda::LaunchConfig::default().candidates() {
+        let b = CudaBackend::with_config(candidate.config).unwrap();
+        for shape in [&[3usize, 3][..], &[5, 5], &[37, 45]] {
+            for levels in 1..=2 {
+                for layout in [Layout::Mallat, Layout::Interleaved] {
+                    for direction in [Direction::Forward, Direction::Inverse] {
+                        let req = Request {
+                            wavelet: &w,
+                            direction,
+                            shape: shape.to_vec(),
+                            levels,
+                            layout,
+                        };
+                        assert_eq!(
+                            residues_match_reference(&b, &req),
+                            Ok(true),
+                            "{} {shape:?} {levels} {layout:?} {direction:?}",
+                            candidate.name
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn long_rows_take_the_sliding_kernel_and_match_the_reference() {

@@ -196,3 +196,18 @@ fn a_compiler_error_is_a_build_error_with_the_offending_line() {
         "{log}"
     );
 }
+
+/// More static shared memory than a block may have: NVRTC fails with nothing but warnings and
+/// ptxas' usage in its log; the error says which kernel and how much.
+#[test]
+fn too_much_shared_memory_is_a_build_error_naming_the_kernel() {
+    let source = "extern \"C\" __global__ void big(int* x) {\n    __shared__ int s[12448];\n    s[threadIdx.x] = x[threadIdx.x];\n    __syncthreads();\n    x[threadIdx.x] = s[(threadIdx.x * 7) % 12448];\n}\n";
+    let e = compile(source, "sm_90").expect_err("does not build");
+    let dwt_runtime::DwtError::Build { log, .. } = &e else {
+        panic!("expected Build, got {e:?}");
+    };
+    assert!(
+        log.contains("big declares 49792 bytes of static shared memory, more than the 49152"),
+        "{log}"
+    );
+}
