@@ -3,7 +3,8 @@
 //!   the rows (with the pre-shift; or the row segments, or the sliding-window kernel along long
 //!   rows), the columns and the depth pass, the passes that must read one buffer and write the
 //!   other moving the band between the data and the scratch, the rows kernel bringing it back
-//!   (`Planner::level`);
+//!   (`Planner::level`); a forward whose first pass is the rows kernel reads
+//!   [`Buffer::Source`] there;
 //! - fused 2-D ([`Strategy::Fused`](crate::Strategy)): one tile kernel per level, out of place:
 //!   level 0 reads [`Buffer::Source`], the subbands land in [`Buffer::Data`], and the low band
 //!   each level hands the next lives in [`Buffer::Scratch`] (two regions used in turn);
@@ -343,11 +344,18 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
     }
     let mut full = [1usize; 3];
     full[3 - dims..].copy_from_slice(shape);
+    // A forward whose first pass is the rows kernel reads the source there (and writes the data
+    // or the scratch, as the level needs): out of place, nothing is copied first; in place the
+    // kernel may read and write the same rows.
+    let reads_source = module.direction == Direction::Forward
+        && levels > 0
+        && full[2] <= cfg.row_limit(module.elem);
     let mut p = Planner {
         module,
         steps: Vec::new(),
         needs_scratch: false,
         at: Buffer::Data,
+        first_from_source: reads_source,
     };
     let band = |level: u32| band(full, module.layout, level);
     match module.direction {
@@ -363,12 +371,15 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
         }
     }
     let scratch = if p.needs_scratch { len } else { 0 };
+    if p.first_from_source {
+        return Err("the first rows pass did not read the source: a planner bug".into());
+    }
     Ok(LaunchPlan {
         steps: p.steps,
         scratch,
-        reads_source: false,
+        reads_source,
         fused: false,
-        source_may_be_data: false,
+        source_may_be_data: reads_source,
     })
 }
 
@@ -700,6 +711,9 @@ struct Planner<'a> {
     /// The buffer the band being lifted is in: the data, or the scratch between the passes of a
     /// level that read one and write the other.
     at: Buffer,
+    /// Whether the next rows kernel reads the source instead of `at` (the forward's first pass,
+    /// where the band is the whole input, not yet copied anywhere).
+    first_from_source: bool,
 }
 
 /// How a pass of a level moves the band between the data and the scratch.
@@ -793,6 +807,10 @@ impl Planner<'_> {
         let m = self.module;
         let from = self.at;
         if b.n[2] <= m.config.row_limit(m.elem) {
+            let from = match std::mem::take(&mut self.first_from_source) {
+                true => Buffer::Source,
+                false => from,
+            };
             return self.row_kernel(&m.rows_kernel, Pass::Rows, b, vec![from, to]);
         }
         if let Some(s) = &m.row_segments {

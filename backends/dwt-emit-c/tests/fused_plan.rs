@@ -532,7 +532,7 @@ fn flow(p: &dwt_emit_c::LaunchPlan) -> Vec<(&'static str, [Buffer; 2])> {
 
 #[test]
 fn two_pass_levels_move_the_band_between_data_and_scratch_without_copies() {
-    use Buffer::{Data, Scratch};
+    use Buffer::{Data, Scratch, Source};
     let two_pass = LaunchConfig {
         max_row_len: 64,
         ..LaunchConfig::two_pass()
@@ -541,16 +541,25 @@ fn two_pass_levels_move_the_band_between_data_and_scratch_without_copies() {
     let mallat = emit("LeGall53", Layout::Mallat);
     let interleaved = emit("LeGall53", Layout::Interleaved);
     // Mallat: the window reads one buffer and writes the other, so the rows kernel writes the
-    // scratch for it (the band copy each level took before is gone) ...
+    // scratch for it (the band copy each level took before is gone); level 0's rows kernel
+    // reads the source (no copy of the input out of place) ...
+    let p = plan(&mallat, &[40, 48], 2).unwrap();
     assert_eq!(
-        flow(&plan(&mallat, &[40, 48], 2).unwrap()),
-        [("rows", [Data, Scratch]), ("window y", [Scratch, Data])].repeat(2)
+        flow(&p),
+        [
+            ("rows", [Source, Scratch]),
+            ("window y", [Scratch, Data]),
+            ("rows", [Data, Scratch]),
+            ("window y", [Scratch, Data])
+        ]
     );
-    // ... and in 3-D, where two windows cross, the rows lift in place.
+    assert!(p.reads_source && p.source_may_be_data);
+    // ... and in 3-D, where two windows cross, the rows write the data (in place when the
+    // source is the data).
     assert_eq!(
         flow(&plan(&mallat, &[6, 40, 48], 1).unwrap()),
         [
-            ("rows", [Data, Data]),
+            ("rows", [Source, Data]),
             ("window y", [Data, Scratch]),
             ("window z", [Scratch, Data])
         ]
@@ -558,15 +567,18 @@ fn two_pass_levels_move_the_band_between_data_and_scratch_without_copies() {
     // Interleaved whole columns lift in place; split ones (3000 rows) like Mallat's.
     assert_eq!(
         flow(&plan(&interleaved, &[200, 48], 1).unwrap()),
-        [("rows", [Data, Data]), ("window y", [Data, Data])]
+        [("rows", [Source, Data]), ("window y", [Data, Data])]
     );
     assert_eq!(
         flow(&plan(&interleaved, &[3000, 48], 1).unwrap()),
-        [("rows", [Data, Scratch]), ("window y", [Scratch, Data])]
+        [("rows", [Source, Scratch]), ("window y", [Scratch, Data])]
     );
-    // Row segments cross too: with whole columns in place the level starts from a copy.
+    // Row segments cross too: with whole columns in place the level starts from a copy, and
+    // the plan works on the data (a copy of the source, out of place).
+    let p = plan(&interleaved, &[40, 100], 1).unwrap();
+    assert!(!p.reads_source);
     assert_eq!(
-        flow(&plan(&interleaved, &[40, 100], 1).unwrap()),
+        flow(&p),
         [
             ("copy", [Data, Scratch]),
             ("row segments", [Scratch, Data]),

@@ -488,11 +488,18 @@ fn device_buffers_round_trip_without_host_copies() {
 }
 
 /// `run_on_device_into` on the fused 3-D plans (whose inverse reads its high octants from the
-/// source and its low octants from the output), the fused 2-D plan and a 1-D two-pass plan (which
-/// copies the source first): each against the CPU reference, the source unchanged.
+/// source and its low octants from the output), the fused 2-D plan, and two-pass plans (whose
+/// forward reads the source in its first rows kernel; the others, and row segments first, copy
+/// it first): each against the CPU reference, the source unchanged.
 #[test]
 fn out_of_place_runs_leave_the_source_alone() {
     let b = backend();
+    let two_pass = OpenClBackend::with_config(LaunchConfig::two_pass()).unwrap();
+    let row_segments = OpenClBackend::with_config(LaunchConfig {
+        max_row_len: 64,
+        ..LaunchConfig::two_pass()
+    })
+    .unwrap();
     let queue = b.queue().unwrap();
     let device = |host: &[i32]| on_device(&queue, host);
     let read = |buffer: &Buffer<i32>| {
@@ -501,11 +508,16 @@ fn out_of_place_runs_leave_the_source_alone() {
         host
     };
     let w = dwt_catalogue::by_name("LeGall53").unwrap();
-    for (shape, levels) in [
-        (&[20usize, 30, 42][..], 3),
-        (&[45, 61][..], 3),
-        (&[300][..], 2),
-    ] {
+    let cases: [(&OpenClBackend, &[usize], u32); 7] = [
+        (&b, &[20, 30, 42], 3),
+        (&b, &[45, 61], 3),
+        (&b, &[300], 2),
+        (&two_pass, &[45, 61], 3),
+        (&two_pass, &[20, 30, 42], 2),
+        (&row_segments, &[300], 2),
+        (&row_segments, &[9, 130], 2),
+    ];
+    for (b, shape, levels) in cases {
         for layout in [Layout::Mallat, Layout::Interleaved] {
             let input: Vec<i32> = (0..shape.iter().product::<usize>())
                 .map(|i| ((i * 2_654_435_761) % 4096) as i32 - 2048)
