@@ -377,11 +377,12 @@ impl CudaBackend {
     /// without waiting; `src` is only read. With the fused 2-D pass this moves the data through
     /// memory once per level: one read of `src`, one write of `dst` (plus the smaller low bands
     /// of later levels); the fused 3-D plans read `src` where its samples are needed and copy
-    /// nothing either, nor do the two passes' forwards whose first rows take the rows kernel
-    /// (it reads `src`). The other two-pass plans (the inverses, rows longer than the rows
-    /// kernel's limit) transform in place and first copy `src` to `dst`, so
-    /// [`run_on_device`](Self::run_on_device) on a buffer you may overwrite is the faster call
-    /// there (BENCHMARKS.md, `src->dst` against `in place`).
+    /// nothing either, nor do the two passes where the rows kernel takes every level's rows
+    /// (the forward's first rows kernel reads `src`; a 2-D or 3-D inverse's first window of
+    /// each level reads it beside the low band in `dst`). The other two-pass plans (1-D
+    /// inverses, rows longer than the rows kernel's limit) transform in place and first copy
+    /// `src` to `dst`, so [`run_on_device`](Self::run_on_device) on a buffer you may overwrite
+    /// is the faster call there (BENCHMARKS.md, `src->dst` against `in place`).
     pub fn run_on_device_into<T: DeviceElement>(
         &self,
         request: &Request,

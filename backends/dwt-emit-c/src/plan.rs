@@ -3,8 +3,9 @@
 //!   the rows (with the pre-shift; or the row segments, or the sliding-window kernel along long
 //!   rows), the columns and the depth pass, the passes that must read one buffer and write the
 //!   other moving the band between the data and the scratch, the rows kernel bringing it back
-//!   (`Planner::level`); a forward whose first pass is the rows kernel reads
-//!   [`Buffer::Source`] there;
+//!   (`Planner::level`); where the rows kernel takes every level's rows, the forward's first
+//!   rows kernel and a 2-D or 3-D inverse's first window of each level read
+//!   [`Buffer::Source`] (the window the band's low quadrant from the data);
 //! - fused 2-D ([`Strategy::Fused`](crate::Strategy)): one tile kernel per level, out of place:
 //!   level 0 reads [`Buffer::Source`], the subbands land in [`Buffer::Data`], and the low band
 //!   each level hands the next lives in [`Buffer::Scratch`] (two regions used in turn);
@@ -212,21 +213,10 @@ fn window_segment(module: &KernelModule, b: &Band, axis: Axis) -> Result<usize, 
 
 /// The sliding-window kernel along `axis` of band `b` from `src` to `dst`, or `None` for lines
 /// of fewer than 2 samples: one group of `slab_width` lines per plane of the remaining axis and
-/// column segment ([`window_segment`]; `src != dst` where there is more than one).
+/// column segment ([`window_segment`]; `src != dst` where there is more than one). The inverse
+/// reads the low rows of the band's low quadrant of lines and planes from `lows` where given
+/// (the inverse kernel's `lows`, `low_cols` and `low_planes`; else from `src`).
 fn window_launch(
-    module: &KernelModule,
-    b: &Band,
-    axis: Axis,
-    src: Buffer,
-    dst: Buffer,
-) -> Result<Option<Launch>, String> {
-    window_launch_with_lows(module, b, axis, src, None, dst)
-}
-
-/// [`window_launch`], the inverse reading the low rows of the band's low quadrant of lines and
-/// planes from `lows` where given (the inverse kernel's `lows`, `low_cols` and `low_planes`;
-/// else from `src`).
-fn window_launch_with_lows(
     module: &KernelModule,
     b: &Band,
     axis: Axis,
@@ -344,36 +334,56 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
     }
     let mut full = [1usize; 3];
     full[3 - dims..].copy_from_slice(shape);
-    // A forward whose first pass is the rows kernel reads the source there (and writes the data
-    // or the scratch, as the level needs): out of place, nothing is copied first; in place the
-    // kernel may read and write the same rows.
-    let reads_source = module.direction == Direction::Forward
-        && levels > 0
-        && full[2] <= cfg.row_limit(module.elem);
+    // Out of place, nothing is copied first where the first pass that reads a band can read it
+    // from the source: the forward's rows kernel at level 0 (it writes the data or the scratch,
+    // as the level needs; in place it may read and write the same rows), and the inverse's first
+    // window of every level (the depth pass, or the columns), which reads the band's low
+    // quadrant from the data, where the coarser level left it, and the rest from the source.
+    // The inverse needs the rows kernel on every level (no band copy before its first pass)
+    // and a window to open each level.
+    let rows_kernel = levels > 0 && full[2] <= cfg.row_limit(module.elem);
+    let reads_source = rows_kernel
+        && match module.direction {
+            Direction::Forward => true,
+            Direction::Inverse => {
+                dims >= 2
+                    && (0..levels).all(|level| {
+                        band_shape(full[0], level) >= 2 || band_shape(full[1], level) >= 2
+                    })
+            }
+        };
     let mut p = Planner {
         module,
         steps: Vec::new(),
         needs_scratch: false,
         at: Buffer::Data,
-        first_from_source: reads_source,
+        first_from_source: false,
+        lows: None,
     };
     let band = |level: u32| band(full, module.layout, level);
+    let unread = || Err("a level's first pass did not read the source: a planner bug".to_string());
     match module.direction {
         Direction::Forward => {
+            p.first_from_source = reads_source;
             for level in 0..levels {
                 p.level(&band(level), [Axis::X, Axis::Y, Axis::Z])?;
+                if p.first_from_source {
+                    return unread();
+                }
             }
         }
         Direction::Inverse => {
             for level in (0..levels).rev() {
+                p.first_from_source = reads_source;
+                p.lows = (level + 1 < levels).then_some(Buffer::Data);
                 p.level(&band(level), [Axis::Z, Axis::Y, Axis::X])?;
+                if p.first_from_source {
+                    return unread();
+                }
             }
         }
     }
     let scratch = if p.needs_scratch { len } else { 0 };
-    if p.first_from_source {
-        return Err("the first rows pass did not read the source: a planner bug".into());
-    }
     Ok(LaunchPlan {
         steps: p.steps,
         scratch,
@@ -659,7 +669,7 @@ fn fused_volume(
     };
     // Every level's band has at least 2 planes (checked above): the window always launches.
     let lift_depth = |level: u32, src: Buffer, lows: Option<Buffer>, dst: Buffer| {
-        window_launch_with_lows(module, &band(level), Axis::Z, src, lows, dst)?
+        window_launch(module, &band(level), Axis::Z, src, lows, dst)?
             .map(Step::Launch)
             .ok_or_else(|| format!("level {level} of the volume has one plane: a planner bug"))
     };
@@ -711,9 +721,12 @@ struct Planner<'a> {
     /// The buffer the band being lifted is in: the data, or the scratch between the passes of a
     /// level that read one and write the other.
     at: Buffer,
-    /// Whether the next rows kernel reads the source instead of `at` (the forward's first pass,
-    /// where the band is the whole input, not yet copied anywhere).
+    /// Whether the next pass that launches reads the source instead of `at`: the forward's
+    /// rows kernel at level 0 (the whole input, not yet copied anywhere), the inverse's first
+    /// window of each level (with `lows`).
     first_from_source: bool,
+    /// Where that window reads the band's low quadrant (the data, below the coarsest level).
+    lows: Option<Buffer>,
 }
 
 /// How a pass of a level moves the band between the data and the scratch.
@@ -860,8 +873,13 @@ impl Planner<'_> {
     /// along z (section IV-G: slabs in the x-z plane, planes along y), long rows along x), from
     /// the buffer the band is in to `to` (nothing for lines of fewer than 2 samples).
     fn sliding(&mut self, b: &Band, axis: Axis, to: Buffer) -> Result<(), String> {
-        if let Some(launch) = window_launch(self.module, b, axis, self.at, to)? {
+        let (from, lows) = match self.first_from_source {
+            true => (Buffer::Source, self.lows),
+            false => (self.at, None),
+        };
+        if let Some(launch) = window_launch(self.module, b, axis, from, lows, to)? {
             self.steps.push(Step::Launch(launch));
+            self.first_from_source = false;
         }
         Ok(())
     }

@@ -592,12 +592,25 @@ fn two_pass_levels_move_the_band_between_data_and_scratch_without_copies() {
             ("window y", [Scratch, Data])
         ]
     );
-    // The inverse lifts its rows last: they bring the band back to the data.
+    // The inverse lifts its rows last: they bring the band back to the data. Each level's
+    // first window reads the source, its low quadrant (`lows`, the second buffer) from the data
+    // below the coarsest level.
     let inverse = module("LeGall53", Direction::Inverse, &two_pass);
+    let p = plan(&inverse, &[40, 48], 2).unwrap();
     assert_eq!(
-        flow(&plan(&inverse, &[40, 48], 1).unwrap()),
-        [("window y", [Data, Scratch]), ("rows", [Scratch, Data])]
+        flow(&p),
+        [("window y", [Source, Scratch]), ("rows", [Scratch, Data])].repeat(2)
     );
+    assert!(p.reads_source && p.source_may_be_data);
+    let lows: Vec<Buffer> = launches(&p)
+        .iter()
+        .filter(|l| matches!(l.pass, dwt_emit_c::Pass::Window(_)))
+        .map(|l| l.buffers[1])
+        .collect();
+    assert_eq!(lows, [Source, Data]);
+    // A 2-D band of one row opens its level with the rows kernel, which has no `lows`: that
+    // inverse works on the data (a copy of the source, out of place).
+    assert!(!plan(&inverse, &[1, 48], 1).unwrap().reads_source);
     // Fidelity's long rows slide along x (no row segments at this limit).
     let fidelity = emit("Fidelity", Layout::Mallat);
     assert_eq!(

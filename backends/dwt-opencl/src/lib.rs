@@ -300,10 +300,9 @@ impl OpenClBackend {
     }
 
     /// Transforms `src` into `dst` (both on the device, of this backend's context and the same
-    /// length); `src` is only read. The fused plans, and the two passes' forwards whose first
-    /// rows take the rows kernel, read `src` and write `dst` directly; the other two-pass plans
-    /// (the inverses, rows longer than the rows kernel's limit) transform in place and first
-    /// copy `src` to `dst`. Validated as
+    /// length); `src` is only read. The fused plans, and the two passes where the rows kernel
+    /// takes every level's rows (but 1-D inverses), read `src` and write `dst` directly; the
+    /// other two-pass plans transform in place and first copy `src` to `dst`. Validated as
     /// [`run_on_device`](Self::run_on_device) is; a `dst` of another length is
     /// [`DwtError::Unsupported`], refused before anything runs. `src` and `dst` the same buffer
     /// is [`run_on_device`](Self::run_on_device) on it; sub-buffers must not overlap.
