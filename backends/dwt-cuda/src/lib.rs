@@ -452,8 +452,7 @@ impl CudaBackend {
         // A plan that reads a source reads the upload and writes a second buffer (no device
         // copy), unless it may read the data itself as its source: then it transforms the upload
         // in place, one buffer fewer.
-        let plan = &prepared.plan;
-        let result = if plan.reads_source && !plan.source_may_be_data {
+        let result = if !prepared.plan.runs_in_place() {
             // SAFETY: a plan that reads a source writes every element of the data buffer (level
             // 0's last pass covers the whole image or volume) before the copy back reads it.
             let mut out = unsafe { stream.alloc::<T>(data.len()) }.map_err(device_error)?;
@@ -584,7 +583,7 @@ impl CudaBackend {
             Ok(at)
         };
         let in_place_source = plan.reads_source && source.is_none();
-        let copy_in = in_place_source && !plan.source_may_be_data;
+        let copy_in = source.is_none() && !plan.runs_in_place();
         let at = launch::Addresses {
             source: match (copy_in, in_place_source) {
                 (true, _) => own(len)?,

@@ -4,6 +4,7 @@
 use std::ffi::{c_char, CStr, CString};
 
 use cudarc::nvrtc::{result, sys};
+use dwt_emit_c::MAX_TILE_BYTES;
 use dwt_runtime::DwtError;
 
 use crate::{unavailable, NAME};
@@ -91,18 +92,15 @@ pub fn compile(source: &str, arch: &str) -> Result<Compiled, DwtError> {
     out
 }
 
-/// The most static shared memory a block may declare (CUDA's limit on every architecture).
-const STATIC_SHARED_LIMIT: u64 = 48 * 1024;
-
 /// A line per kernel of `log` that declares more static shared memory than a block may have:
 /// NVRTC then fails without an error line of its own, only ptxas' usage says why.
 fn over_shared_memory(log: &str) -> String {
     function_usage(log)
         .into_iter()
-        .filter_map(|u| Some((u.shared.filter(|&b| b > STATIC_SHARED_LIMIT)?, u.function)))
+        .filter_map(|u| Some((u.shared.filter(|&b| b > MAX_TILE_BYTES as u64)?, u.function)))
         .map(|(bytes, function)| {
             format!(
-                "{function} declares {bytes} bytes of static shared memory, more than the {STATIC_SHARED_LIMIT} a block may have (an emitter bug: please report it with this log; a smaller LaunchConfig::tile avoids it)\n"
+                "{function} declares {bytes} bytes of static shared memory, more than the {MAX_TILE_BYTES} a block may have (an emitter bug: please report it with this log; a smaller LaunchConfig::tile avoids it)\n"
             )
         })
         .collect()

@@ -52,8 +52,8 @@ pub struct VerticalPass {
     /// than one segment, need `dst != src` (writes land on rows other windows still read).
     /// The inverse reads the low rows (even `r`) of the columns `c < low_cols` of the planes
     /// `p < low_planes` (interleaved: of those with `c` and `p` even) from `lows`, everything else
-    /// from `src`: the low quadrant of a 3-D band, written by the coarser level, beside high bands
-    /// still in the input. `lows` may be `src`, and `low_cols = 0` reads nothing from it.
+    /// from `src`: a band's low quadrant (or octant), written by the coarser level, beside high
+    /// bands still in the input. `lows` may be `src`, and `low_cols = 0` reads nothing from it.
     pub columns_kernel: String,
     /// The rows a column segment lifts beyond either end of what it stores for the values it
     /// stores to be the whole column's: twice the program's reach in polyphase indices (the sum
@@ -1009,10 +1009,8 @@ impl Emitter<'_> {
         let inverse = self.direction == Direction::Inverse;
         if inverse {
             w.comment("The low rows (even r) of the columns where low_cols and low_planes say come from `lows`, every");
-            w.comment("other row from src: a fused 3-D level reads the low band the coarser level wrote to the data");
-            w.comment(
-                "and its high bands from the untouched input, with no copy of the input first.",
-            );
+            w.comment("other row from src: a level's first window reads the low band the coarser level wrote to the");
+            w.comment("data and its high bands from the untouched input, with no copy of the input first.");
         }
         let sig = d.kernel_signature(name, &self.columns_params(), [sw, sr, 1], false);
         self.kernel_block(w, sig, |w| {

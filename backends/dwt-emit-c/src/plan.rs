@@ -161,6 +161,12 @@ impl LaunchPlan {
     pub fn is_fused(&self) -> bool {
         self.fused
     }
+
+    /// Whether the plan runs on the data buffer alone, in place, with no copy of the input: it
+    /// reads no source, or may read the data itself as its source.
+    pub fn runs_in_place(&self) -> bool {
+        !self.reads_source || self.source_may_be_data
+    }
 }
 
 /// `[depth, height, width]` extents and element steps of one level's band (a 1-D or 2-D shape
@@ -272,6 +278,13 @@ fn window_launch(
     }))
 }
 
+/// Where an inverse that reads its source finds level `level`'s low band (the low quadrant or
+/// octant its first window reads through `lows`): in the data, where the coarser level left it;
+/// `None` at the coarsest level, whose whole band is still the source's.
+fn lows_of(level: u32, levels: u32) -> Option<Buffer> {
+    (level + 1 < levels).then_some(Buffer::Data)
+}
+
 /// The `int` arguments of the kernels over the rows of band `b` (rows, shift, row segments):
 /// `(base, sample_step, row_step, plane_step, n, rows)`.
 fn row_ints(b: &Band) -> Result<Vec<i32>, String> {
@@ -361,26 +374,21 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
         lows: None,
     };
     let band = |level: u32| band(full, module.layout, level);
-    let unread = || Err("a level's first pass did not read the source: a planner bug".to_string());
-    match module.direction {
-        Direction::Forward => {
-            p.first_from_source = reads_source;
-            for level in 0..levels {
-                p.level(&band(level), [Axis::X, Axis::Y, Axis::Z])?;
-                if p.first_from_source {
-                    return unread();
-                }
-            }
-        }
-        Direction::Inverse => {
-            for level in (0..levels).rev() {
-                p.first_from_source = reads_source;
-                p.lows = (level + 1 < levels).then_some(Buffer::Data);
-                p.level(&band(level), [Axis::Z, Axis::Y, Axis::X])?;
-                if p.first_from_source {
-                    return unread();
-                }
-            }
+    let forward = module.direction == Direction::Forward;
+    let (order, axes): (Vec<u32>, _) = match forward {
+        true => ((0..levels).collect(), [Axis::X, Axis::Y, Axis::Z]),
+        false => ((0..levels).rev().collect(), [Axis::Z, Axis::Y, Axis::X]),
+    };
+    for level in order {
+        p.first_from_source = reads_source && (!forward || level == 0);
+        p.lows = if forward {
+            None
+        } else {
+            lows_of(level, levels)
+        };
+        p.level(&band(level), axes)?;
+        if p.first_from_source {
+            return Err("a level's first pass did not read the source: a planner bug".into());
         }
     }
     let scratch = if p.needs_scratch { len } else { 0 };
@@ -690,7 +698,7 @@ fn fused_volume(
         // source is never copied. The data's high octants are never written before the level 0
         // tiles write the whole volume, so the source may be the data.
         for level in (0..levels).rev() {
-            let lows = (level + 1 < levels).then_some(Buffer::Data);
+            let lows = lows_of(level, levels);
             steps.push(lift_depth(level, Buffer::Source, lows, Buffer::Scratch)?);
             steps.push(lift_planes(
                 level,

@@ -237,7 +237,8 @@ pub(crate) fn share(
 const HIGH_BASE: &str =
     "const int hb = band == 1 ? high01_base : (band == 2 ? high10_base : high11_base);";
 
-/// The most local memory a tile may take: CUDA's static shared-memory limit per block.
+/// The most local memory a tile may take: CUDA's static shared-memory limit per block (the
+/// most any kernel may declare).
 pub const MAX_TILE_BYTES: usize = 48 * 1024;
 
 /// The most values a forward's first register pass may keep per work-item across its barriers
@@ -554,14 +555,10 @@ impl Emitter<'_> {
         let sig = d.kernel_signature(name, &params, [threads, 1, 1], full_occupancy);
         self.kernel_block(w, sig, |w| {
             w.line(d.local_array(self.work(), "tile", &[ly.extent, lx.extent]));
-            if forward {
-                let rows = ly.stored[0] + ly.stored[1];
-                let cols = lx.stored[0] + lx.stored[1];
-                w.line(d.local_array("int", "from_row", &[rows]));
-                w.line(d.local_array("int", "from_col", &[cols]));
-            } else if edge_halo.is_some() && self.inverse_edge_maps() {
-                w.line(d.local_array("int", "refl_y", &[ly.total]));
-                w.line(d.local_array("int", "refl_x", &[lx.total]));
+            if forward || edge_halo.is_some() {
+                for (name, len) in self.index_maps([lx, ly]) {
+                    w.line(d.local_array("int", name, &[len]));
+                }
             }
             w.line(format!("const int tid = {};", d.local_id(0)));
             if self.cfg.planes {
@@ -875,25 +872,39 @@ impl Emitter<'_> {
     /// fitted the 32 registers of eight groups per multiprocessor, and ran 10-22% slower at
     /// 8192^2 than with 40 registers and six (H200; the longer ones went from 48 to 40
     /// registers and ran 7% faster).
-    /// The local memory of the tile kernel's arrays (as `tile_kernel` declares them): the tile
-    /// of work values and the `int` index maps of its edge tiles (the forward's `from_row` and
-    /// `from_col`; the inverse's `refl_y` and `refl_x`, counted wherever the program could take
-    /// them). What CUDA's static shared-memory limit bounds, all arrays together.
-    fn local_bytes(&self, [x, y]: [AxisLayout; 2]) -> usize {
-        let maps = match self.direction {
-            Direction::Forward => y.stored[0] + y.stored[1] + x.stored[0] + x.stored[1],
-            Direction::Inverse if self.inverse_edge_maps() => y.total + x.total,
-            Direction::Inverse => 0,
-        };
-        x.extent * y.extent * self.work_bytes() + maps * 4
-    }
-
     pub(crate) fn inverse_edge_maps(&self) -> bool {
         self.ops
             .iter()
             .filter(|op| matches!(op, Op::Lift(_)))
             .count()
             > 2
+    }
+
+    /// The `int` index maps the tile kernel's edge tiles may take in local memory, with their
+    /// lengths: the forward's `from_row` and `from_col` (every stored index of both phases), the
+    /// inverse's `refl_y` and `refl_x` where the program reads through them
+    /// ([`inverse_edge_maps`](Self::inverse_edge_maps)). `tile_kernel` declares them (the
+    /// inverse's only where its edge tiles take a halo); [`local_bytes`](Self::local_bytes)
+    /// counts them either way.
+    fn index_maps(&self, [lx, ly]: [AxisLayout; 2]) -> Vec<(&'static str, usize)> {
+        match self.direction {
+            Direction::Forward => vec![
+                ("from_row", ly.stored[0] + ly.stored[1]),
+                ("from_col", lx.stored[0] + lx.stored[1]),
+            ],
+            Direction::Inverse if self.inverse_edge_maps() => {
+                vec![("refl_y", ly.total), ("refl_x", lx.total)]
+            }
+            Direction::Inverse => vec![],
+        }
+    }
+
+    /// The local memory of the tile kernel's arrays: the tile of work values and its
+    /// [`index_maps`](Self::index_maps). What CUDA's static shared-memory limit bounds, all
+    /// arrays together.
+    fn local_bytes(&self, [lx, ly]: [AxisLayout; 2]) -> usize {
+        let maps: usize = self.index_maps([lx, ly]).iter().map(|(_, n)| n).sum();
+        lx.extent * ly.extent * self.work_bytes() + maps * 4
     }
 
     /// Forward, a tile at the band's edge: every stored index of both phases of both axes from

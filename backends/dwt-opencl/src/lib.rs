@@ -359,8 +359,7 @@ impl OpenClBackend {
         // A plan that reads a source reads the upload and writes a second buffer (no device
         // copy), unless it may read the data itself as its source: then it transforms the upload
         // in place, one buffer fewer.
-        let launches = &plan.launches;
-        let result = if launches.reads_source && !launches.source_may_be_data {
+        let result = if !plan.launches.runs_in_place() {
             let out = Buffer::<T>::builder()
                 .queue(queue.clone())
                 .len(data.len())
