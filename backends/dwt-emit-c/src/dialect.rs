@@ -3,6 +3,8 @@
 
 use dwt_ir::ElementType;
 
+use crate::writer::Writer;
+
 /// A kernel parameter.
 #[derive(Clone, Debug)]
 pub enum Param {
@@ -92,6 +94,13 @@ pub trait Dialect {
     /// kernel written that way (heap corruption, SIGSEGV), so OpenCL kernels keep their barriers
     /// at the top level.
     fn barriers_in_uniform_branches(&self) -> bool;
+    /// The helpers that copy one sample of `storage` (`bytes` wide) from global to local memory
+    /// without staging it in a register, `copy_async(dst, src)`, and wait for a work-item's own
+    /// copies, `wait_async()`; `None` where the dialect has no such copy (OpenCL C's
+    /// `async_work_group_copy` copies for the whole group, in one contiguous run).
+    fn async_copy_helpers(&self, _storage: &str, _bytes: usize) -> Option<String> {
+        None
+    }
     /// Reinterprets a `uint` expression as `int`.
     fn uint_as_int(&self, e: &str) -> String;
     /// Reinterprets an `int` expression as `uint`.
@@ -324,6 +333,32 @@ impl Dialect for Cuda {
 
     fn load_pair(&self, t: ElementType, array: &str, index: &str) -> String {
         format!("*(const {}*)({array} + {index})", self.pair_type(t))
+    }
+
+    /// `cp.async` (sm_80 and later; a plain copy below): the copy holds no register, so a
+    /// work-item has every copy of its tile in flight at once under the forward's 32-register
+    /// cap.
+    fn async_copy_helpers(&self, storage: &str, bytes: usize) -> Option<String> {
+        let q = self.helper_qualifier();
+        let mut w = Writer::new();
+        w.block(
+            format!("{q} void copy_async({storage}* dst, const {storage}* src)"),
+            |w| {
+                w.line("#if __CUDA_ARCH__ >= 800");
+                w.line(format!(
+                    "asm volatile(\"cp.async.ca.shared.global [%0], [%1], {bytes};\" :: \"r\"((unsigned)__cvta_generic_to_shared(dst)), \"l\"(src) : \"memory\");"
+                ));
+                w.line("#else");
+                w.line("*dst = *src;");
+                w.line("#endif");
+            },
+        );
+        w.block(format!("{q} void wait_async()"), |w| {
+            w.line("#if __CUDA_ARCH__ >= 800");
+            w.line("asm volatile(\"cp.async.wait_all;\" ::: \"memory\");");
+            w.line("#endif");
+        });
+        Some(w.finish())
     }
 
     fn pair_aligned(&self, t: ElementType, array: &str) -> Option<String> {

@@ -193,6 +193,14 @@ pub struct LaunchConfig {
     /// whole, every halo round loaded before any is stored, rather than by 4; `None`: the
     /// measured rule, integer programs. A choice the tuner times.
     pub whole_row_load: Option<bool>,
+    /// Whether the forward's inner tiles copy their (even, odd) pairs from global to local
+    /// memory asynchronously (CUDA's `cp.async`, no register staged) rather than through
+    /// registers, where the dialect has such a copy and the samples are stored in their
+    /// working type (not i16). `None`: the measured rule, programs of 6 taps or more, as for
+    /// [`lean_access`](Self::lean_access), without a pre-shift (at 8192^2 one level CDF 9/7
+    /// took 0.95 of its time, Fidelity 0.88; Daubechies 9/7, which shifts its copies in a
+    /// second walk, 1.11; BENCHMARKS.md). A choice the tuner times.
+    pub async_load: Option<bool>,
     /// Whether the edge tiles of a clamp-rule program lift in registers (under the rule, as
     /// [`EdgeTiles::Clamped`]) also where their segments must then hold one odd index more than
     /// the program reads (Haar's forward: its even step reads odd index `m` alone, and the rule
@@ -409,6 +417,20 @@ impl LaunchConfig {
             Candidate::new("lean access, whole row load", access(true, Some(true))),
             Candidate::new("lean access, row load by 4", access(true, Some(false))),
             Candidate::new(
+                "loads through registers",
+                LaunchConfig {
+                    async_load: Some(false),
+                    ..*self
+                },
+            ),
+            Candidate::new(
+                "asynchronous copies",
+                LaunchConfig {
+                    async_load: Some(true),
+                    ..*self
+                },
+            ),
+            Candidate::new(
                 "configured tiles, no long-filter or small-band rule",
                 shape(self.tile, self.tile_threads),
             ),
@@ -507,6 +529,7 @@ impl Default for LaunchConfig {
             strategy: Strategy::Fused,
             lean_access: None,
             whole_row_load: None,
+            async_load: None,
             clamped_edges_reach_back: None,
             long_filter_tiles: None,
             small_band_tiles: None,

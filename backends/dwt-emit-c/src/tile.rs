@@ -744,11 +744,22 @@ impl Emitter<'_> {
 
 impl Emitter<'_> {
     /// The functions the fused kernel of `edges` calls beyond the prelude's: `reflect()` where
-    /// its edge tiles reflect their halo.
+    /// its edge tiles reflect their halo, `copy_async()` and `wait_async()` where its inner
+    /// tiles copy asynchronously.
     pub(crate) fn tile_helpers(&self, edges: EdgeTiles) -> String {
         let mut w = Writer::new();
         if edges.halo() == Some(EdgeHalo::Reflected) {
             self.reflect_helper(&mut w);
+        }
+        if let Some(copies) = self.async_copy_helpers().filter(|_| self.async_load()) {
+            w.comment(
+                "One sample from global to local memory without a register, and the wait for a",
+            );
+            w.comment("work-item's own copies: the forward's inner tiles load so.");
+            for line in copies.lines() {
+                w.line(line);
+            }
+            w.blank();
         }
         w.finish()
     }

@@ -103,6 +103,18 @@ impl Pass {
     }
 }
 
+/// How the forward's inner tiles move a pair of natural samples into the tile.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PairMove {
+    /// Loaded into a register as one vector, stored from there (pre-shifted where the wavelet
+    /// says).
+    Register,
+    /// Copied asynchronously, sample by sample, as stored.
+    Copy,
+    /// The copied samples pre-shifted in place: a second walk over the same pairs.
+    Shift,
+}
+
 /// Which part of a register pass to emit. A pass from the tile back into it comes in two parts
 /// with barriers between (a segment's halo is its neighbours' own indices, so every segment is
 /// read and lifted before any is written back); each work-item keeps its own results in
@@ -208,6 +220,33 @@ impl Emitter<'_> {
         })
     }
 
+    /// Whether the forward's inner tiles copy their pairs into the tile asynchronously
+    /// ([`Dialect::async_copy_helpers`](crate::Dialect::async_copy_helpers)): where the dialect
+    /// can and the tile holds samples as stored, by default for programs of at least
+    /// [`LEAN_ACCESS_MIN_TAPS`] taps and no pre-shift. Measured on an H200 (BENCHMARKS.md): with
+    /// a register staging each pair, the long programs' forwards waited on their loads (the
+    /// lifting removed, CDF 9/7's kernel took 0.93 of its time); with the copies every pair of a
+    /// work-item is in flight at once. The bench at 8192^2 one level, as configured: CDF 9/7
+    /// 0.95, Fidelity 0.88; LeGall 5/3 and CDF 5/3 (tiles of 32x16) 1.01-1.02. A pre-shifted
+    /// program shifts its copies in place in a second walk: Deslauriers-Dubuc (9,7) 0.99, but
+    /// Daubechies 9/7 and Deslauriers-Dubuc (13,7) 1.09-1.11 on the long filters' tiles they take
+    /// at that size, so those keep the registers unless asked.
+    pub(crate) fn async_load(&self) -> bool {
+        self.direction == Direction::Forward
+            && self.d.storage_type(self.elem) == self.work()
+            && self.async_copy_helpers().is_some()
+            && self.cfg.async_load.unwrap_or_else(|| {
+                self.wavelet.program_for(self.direction).taps() >= LEAN_ACCESS_MIN_TAPS
+                    && !self.pre_shifted()
+            })
+    }
+
+    /// The dialect's asynchronous copy for this kernel's samples, if it has one.
+    pub(crate) fn async_copy_helpers(&self) -> Option<String> {
+        self.d
+            .async_copy_helpers(self.d.storage_type(self.elem), self.elem.size())
+    }
+
     /// Whether the row load of [`Emitter::inner_load_pairs`] is unrolled whole, every round of
     /// the halo's pairs loaded before any is stored ([`Unroll::Whole`]), rather than by 4 with
     /// the halo round by round. Integer programs: measured on an H200 (8192^2 one level, each
@@ -265,6 +304,20 @@ impl Emitter<'_> {
     /// flight together ([`Emitter::rows_unrolled_whole`] says how far it is unrolled). Other
     /// programs take one loop over all pairs.
     fn inner_load_pairs(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
+        if !self.async_load() {
+            self.inner_pairs(w, lx, ly, PairMove::Register);
+            return;
+        }
+        self.inner_pairs(w, lx, ly, PairMove::Copy);
+        w.line("wait_async();");
+        if self.pre_shifted() {
+            w.block("", |w| self.inner_pairs(w, lx, ly, PairMove::Shift));
+        }
+    }
+
+    /// The walk over the tile's pairs of [`Emitter::inner_load_pairs`], moving each as `how`
+    /// says.
+    fn inner_pairs(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout, how: PairMove) {
         let bmax = lx.before[0].max(lx.before[1]);
         let width = (0..2)
             .map(|q| lx.stored[q] - lx.before[q] + bmax)
@@ -272,9 +325,15 @@ impl Emitter<'_> {
             .unwrap_or(0);
         let rows = ly.stored[0] + ly.stored[1];
         let threads = self.cfg.tile_threads;
-        w.comment(format!(
-            "Load (inner tile): {rows} rows x {width} (even, odd) pairs, no bounds checks."
-        ));
+        w.comment(match how {
+            PairMove::Register => format!(
+                "Load (inner tile): {rows} rows x {width} (even, odd) pairs, no bounds checks."
+            ),
+            PairMove::Copy => format!(
+                "Load (inner tile): {rows} rows x {width} (even, odd) pairs, copied asynchronously, no bounds checks."
+            ),
+            PairMove::Shift => "Pre-shift what this work-item copied, once its copies have landed (no barrier: its own).".to_string(),
+        });
         // Pair p of the row whose natural index is `nr` (a variable the caller declares).
         let pair_index = format!(
             "nat_base + nr * nat_row_step + 2 * ({})",
@@ -282,7 +341,7 @@ impl Emitter<'_> {
         );
         let load = |index: &str| self.d.load_pair(self.elem, "nat", index);
         let pair_type = self.d.pair_type(self.elem);
-        // The pair `v` (a variable) as pair p of tile row `l`, into both phases where each
+        // The pair (`v`, or at `vp`) as pair p of tile row `l`, into both phases where each
         // keeps it.
         let keep = |w: &mut Writer, l: &str, checked: bool| {
             let row = ly.all_lines(l);
@@ -291,9 +350,15 @@ impl Emitter<'_> {
                 let at = lx.before[q] as i64 - bmax as i64;
                 let from = (bmax - lx.before[q]) as i64;
                 let to = from + lx.stored[q] as i64;
-                let value = self.loaded(&format!("v.{field}"));
                 let base = if q == 0 { 0 } else { lx.phase1 as i64 };
-                let store = format!("tile[{row}][{}] = {value};", offset("p", base + at));
+                let cell = format!("tile[{row}][{}]", offset("p", base + at));
+                let store = match how {
+                    PairMove::Register => {
+                        format!("{cell} = {};", self.loaded(&format!("v.{field}")))
+                    }
+                    PairMove::Copy => format!("copy_async(&{cell}, {});", offset("vp", q as i64)),
+                    PairMove::Shift => format!("{cell} = pre_shift({cell});"),
+                };
                 let mut bounds = Vec::new();
                 if checked && from > 0 {
                     bounds.push(format!("p >= {from}"));
@@ -308,14 +373,25 @@ impl Emitter<'_> {
                 }
             }
         };
+        let storage = self.d.storage_type(self.elem);
         let pair = |w: &mut Writer, index: &str, l: &str, checked: bool| {
-            w.line(format!("const {pair_type} v = {};", load(index)));
+            match how {
+                PairMove::Register => w.line(format!("const {pair_type} v = {};", load(index))),
+                PairMove::Copy => w.line(format!("const {storage}* vp = nat + {index};")),
+                PairMove::Shift => {}
+            }
             keep(w, l, checked);
+        };
+        // The natural row of tile row `l`, where the walk reads global memory.
+        let natural_row = |w: &mut Writer| {
+            if how != PairMove::Shift {
+                w.line(format!("const int nr = {};", ly.natural_row("l")));
+            }
         };
         if threads % 32 != 0 || !self.lean_access() {
             self.strided(w, rows * width, true, |w| {
                 w.line(format!("const int l = t / {width}, p = t % {width};"));
-                w.line(format!("const int nr = {};", ly.natural_row("l")));
+                natural_row(w);
                 pair(w, &pair_index, "l", true);
             });
             return;
@@ -325,11 +401,13 @@ impl Emitter<'_> {
         let halo = width - own;
         w.line("const int lane = tid % 32, lane_row = tid / 32;");
         let row = |w: &mut Writer| {
-            w.line(format!(
-                "const int at = nat_base + ({}) * nat_row_step + 2 * ({});",
-                ly.natural_row("l"),
-                offset("mx0", -(bmax as i64))
-            ));
+            if how != PairMove::Shift {
+                w.line(format!(
+                    "const int at = nat_base + ({}) * nat_row_step + 2 * ({});",
+                    ly.natural_row("l"),
+                    offset("mx0", -(bmax as i64))
+                ));
+            }
             for k in 0..own.div_ceil(32) {
                 let p = format!("const int p = lane + {};", bmax + 32 * k);
                 let left = own - 32 * k;
@@ -345,7 +423,8 @@ impl Emitter<'_> {
             }
         };
         let apart = threads / 32;
-        let whole = self.rows_unrolled_whole();
+        // Copies hold no register: the row-by-row loop keeps them all in flight anyway.
+        let whole = how == PairMove::Register && self.rows_unrolled_whole();
         let unroll = if whole { Unroll::Whole } else { Unroll::By4 };
         share(w, "l", "lane_row", apart, rows, unroll, row);
         if halo > 0 {
@@ -359,7 +438,7 @@ impl Emitter<'_> {
                 w.line(format!("{pair_type} halo[{rounds}];"));
                 self.strided_whole(w, rows * halo, |w| {
                     position(w);
-                    w.line(format!("const int nr = {};", ly.natural_row("l")));
+                    natural_row(w);
                     w.line(format!("halo[round] = {};", load(&pair_index)));
                 });
                 self.strided_whole(w, rows * halo, |w| {
@@ -370,7 +449,7 @@ impl Emitter<'_> {
             } else {
                 self.strided(w, rows * halo, true, |w| {
                     position(w);
-                    w.line(format!("const int nr = {};", ly.natural_row("l")));
+                    natural_row(w);
                     pair(w, &pair_index, "l", true);
                 });
             }

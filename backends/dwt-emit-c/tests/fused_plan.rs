@@ -1246,3 +1246,59 @@ fn small_bands_take_the_small_tiles() {
     let volume = request("LeGall53", Direction::Forward, &[16, 64, 64], Some(true));
     assert!(volume.config.planes && volume.small_tile.is_none());
 }
+
+/// The forward's inner tiles copy asynchronously (`cp.async`) by rule where a program has 6
+/// taps or more and no pre-shift, in CUDA and where samples are stored in their working type;
+/// asked, a pre-shifted program shifts its copies in place; OpenCL and i16 never copy so.
+#[test]
+fn asynchronous_copies_follow_their_rule() {
+    let cuda = |name: &str, elem: ElementType, async_load: Option<bool>| {
+        let config = LaunchConfig {
+            async_load,
+            ..LaunchConfig::default()
+        };
+        let w = dwt_catalogue::by_name(name).unwrap();
+        emit_module(&Cuda, w, Direction::Forward, elem, Layout::Mallat, &config)
+            .unwrap()
+            .source()
+    };
+    let copies = |source: &str| source.contains("copy_async(&tile[");
+    for (name, elem, rule) in [
+        ("Cdf97", ElementType::F32, true),
+        ("Cdf97", ElementType::F64, true),
+        ("Fidelity", ElementType::I32, true),
+        ("LeGall53", ElementType::I32, false),
+        ("Cdf53", ElementType::F32, false),
+        ("Daubechies97Integer", ElementType::I32, false),
+        ("DeslauriersDubuc97", ElementType::I32, false),
+    ] {
+        let default = cuda(name, elem, None);
+        assert_eq!(copies(&default), rule, "{name} {elem:?}: the rule");
+        assert_eq!(default, cuda(name, elem, Some(rule)), "{name} {elem:?}");
+        assert_eq!(
+            copies(&cuda(name, elem, Some(!rule))),
+            !rule,
+            "{name} {elem:?}"
+        );
+    }
+    let shifted = cuda("Daubechies97Integer", ElementType::I32, Some(true));
+    assert!(shifted.contains("tile[l][p] = pre_shift(tile[l][p]);"));
+    let cdf97 = cuda("Cdf97", ElementType::F32, Some(true));
+    assert!(!cdf97.contains("pre_shift"), "nothing to shift");
+    for name in ["Fidelity", "Daubechies97Integer"] {
+        let i16 = cuda(name, ElementType::I16, Some(true));
+        assert!(
+            !copies(&i16),
+            "{name} i16: the tile holds ints, the samples are shorts"
+        );
+        assert_eq!(i16, cuda(name, ElementType::I16, Some(false)));
+    }
+    let config = LaunchConfig {
+        async_load: Some(true),
+        ..LaunchConfig::default()
+    };
+    assert!(
+        !copies(&module("Cdf97", Direction::Forward, &config).source()),
+        "OpenCL"
+    );
+}
