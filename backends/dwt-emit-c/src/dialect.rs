@@ -94,13 +94,15 @@ pub trait Dialect {
     /// kernel written that way (heap corruption, SIGSEGV), so OpenCL kernels keep their barriers
     /// at the top level.
     fn barriers_in_uniform_branches(&self) -> bool;
-    /// The helpers that copy one sample of `storage` (`bytes` wide) from global to local memory
-    /// without staging it in a register, `copy_async(dst, src)`, and wait for a work-item's own
-    /// copies, `wait_async()`; `None` where the dialect has no such copy (OpenCL C's
-    /// `async_work_group_copy` copies for the whole group, in one contiguous run).
-    fn async_copy_helpers(&self, _storage: &str, _bytes: usize) -> Option<String> {
-        None
+    /// Whether the dialect copies one sample from global to local memory without staging it in
+    /// a register ([`async_copy_helpers`](Self::async_copy_helpers)); OpenCL C's
+    /// `async_work_group_copy` copies for the whole group, in one contiguous run, so it does not.
+    fn async_copies(&self) -> bool {
+        false
     }
+    /// Writes the helpers of [`async_copies`](Self::async_copies): `copy_async(dst, src)`, one
+    /// sample of `storage` (`bytes` wide), and `wait_async()`, for a work-item's own copies.
+    fn async_copy_helpers(&self, _w: &mut Writer, _storage: &str, _bytes: usize) {}
     /// Reinterprets a `uint` expression as `int`.
     fn uint_as_int(&self, e: &str) -> String;
     /// Reinterprets an `int` expression as `uint`.
@@ -335,12 +337,15 @@ impl Dialect for Cuda {
         format!("*(const {}*)({array} + {index})", self.pair_type(t))
     }
 
+    fn async_copies(&self) -> bool {
+        true
+    }
+
     /// `cp.async` (sm_80 and later; a plain copy below): the copy holds no register, so a
     /// work-item has every copy of its tile in flight at once under the forward's 32-register
     /// cap.
-    fn async_copy_helpers(&self, storage: &str, bytes: usize) -> Option<String> {
+    fn async_copy_helpers(&self, w: &mut Writer, storage: &str, bytes: usize) {
         let q = self.helper_qualifier();
-        let mut w = Writer::new();
         w.block(
             format!("{q} void copy_async({storage}* dst, const {storage}* src)"),
             |w| {
@@ -358,7 +363,6 @@ impl Dialect for Cuda {
             w.line("asm volatile(\"cp.async.wait_all;\" ::: \"memory\");");
             w.line("#endif");
         });
-        Some(w.finish())
     }
 
     fn pair_aligned(&self, t: ElementType, array: &str) -> Option<String> {

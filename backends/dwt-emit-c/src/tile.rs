@@ -751,14 +751,13 @@ impl Emitter<'_> {
         if edges.halo() == Some(EdgeHalo::Reflected) {
             self.reflect_helper(&mut w);
         }
-        if let Some(copies) = self.async_copy_helpers().filter(|_| self.async_load()) {
+        if self.async_load() {
             w.comment(
                 "One sample from global to local memory without a register, and the wait for a",
             );
             w.comment("work-item's own copies: the forward's inner tiles load so.");
-            for line in copies.lines() {
-                w.line(line);
-            }
+            let storage = self.d.storage_type(self.elem);
+            self.d.async_copy_helpers(&mut w, storage, self.elem.size());
             w.blank();
         }
         w.finish()

@@ -221,7 +221,7 @@ impl Emitter<'_> {
     }
 
     /// Whether the forward's inner tiles copy their pairs into the tile asynchronously
-    /// ([`Dialect::async_copy_helpers`](crate::Dialect::async_copy_helpers)): where the dialect
+    /// ([`Dialect::async_copies`](crate::Dialect::async_copies)): where the dialect
     /// can and the tile holds samples as stored, by default for programs of at least
     /// [`LEAN_ACCESS_MIN_TAPS`] taps and no pre-shift. Measured on an H200 (BENCHMARKS.md): with
     /// a register staging each pair, the long programs' forwards waited on their loads (the
@@ -234,17 +234,11 @@ impl Emitter<'_> {
     pub(crate) fn async_load(&self) -> bool {
         self.direction == Direction::Forward
             && self.d.storage_type(self.elem) == self.work()
-            && self.async_copy_helpers().is_some()
+            && self.d.async_copies()
             && self.cfg.async_load.unwrap_or_else(|| {
                 self.wavelet.program_for(self.direction).taps() >= LEAN_ACCESS_MIN_TAPS
                     && !self.pre_shifted()
             })
-    }
-
-    /// The dialect's asynchronous copy for this kernel's samples, if it has one.
-    pub(crate) fn async_copy_helpers(&self) -> Option<String> {
-        self.d
-            .async_copy_helpers(self.d.storage_type(self.elem), self.elem.size())
     }
 
     /// Whether the row load of [`Emitter::inner_load_pairs`] is unrolled whole, every round of
