@@ -22,8 +22,8 @@
 //! ```text
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d]
 //!           [--skip-fidelity-8192] [--tuned] [--f64] [--tile XxY] [--threads N] [--segment N] [--window H]
-//!           [--slab WxR] [--column-segment N] [--small-band-tiles on|off] [--default-plan-only]
-//!           [--own-stream]
+//!           [--slab WxR] [--column-segment N] [--small-band-tiles on|off] [--async-load on|off]
+//!           [--default-plan-only] [--own-stream]
 //! ```
 
 use std::collections::HashSet;
@@ -73,6 +73,8 @@ struct Opts {
     /// `--small-band-tiles on|off`: `LaunchConfig::small_band_tiles` (default: the rule, or off
     /// in a sweep that names its tiles).
     small_band_tiles: Option<bool>,
+    /// `--async-load on|off`: `LaunchConfig::async_load` (default: the rule).
+    async_load: Option<bool>,
     /// `--default-plan-only`: only the default plan's rows (and `--tuned`'s), for sweeps.
     default_plan_only: bool,
 }
@@ -97,6 +99,7 @@ fn parse_args() -> Res<Opts> {
         row_group: None,
         column_segment: None,
         small_band_tiles: None,
+        async_load: None,
         default_plan_only: false,
     };
     let mut args = std::env::args().skip(1);
@@ -143,13 +146,10 @@ fn parse_args() -> Res<Opts> {
             "--segment" => {
                 o.segment = Some(value()?.parse().map_err(|e| format!("--segment: {e}"))?)
             }
-            "--small-band-tiles" => match value()?.as_str() {
-                "on" => o.small_band_tiles = Some(true),
-                "off" => o.small_band_tiles = Some(false),
-                v => return Err(format!("--small-band-tiles {v}: expected on or off")),
-            },
+            "--small-band-tiles" => o.small_band_tiles = Some(on_off(&a, &value()?)?),
+            "--async-load" => o.async_load = Some(on_off(&a, &value()?)?),
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--own-stream]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--default-plan-only] [--own-stream]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
@@ -162,6 +162,15 @@ fn parse_args() -> Res<Opts> {
 fn table_head(md: &mut String, columns: &[&str]) {
     let _ = writeln!(md, "| {} |", columns.join(" | "));
     let _ = writeln!(md, "|{}", "---|".repeat(columns.len()));
+}
+
+/// `on` or `off`, for option `name`.
+fn on_off(name: &str, v: &str) -> Res<bool> {
+    match v {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("{name} {v}: expected on or off")),
+    }
 }
 
 /// `XxY` as two numbers, for option `name`.
@@ -699,6 +708,7 @@ fn run() -> Res<()> {
         config.small_band_tiles = Some(false);
     }
     config.small_band_tiles = o.small_band_tiles.or(config.small_band_tiles);
+    config.async_load = o.async_load;
     if let Some(h) = o.window {
         config.window_height = h;
     }
@@ -752,6 +762,15 @@ fn run() -> Res<()> {
         dwt_emit_c::SMALL_BAND_SEGMENT,
         match b.config().small_band_tiles {
             None => "every inverse, and the forward of programs whose steps span at most three indices",
+            Some(true) => "always",
+            Some(false) => "off",
+        }
+    );
+    let _ = writeln!(
+        md,
+        "- Asynchronous copies into the forward's inner tiles (`async_load`, CUDA, samples stored in their working type): {}",
+        match b.config().async_load {
+            None => "programs of 6 taps or more",
             Some(true) => "always",
             Some(false) => "off",
         }

@@ -544,13 +544,21 @@ impl Emitter<'_> {
         // Nor is the forward under the clamp rule applied in edge tiles (Deslauriers-Dubuc,
         // Fidelity): capped, its edge tiles' passes along y spilled 8-20 bytes; uncapped it takes
         // 40 and more and still ran faster than with the general path at the edges (BENCHMARKS.md).
+        // Unless its inner tiles copy asynchronously: then none spills capped, and
+        // Deslauriers-Dubuc (13,7)'s forward at 8192^2 took 0.94 of the time it took uncapped.
+        // But groups of 512 copying so spilled 8-20 bytes capped where the samples are also
+        // pre-shifted or the edge tiles clamped (Daubechies 9/7's, Fidelity's tiles of 64x16).
         // Nor is a forward whose first register pass keeps more than the default's 16 values per
         // work-item across its barriers (two rounds, as in tiles of 32x32 or 64x16 of 256, or
         // segments of 16): under the cap those spilled 88-852 bytes.
+        let clamped = edge_halo == Some(EdgeHalo::Clamped);
+        let wide_copies =
+            self.async_load() && self.cfg.tile_threads > 256 && (self.pre_shifted() || clamped);
         let full_occupancy = forward
             && !self.cfg.planes
             && self.elem != ElementType::F64
-            && edge_halo != Some(EdgeHalo::Clamped)
+            && (!clamped || self.async_load())
+            && !wide_copies
             && self.kept_values(layout, self.inner_passes().0) <= KEPT_UNDER_CAP;
         let sig = d.kernel_signature(name, &params, [threads, 1, 1], full_occupancy);
         self.kernel_block(w, sig, |w| {
@@ -1095,13 +1103,18 @@ impl Emitter<'_> {
         };
         // The pass from the tile back into it lifts edge tiles as inner ones where their halo is
         // reflected; under the clamp rule it sets the indices beyond the band again after each
-        // step.
+        // step. Inner tiles holding their samples as stored pre-shift them as they read them.
+        let raw_inner = self.raw_inner_tile();
         let lift_in_tile = |w: &mut Writer, p: Pass| {
-            if halo != Some(EdgeHalo::Clamped) {
+            if halo != Some(EdgeHalo::Clamped) && !raw_inner {
                 self.segments(w, layout, p, Stage::Lift);
             } else {
                 per_tile(w, &|w, edge| {
-                    self.segments(w, layout, at_edge(p, edge), Stage::Lift)
+                    let pass = Pass {
+                        shift_reads: raw_inner && !edge,
+                        ..at_edge(p, edge)
+                    };
+                    self.segments(w, layout, pass, Stage::Lift)
                 });
             }
         };

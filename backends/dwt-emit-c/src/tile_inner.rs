@@ -65,6 +65,10 @@ pub(crate) struct Pass {
     /// them skips the lines and indices outside it. `None`: a tile away from the band's edges
     /// along this pass's axis, or one whose lines the caller checks.
     pub(crate) edge: Option<EdgeHalo>,
+    /// The tile holds its samples as stored, not yet pre-shifted (an inner tile of a pre-shifted
+    /// program that copied them in asynchronously: [`Emitter::raw_inner_tile`]): the pass
+    /// pre-shifts each sample as it reads it from the tile.
+    pub(crate) shift_reads: bool,
 }
 
 /// How an edge tile's register pass fills the indices beyond the band
@@ -109,10 +113,9 @@ enum PairMove {
     /// Loaded into a register as one vector, stored from there (pre-shifted where the wavelet
     /// says).
     Register,
-    /// Copied asynchronously, sample by sample, as stored.
+    /// Copied asynchronously, sample by sample, as stored (a pre-shift left to the pass that
+    /// reads them: [`Emitter::raw_inner_tile`]).
     Copy,
-    /// The copied samples pre-shifted in place: a second walk over the same pairs.
-    Shift,
 }
 
 /// Which part of a register pass to emit. A pass from the tile back into it comes in two parts
@@ -144,6 +147,7 @@ impl Emitter<'_> {
                     truncate,
                     lines_checked: false,
                     edge: None,
+                    shift_reads: false,
                 },
                 Pass {
                     axis: Axis::Y,
@@ -152,6 +156,7 @@ impl Emitter<'_> {
                     truncate: false,
                     lines_checked: false,
                     edge: None,
+                    shift_reads: false,
                 },
             )
         } else {
@@ -163,6 +168,7 @@ impl Emitter<'_> {
                     truncate,
                     lines_checked: false,
                     edge: None,
+                    shift_reads: false,
                 },
                 Pass {
                     axis: Axis::X,
@@ -171,6 +177,7 @@ impl Emitter<'_> {
                     truncate: false,
                     lines_checked: false,
                     edge: None,
+                    shift_reads: false,
                 },
             )
         }
@@ -223,22 +230,32 @@ impl Emitter<'_> {
     /// Whether the forward's inner tiles copy their pairs into the tile asynchronously
     /// ([`Dialect::async_copies`](crate::Dialect::async_copies)): where the dialect
     /// can and the tile holds samples as stored, by default for programs of at least
-    /// [`LEAN_ACCESS_MIN_TAPS`] taps and no pre-shift. Measured on an H200 (BENCHMARKS.md): with
-    /// a register staging each pair, the long programs' forwards waited on their loads (the
-    /// lifting removed, CDF 9/7's kernel took 0.93 of its time); with the copies every pair of a
-    /// work-item is in flight at once. The bench at 8192^2 one level, as configured: CDF 9/7
-    /// 0.95, Fidelity 0.88; LeGall 5/3 and CDF 5/3 (tiles of 32x16) 1.01-1.02. A pre-shifted
-    /// program shifts its copies in place in a second walk: Deslauriers-Dubuc (9,7) 0.99, but
-    /// Daubechies 9/7 and Deslauriers-Dubuc (13,7) 1.09-1.11 on the long filters' tiles they take
-    /// at that size, so those keep the registers unless asked.
+    /// [`LEAN_ACCESS_MIN_TAPS`] taps. Measured on an H200 (BENCHMARKS.md): with a register
+    /// staging each pair, the long programs' forwards waited on their loads (the lifting removed,
+    /// CDF 9/7's kernel took 0.93 of its time); with the copies every pair of a work-item is in
+    /// flight at once. The bench at 8192^2 one level, as configured: CDF 9/7 0.95, Fidelity
+    /// 0.88, Daubechies 9/7 0.93-0.94, Deslauriers-Dubuc (9,7) and (13,7) 0.93 (held to full
+    /// occupancy); LeGall 5/3 (tiles of 32x16) 1.02. A pre-shifted program's copies are shifted
+    /// by the pass along x as it reads them ([`Emitter::raw_inner_tile`]); only the register
+    /// path's inner tiles, in a branch of their own, have such a pass to themselves (dialects
+    /// with barriers in uniform branches).
     pub(crate) fn async_load(&self) -> bool {
         self.direction == Direction::Forward
             && self.d.storage_type(self.elem) == self.work()
             && self.d.async_copies()
+            && (!self.pre_shifted() || self.d.barriers_in_uniform_branches())
             && self.cfg.async_load.unwrap_or_else(|| {
                 self.wavelet.program_for(self.direction).taps() >= LEAN_ACCESS_MIN_TAPS
-                    && !self.pre_shifted()
             })
+    }
+
+    /// Whether the forward's inner tiles hold their samples as stored rather than pre-shifted:
+    /// those of a pre-shifted program that copies them in asynchronously
+    /// ([`Emitter::async_load`]). The pass along x pre-shifts each as it reads it
+    /// ([`Pass::shift_reads`]); a second walk over the copies, shifting each in place, made
+    /// Daubechies 9/7's forward 1.11 times as slow at 8192^2 one level (BENCHMARKS.md).
+    pub(crate) fn raw_inner_tile(&self) -> bool {
+        self.async_load() && self.pre_shifted()
     }
 
     /// Whether the row load of [`Emitter::inner_load_pairs`] is unrolled whole, every round of
@@ -304,9 +321,6 @@ impl Emitter<'_> {
         }
         self.inner_pairs(w, lx, ly, PairMove::Copy);
         w.line("wait_async();");
-        if self.pre_shifted() {
-            w.block("", |w| self.inner_pairs(w, lx, ly, PairMove::Shift));
-        }
     }
 
     /// The walk over the tile's pairs of [`Emitter::inner_load_pairs`], moving each as `how`
@@ -326,7 +340,6 @@ impl Emitter<'_> {
             PairMove::Copy => format!(
                 "Load (inner tile): {rows} rows x {width} (even, odd) pairs, copied asynchronously, no bounds checks."
             ),
-            PairMove::Shift => "Pre-shift what this work-item copied, once its copies have landed (no barrier: its own).".to_string(),
         });
         // Pair p of the row whose natural index is `nr` (a variable the caller declares).
         let pair_index = format!(
@@ -351,7 +364,6 @@ impl Emitter<'_> {
                         format!("{cell} = {};", self.loaded(&format!("v.{field}")))
                     }
                     PairMove::Copy => format!("copy_async(&{cell}, {});", offset("vp", q as i64)),
-                    PairMove::Shift => format!("{cell} = pre_shift({cell});"),
                 };
                 let mut bounds = Vec::new();
                 if checked && from > 0 {
@@ -372,15 +384,12 @@ impl Emitter<'_> {
             match how {
                 PairMove::Register => w.line(format!("const {pair_type} v = {};", load(index))),
                 PairMove::Copy => w.line(format!("const {storage}* vp = nat + {index};")),
-                PairMove::Shift => {}
             }
             keep(w, l, checked);
         };
         // The natural row of tile row `l`, where the walk reads global memory.
         let natural_row = |w: &mut Writer| {
-            if how != PairMove::Shift {
-                w.line(format!("const int nr = {};", ly.natural_row("l")));
-            }
+            w.line(format!("const int nr = {};", ly.natural_row("l")));
         };
         if threads % 32 != 0 || !self.lean_access() {
             self.strided(w, rows * width, true, |w| {
@@ -395,13 +404,11 @@ impl Emitter<'_> {
         let halo = width - own;
         w.line("const int lane = tid % 32, lane_row = tid / 32;");
         let row = |w: &mut Writer| {
-            if how != PairMove::Shift {
-                w.line(format!(
-                    "const int at = nat_base + ({}) * nat_row_step + 2 * ({});",
-                    ly.natural_row("l"),
-                    offset("mx0", -(bmax as i64))
-                ));
-            }
+            w.line(format!(
+                "const int at = nat_base + ({}) * nat_row_step + 2 * ({});",
+                ly.natural_row("l"),
+                offset("mx0", -(bmax as i64))
+            ));
             for k in 0..own.div_ceil(32) {
                 let p = format!("const int p = lane + {};", bmax + 32 * k);
                 let left = own - 32 * k;
@@ -475,10 +482,16 @@ impl Emitter<'_> {
                 lx.phase1 as i64 + slot(0, 1),
                 slot(0, 0)
             ));
-            let load = self.loaded(&format!(
+            let sample = format!(
                 "nat[nat_base + nr * nat_row_step + ({}) * nat_col_step]",
                 offset("2 * mx0 + j", first)
-            ));
+            );
+            // Raw like the pairs' copies, which the same pass reads.
+            let load = if self.raw_inner_tile() {
+                format!("to_work({sample})")
+            } else {
+                self.loaded(&sample)
+            };
             let store = format!("tile[{}][sx] = {load};", ly.all_lines("l"));
             if all_stored {
                 w.line(store);
@@ -626,6 +639,8 @@ impl Emitter<'_> {
                 for k in -(h.before as i64)..(s + h.after as usize) as i64 {
                     let value = if from_bands {
                         format!("to_work({})", band_at(q, k))
+                    } else if pass.shift_reads {
+                        format!("pre_shift({})", tile_at(q, k))
                     } else {
                         tile_at(q, k)
                     };

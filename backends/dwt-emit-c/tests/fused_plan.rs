@@ -756,20 +756,14 @@ fn candidates_start_with_the_given_config_and_change_the_kernels() {
 /// The CUDA forward is held to full occupancy (`__launch_bounds__(256, 8)`, 32 registers) only
 /// where its first register pass keeps at most 16 values per work-item across its barriers:
 /// the default tiles do; two rounds (tiles of 32x32 of 256) or segments of 16 keep 32, which
-/// spilled under the cap (the NVRTC test checks that none spills). The inverse is never capped.
+/// spilled under the cap (the NVRTC test checks that none spills). Under the clamp rule only
+/// where the inner tiles copy asynchronously, and groups of 512 copying so not where they
+/// pre-shift or clamp. The inverse is never capped.
 #[test]
 fn the_forward_is_capped_only_where_its_kept_registers_fit() {
-    let bounds = |direction: Direction, config: &LaunchConfig| -> String {
-        let w = dwt_catalogue::by_name("Cdf97").unwrap();
-        let m = emit_module(
-            &Cuda,
-            w,
-            direction,
-            ElementType::F32,
-            Layout::Mallat,
-            config,
-        )
-        .unwrap();
+    let bounds_of = |name: &str, elem, direction: Direction, config: &LaunchConfig| -> String {
+        let w = dwt_catalogue::by_name(name).unwrap();
+        let m = emit_module(&Cuda, w, direction, elem, Layout::Mallat, config).unwrap();
         let tile = m.tile.as_ref().expect("a fused kernel").kernel.clone();
         let source = m.source();
         let at = source.find(&format!("\n{tile}(")).expect("the tile kernel");
@@ -777,6 +771,8 @@ fn the_forward_is_capped_only_where_its_kept_registers_fit() {
         line.trim_start_matches("extern \"C\" __global__ void ")
             .to_string()
     };
+    let bounds =
+        |direction, config: &LaunchConfig| bounds_of("Cdf97", ElementType::F32, direction, config);
     let default = LaunchConfig::default();
     let shape = |tile, segment| LaunchConfig {
         tile,
@@ -800,6 +796,44 @@ fn the_forward_is_capped_only_where_its_kept_registers_fit() {
     assert_eq!(
         bounds(Direction::Inverse, &default),
         "__launch_bounds__(256)"
+    );
+    // Under the clamp rule only where the inner tiles copy asynchronously, in groups of up to
+    // 256 work-items.
+    let copies = |async_load, tile_threads| LaunchConfig {
+        async_load: Some(async_load),
+        tile_threads,
+        ..default
+    };
+    let clamped = |config: &LaunchConfig| {
+        bounds_of(
+            "DeslauriersDubuc137",
+            ElementType::I32,
+            Direction::Forward,
+            config,
+        )
+    };
+    assert_eq!(clamped(&copies(true, 256)), "__launch_bounds__(256, 8)");
+    assert_eq!(clamped(&copies(false, 256)), "__launch_bounds__(256)");
+    assert_eq!(clamped(&copies(true, 512)), "__launch_bounds__(512)");
+    // Groups of 512 copying are capped only where nothing is pre-shifted (those spilled).
+    let in_512 = |name: &str, elem| bounds_of(name, elem, Direction::Forward, &copies(true, 512));
+    assert_eq!(
+        in_512("Daubechies97Integer", ElementType::I32),
+        "__launch_bounds__(512)"
+    );
+    assert_eq!(
+        in_512("Cdf97", ElementType::F32),
+        "__launch_bounds__(512, 4)"
+    );
+    assert_eq!(
+        bounds_of(
+            "DeslauriersDubuc137",
+            ElementType::I16,
+            Direction::Forward,
+            &default
+        ),
+        "__launch_bounds__(256)",
+        "i16 never copies so"
     );
 }
 
@@ -1248,8 +1282,10 @@ fn small_bands_take_the_small_tiles() {
 }
 
 /// The forward's inner tiles copy asynchronously (`cp.async`) by rule where a program has 6
-/// taps or more and no pre-shift, in CUDA and where samples are stored in their working type;
-/// asked, a pre-shifted program shifts its copies in place; OpenCL and i16 never copy so.
+/// taps or more, in CUDA and where samples are stored in their working type; a pre-shifted
+/// program's inner tiles then hold the samples as stored (the copies, and the loads one sample
+/// at a time of rows that are not pairs), and the pass along x shifts them as it reads them,
+/// while its edge tiles still shift as they load; OpenCL and i16 never copy so.
 #[test]
 fn asynchronous_copies_follow_their_rule() {
     let cuda = |name: &str, elem: ElementType, async_load: Option<bool>| {
@@ -1269,8 +1305,10 @@ fn asynchronous_copies_follow_their_rule() {
         ("Fidelity", ElementType::I32, true),
         ("LeGall53", ElementType::I32, false),
         ("Cdf53", ElementType::F32, false),
-        ("Daubechies97Integer", ElementType::I32, false),
-        ("DeslauriersDubuc97", ElementType::I32, false),
+        ("Daubechies97Integer", ElementType::I32, true),
+        ("DeslauriersDubuc97", ElementType::I32, true),
+        ("DeslauriersDubuc137", ElementType::I32, true),
+        ("HaarWithShift", ElementType::I32, false),
     ] {
         let default = cuda(name, elem, None);
         assert_eq!(copies(&default), rule, "{name} {elem:?}: the rule");
@@ -1281,8 +1319,29 @@ fn asynchronous_copies_follow_their_rule() {
             "{name} {elem:?}"
         );
     }
-    let shifted = cuda("Daubechies97Integer", ElementType::I32, Some(true));
-    assert!(shifted.contains("tile[l][p] = pre_shift(tile[l][p]);"));
+    let shifted = cuda("Daubechies97Integer", ElementType::I32, None);
+    let inner = &shifted[shifted.find("if (inner_x && inner_y)").unwrap()..];
+    let (inner, edge) = inner.split_at(inner.find("Load (edge tile)").unwrap());
+    assert!(
+        inner.contains("tile[l][sx] = to_work(nat["),
+        "raw scalar loads"
+    );
+    assert!(
+        inner.contains("int e0 = pre_shift(tile[line]["),
+        "shifted reads"
+    );
+    assert!(!inner.contains("pre_shift(to_work("), "no shifted load");
+    assert!(!inner.contains("pre_shift(kept"), "nothing shifted twice");
+    assert!(
+        edge.contains("= pre_shift(to_work(nat["),
+        "the edge tiles shift as they load"
+    );
+    assert!(
+        !edge[..edge.find("Along y").unwrap()].contains("pre_shift(tile["),
+        "the edge tiles' pass along x reads shifted samples"
+    );
+    let registers = cuda("Daubechies97Integer", ElementType::I32, Some(false));
+    assert!(!registers.contains("pre_shift(tile["));
     let cdf97 = cuda("Cdf97", ElementType::F32, Some(true));
     assert!(!cdf97.contains("pre_shift"), "nothing to shift");
     for name in ["Fidelity", "Daubechies97Integer"] {
