@@ -370,7 +370,13 @@ pub fn window_edges(backend: &dyn Backend, window_height: usize) {
     report("window edges", backend, ran, failures);
 }
 
-/// Full-size cases: 1920x1080 (the paper's Table III) in i16 and f32, and a 3-D volume.
+/// An image with tiles away from its edges under the default tiles (32x16 indices per phase),
+/// its rows of an even length (read as (even, odd) pairs), for every catalogue wavelet in the
+/// types [`SHAPES_2D`] (too small for such tiles) and 1920x1080 (i16 and f32 only) leave out.
+pub const INNER_TILES_2D: [usize; 2] = [160, 300];
+
+/// Full-size cases: 1920x1080 (the paper's Table III) in i16 and f32, and a 3-D volume; and
+/// every catalogue wavelet on [`INNER_TILES_2D`], integers in i32 and floats in f64.
 pub fn large(backend: &dyn Backend, volume: [usize; 3]) {
     let mut failures = Vec::new();
     let mut ran = 0;
@@ -404,6 +410,17 @@ pub fn large(backend: &dyn Backend, volume: [usize; 3]) {
                 ),
             };
         }
+    }
+    for w in dwt_catalogue::all() {
+        let shape = &INNER_TILES_2D[..];
+        ran += match w.kind {
+            ElementKind::Integer => {
+                case::<i32>(backend, w, shape, 2, Layout::Mallat, 11, &mut failures)
+            }
+            ElementKind::Float => {
+                case::<f64>(backend, w, shape, 2, Layout::Interleaved, 11, &mut failures)
+            }
+        };
     }
     report("large sizes", backend, ran, failures);
 }

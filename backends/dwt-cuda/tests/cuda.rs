@@ -287,10 +287,10 @@ fn a_far_reaching_program_runs_on_every_candidate() {
 /// `LaunchConfig::async_load` says: by rule the programs of six taps or more, CDF 9/7 (f32 and
 /// f64), Fidelity, Daubechies 9/7 and both Deslauriers-Dubuc programs; the pre-shifted ones
 /// (all but CDF 9/7) hold their inner tiles' samples as stored and shift them as the pass along
-/// x reads them. The suites' 2-D shapes are too small for inner tiles under the default tiles,
-/// and their large cases run integers in i16 (which never copies so): this runs each copying
-/// module on images with inner tiles and edge tiles of every kind, one and three levels, both
-/// layouts, against the CPU reference. One width is even, where rows are read as (even, odd)
+/// x reads them. The conformance suite runs them on one image with inner tiles
+/// (`INNER_TILES_2D`, two levels, one layout); this runs each copying module on images with
+/// inner tiles and edge tiles of every kind, one and three levels, both layouts, against the
+/// CPU reference. One width is even, where rows are read as (even, odd)
 /// pairs and copied; the other odd, where rows load one sample at a time, unshifted too in a
 /// pre-shifted program's inner tiles (the same pass reads them); and a volume, whose x-y
 /// planes kernel copies the same way.
