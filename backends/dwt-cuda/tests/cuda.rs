@@ -290,10 +290,10 @@ fn a_far_reaching_program_runs_on_every_candidate() {
 /// x reads them. The conformance suite runs them on one image with inner tiles
 /// (`INNER_TILES_2D`, two levels, one layout); this runs each copying module on images with
 /// inner tiles and edge tiles of every kind, one and three levels, both layouts, against the
-/// CPU reference. One width is even, where rows are read as (even, odd)
-/// pairs and copied; the other odd, where rows load one sample at a time, unshifted too in a
-/// pre-shifted program's inner tiles (the same pass reads them); and a volume, whose x-y
-/// planes kernel copies the same way.
+/// CPU reference. One width is even, where rows are read as (even, odd) pairs and copied; the
+/// other odd, where rows load one sample at a time, unshifted too in a pre-shifted program's
+/// inner tiles (the same pass reads them); and a volume, whose x-y planes kernel copies the
+/// same way.
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn asynchronous_copies_match_the_reference() {
