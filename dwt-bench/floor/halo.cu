@@ -36,34 +36,76 @@ __device__ __forceinline__ void store_row(const float* s, int lx0, float* dst, i
 }
 
 // One tile of TW x TH samples per group of 256, loaded with HL/HR columns and HT/HB rows of halo
-// (clamped at the image's edges), a barrier, then the interior stored to its quadrants.
-template <int TW, int TH, int HL, int HR, int HT, int HB>
+// (clamped at the image's edges), a barrier, then the interior stored to its quadrants. ASYNC:
+// each sample copied into shared memory with cp.async (4 bytes, no register staged), as the
+// fused forward's inner tiles copy theirs, instead of loaded into registers first.
+template <int TW, int TH, int HL, int HR, int HT, int HB, int ASYNC>
 __global__ void __launch_bounds__(256) tile_copy(const float* __restrict__ src, float* __restrict__ dst) {
     constexpr int LW = TW + HL + HR, LH = TH + HT + HB, N = LW * LH;
-    __shared__ float s[LH * (LW + 1)];
+    // Rows padded by one sample (banks), or to 16 bytes where the copies are wider than 4 bytes.
+    constexpr int PITCH = ASYNC > 1 ? LW + 4 : LW + 1;
+    __shared__ __align__(16) float s[LH * PITCH];
     int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
     constexpr int PER = (N + 255) / 256;
-    float v[PER];
+    if (ASYNC > 1) {
+        // ASYNC samples (8 or 16 bytes) per copy; the halo is a multiple of 4 samples, so every
+        // copy is aligned (no clamping: the image's edge tiles copy beyond it only in rows,
+        // which are clamped, and the timing ignores the edge columns' content).
+        constexpr int V = ASYNC > 1 ? ASYNC : 1, LWV = LW / V, NV = LWV * LH, PERV = (NV + 255) / 256;
+#pragma unroll 4
+        for (int k = 0; k < PERV; k++) {
+            int i = threadIdx.x + 256 * k;
+            if (i < NV) {
+                int r = i / LWV, c = (i - r * LWV) * V;
+                int gx = x0 - HL + c;
+                gx = gx < 0 ? 0 : (gx > W - V ? W - V : gx);
+                const float* g = src + (size_t)clampi(y0 - HT + r, H - 1) * W + gx;
+                unsigned sa = (unsigned)__cvta_generic_to_shared(&s[r * PITCH + c]);
+                if (V == 4)
+                    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(sa), "l"(g) : "memory");
+                else
+                    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" :: "r"(sa), "l"(g) : "memory");
+            }
+        }
+        asm volatile("cp.async.wait_all;" ::: "memory");
+    } else if (ASYNC) {
+#pragma unroll 4
+        for (int k = 0; k < PER; k++) {
+            int i = threadIdx.x + 256 * k;
+            if (i < N) {
+                int r = i / LW, c = i - r * LW;
+                const float* g = src + (size_t)clampi(y0 - HT + r, H - 1) * W + clampi(x0 - HL + c, W - 1);
+                unsigned sa = (unsigned)__cvta_generic_to_shared(&s[r * PITCH + c]);
+                asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"(sa), "l"(g) : "memory");
+            }
+        }
+        asm volatile("cp.async.wait_all;" ::: "memory");
+    } else {
+        float v[PER];
 #pragma unroll
-    for (int k = 0; k < PER; k++) {
-        int i = threadIdx.x + 256 * k;
-        if (i < N) {
-            int r = i / LW, c = i - r * LW;
-            v[k] = src[(size_t)clampi(y0 - HT + r, H - 1) * W + clampi(x0 - HL + c, W - 1)];
+        for (int k = 0; k < PER; k++) {
+            int i = threadIdx.x + 256 * k;
+            if (i < N) {
+                int r = i / LW, c = i - r * LW;
+                v[k] = src[(size_t)clampi(y0 - HT + r, H - 1) * W + clampi(x0 - HL + c, W - 1)];
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < PER; k++) {
+            int i = threadIdx.x + 256 * k;
+            if (i < N) { int r = i / LW, c = i - r * LW; s[r * PITCH + c] = v[k]; }
         }
     }
-#pragma unroll
-    for (int k = 0; k < PER; k++) {
-        int i = threadIdx.x + 256 * k;
-        if (i < N) { int r = i / LW, c = i - r * LW; s[r * (LW + 1) + c] = v[k]; }
-    }
     __syncthreads();
-    // A warp stores half a row of one parity: TW/2 = 32 consecutive samples of a quadrant.
-    constexpr int HALVES = TH * 2;
+    // A warp stores half a row of one parity of 64 columns: 32 consecutive samples of a
+    // quadrant (tiles wider than 64 in segments of 64; as first written (30c925e) a 128-wide tile stored
+    // only its first 64 columns' samples, which made it look faster than a copy).
+    constexpr int SEGS = TW / 64, HALVES = TH * 2 * SEGS;
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     for (int j = warp; j < HALVES; j += 8) {
-        int r = j >> 1, half = j & 1;
-        store_row<TW, LW + 1>(s, (r + HT) * (LW + 1) + HL, dst, x0, y0 + r, lane, half);
+        int r = j / (2 * SEGS), rest = j - r * 2 * SEGS;
+        int half = rest & 1, seg = rest >> 1;
+        store_row<64, PITCH>(s, (r + HT) * PITCH + HL + seg * 64, dst, x0 + seg * 64, y0 + r, lane, half);
     }
 }
 
@@ -121,6 +163,22 @@ int main() {
         CHECK(cudaMalloc(&a[i], bytes)); CHECK(cudaMalloc(&b[i], bytes));
         CHECK(cudaMemset(a[i], 0, bytes));
     }
+    // Buffer 0 holds distinct values, so that every kernel's output can be checked: sample (x, y)
+    // must land in its Mallat quadrant.
+    std::vector<float> host(n), out(n);
+    for (size_t i = 0; i < n; i++) host[i] = (float)(i % 4000037);
+    CHECK(cudaMemcpy(a[0], host.data(), bytes, cudaMemcpyHostToDevice));
+    auto verify = [&](const char* name) {
+        CHECK(cudaMemcpy(out.data(), b[0], bytes, cudaMemcpyDeviceToHost));
+        for (size_t y = 0; y < (size_t)H; y++)
+            for (size_t x = 0; x < (size_t)W; x++) {
+                size_t qy = (y >> 1) + (y & 1) * (H / 2), qx = (x >> 1) + (x & 1) * (W / 2);
+                if (out[qy * W + qx] != host[y * W + x]) {
+                    fprintf(stderr, "%s: sample (%zu, %zu) not in its quadrant\n", name, x, y);
+                    exit(1);
+                }
+            }
+    };
     cudaEvent_t e0, e1; CHECK(cudaEventCreate(&e0)); CHECK(cudaEventCreate(&e1));
     auto time = [&](const char* name, auto launch) {
         for (int i = 0; i < nbuf; i++) launch(a[i], b[i]);
@@ -146,15 +204,26 @@ int main() {
     auto row = [&](const char* name, float ms) {
         printf("| %s | %.4f ms | %.1f%% | %.1f%% |\n", name, ms, 100 * copy / ms, 100 * memcpy_t / ms);
     };
-#define TILE(TW, TH, HL, HR, HT, HB) row("tile " #TW "x" #TH " halo " #HL "+" #HR " x " #HT "+" #HB, \
-    time("t", [&](float* s, float* d) { tile_copy<TW, TH, HL, HR, HT, HB><<<dim3(W / TW, H / TH), 256>>>(s, d); }))
+#define TILE_AS(TW, TH, HL, HR, HT, HB, A, NAME) row("tile " #TW "x" #TH " halo " #HL "+" #HR " x " #HT "+" #HB NAME, \
+    time("t", [&](float* s, float* d) { tile_copy<TW, TH, HL, HR, HT, HB, A><<<dim3(W / TW, H / TH), 256>>>(s, d); })); \
+    verify("tile " #TW "x" #TH " halo " #HL "+" #HR " x " #HT "+" #HB NAME)
+#define TILE(TW, TH, HL, HR, HT, HB) TILE_AS(TW, TH, HL, HR, HT, HB, 0, ""); \
+    TILE_AS(TW, TH, HL, HR, HT, HB, 1, ", cp.async"); \
+    if (HL % 4 == 0 && HR % 4 == 0) { \
+        TILE_AS(TW, TH, HL, HR, HT, HB, 2, ", cp.async 8 B"); \
+        TILE_AS(TW, TH, HL, HR, HT, HB, 4, ", cp.async 16 B"); \
+    }
 #define STRIP(SW, HL, HR, HT, HB, CH, ROWS) row("strip " #SW " halo " #HL "+" #HR " x " #HT "+" #HB ", chunks " #CH ", rows " #ROWS, \
-    time("s", [&](float* s, float* d) { strip_copy<SW, HL, HR, HT, HB, CH, ROWS><<<dim3(W / SW, H / ROWS), 256>>>(s, d); }))
+    time("s", [&](float* s, float* d) { strip_copy<SW, HL, HR, HT, HB, CH, ROWS><<<dim3(W / SW, H / ROWS), 256>>>(s, d); })); \
+    verify("strip " #SW)
     TILE(64, 32, 0, 0, 0, 0);
-    TILE(64, 32, 4, 4, 4, 3);   // CDF 9/7's forward tile as configured (39 rows, 10 sectors)
+    TILE(64, 32, 2, 2, 2, 1);   // LeGall 5/3's forward tile as configured (35 rows)
+    TILE(64, 32, 4, 4, 2, 3);   // 37 rows: Deslauriers-Dubuc (9,7)'s
+    TILE(64, 32, 4, 4, 4, 3);   // 39 rows, 10 sectors: CDF 9/7's and Daubechies 9/7's
+    TILE(64, 32, 4, 4, 4, 5);   // 41 rows: Deslauriers-Dubuc (13,7)'s
     TILE(64, 32, 8, 8, 4, 3);
-    TILE(64, 32, 2, 2, 2, 1);   // LeGall 5/3's
     TILE(64, 64, 4, 4, 4, 3);
+    TILE(128, 32, 0, 0, 0, 0);
     TILE(128, 32, 4, 4, 4, 3);
     STRIP(64, 0, 0, 0, 0, 8, 256);
     STRIP(64, 4, 4, 4, 3, 8, 256);

@@ -283,17 +283,17 @@ fn a_far_reaching_program_runs_on_every_candidate() {
     }
 }
 
-/// The forward's inner tiles copy their pairs asynchronously (`cp.async`) where
-/// `LaunchConfig::async_load` says: by rule the programs of six taps or more, CDF 9/7 (f32 and
-/// f64), Fidelity, Daubechies 9/7 and both Deslauriers-Dubuc programs; the pre-shifted ones
-/// (all but CDF 9/7) hold their inner tiles' samples as stored and shift them as the pass along
-/// x reads them. The conformance suite runs them on one image with inner tiles
+/// The forward's inner tiles copy their pairs asynchronously (`cp.async`, a copy per pair into
+/// rows interleaved as they lie, read so by the pass along x) where `LaunchConfig::async_load`
+/// says: by rule the programs of six taps or more, CDF 9/7 (f32 and f64), Fidelity, Daubechies
+/// 9/7 and both Deslauriers-Dubuc programs; the pre-shifted ones (all but CDF 9/7) hold their
+/// inner tiles' samples as stored and shift them as the pass along x reads them. The conformance suite runs them on one image with inner tiles
 /// (`INNER_TILES_2D`, two levels, one layout); this runs each copying module on images with
 /// inner tiles and edge tiles of every kind, one and three levels, both layouts, against the
 /// CPU reference. One width is even, where rows are read as (even, odd) pairs and copied; the
-/// other odd, where rows load one sample at a time, unshifted too in a pre-shifted program's
-/// inner tiles (the same pass reads them); and a volume, whose x-y planes kernel copies the
-/// same way.
+/// other odd, where rows load one sample at a time, interleaved and unshifted too in a
+/// pre-shifted program's inner tiles (the same pass reads them); and a volume, whose x-y planes
+/// kernel copies the same way.
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn asynchronous_copies_match_the_reference() {
@@ -320,7 +320,7 @@ fn asynchronous_copies_match_the_reference() {
         .unwrap();
         let source = module.source();
         assert!(
-            source.contains("copy_async(&tile["),
+            source.contains("copy_async_pair(&tile["),
             "{name} {elem:?} copies"
         );
         assert_eq!(

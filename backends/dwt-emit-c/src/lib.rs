@@ -194,13 +194,15 @@ pub struct LaunchConfig {
     /// measured rule, integer programs. A choice the tuner times.
     pub whole_row_load: Option<bool>,
     /// Whether the forward's inner tiles copy their (even, odd) pairs from global to local
-    /// memory asynchronously (CUDA's `cp.async`, no register staged) rather than through
-    /// registers, where the dialect has such a copy and the samples are stored in their
-    /// working type (not i16). A pre-shifted program's tiles then hold the samples unshifted,
-    /// and the pass along x shifts each as it reads it. `None`: the measured rule, programs of
-    /// 6 taps or more, as for [`lean_access`](Self::lean_access) (at 8192^2 one level CDF 9/7
-    /// took 0.95 of its time, Fidelity 0.88, Daubechies 9/7 0.94, Deslauriers-Dubuc (9,7) and
-    /// (13,7) 0.92-0.93; BENCHMARKS.md). A choice the tuner times.
+    /// memory asynchronously (CUDA's `cp.async`, no register staged, one copy per pair) rather
+    /// than through registers, where the dialect has such a copy and the samples are stored in
+    /// their working type (not i16). The tiles' rows then lie interleaved as in global memory
+    /// until the pass along x has read them, and a pre-shifted program's samples unshifted (the
+    /// pass along x shifts each as it reads it). `None`: the measured rule, programs of 6 taps
+    /// or more, as for [`lean_access`](Self::lean_access) (at 8192^2 one level on an H200: a
+    /// copy per sample took 0.88-0.95 of the time of loads through registers; a copy per pair
+    /// 0.90-0.98 of that, CDF 9/7 0.92, Deslauriers-Dubuc (9,7) 0.91, Fidelity 0.98;
+    /// BENCHMARKS.md). A choice the tuner times.
     pub async_load: Option<bool>,
     /// Whether the edge tiles of a clamp-rule program lift in registers (under the rule, as
     /// [`EdgeTiles::Clamped`]) also where their segments must then hold one odd index more than

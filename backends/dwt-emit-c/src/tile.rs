@@ -293,6 +293,17 @@ impl AxisLayout {
         (first, (last - first + 1) as usize)
     }
 
+    /// The (even, odd) pairs of natural samples a row of the tile spans along this axis, from the
+    /// first loaded index of either phase to the last: what the forward's inner tiles load pair
+    /// by pair.
+    pub(crate) fn pair_width(&self) -> usize {
+        let first = self.before[0].max(self.before[1]);
+        (0..2)
+            .map(|q| self.stored[q] - self.before[q] + first)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The natural row of stored row `l` (in `[0, stored0 + stored1)`, before the padding), from
     /// the kernel's `sy0`, `sy1`.
     pub(crate) fn natural_row(&self, l: &str) -> String {
@@ -547,13 +558,16 @@ impl Emitter<'_> {
         // Unless its inner tiles copy asynchronously: then none spills capped, and
         // Deslauriers-Dubuc (13,7)'s forward at 8192^2 took 0.94 of the time it took uncapped.
         // But groups of 512 copying so spilled 8-20 bytes capped where the samples are also
-        // pre-shifted or the edge tiles clamped (Daubechies 9/7's, Fidelity's tiles of 64x16).
+        // pre-shifted or the edge tiles clamped (Daubechies 9/7's, Fidelity's tiles of 64x16),
+        // and with the pairs copied whole into interleaved rows, so did Fidelity's on tiles of
+        // fewer than 16 indices along y (32x8 of 256, 16x8 of 128: 8 bytes).
         // Nor is a forward whose first register pass keeps more than the default's 16 values per
         // work-item across its barriers (two rounds, as in tiles of 32x32 or 64x16 of 256, or
         // segments of 16): under the cap those spilled 88-852 bytes.
         let clamped = edge_halo == Some(EdgeHalo::Clamped);
-        let wide_copies =
-            self.async_load() && self.cfg.tile_threads > 256 && (self.pre_shifted() || clamped);
+        let wide_copies = self.async_load()
+            && ((self.cfg.tile_threads > 256 && (self.pre_shifted() || clamped))
+                || (clamped && self.cfg.tile[1] < 16));
         let full_occupancy = forward
             && !self.cfg.planes
             && self.elem != ElementType::F64
@@ -562,7 +576,13 @@ impl Emitter<'_> {
             && self.kept_values(layout, self.inner_passes().0) <= KEPT_UNDER_CAP;
         let sig = d.kernel_signature(name, &params, [threads, 1, 1], full_occupancy);
         self.kernel_block(w, sig, |w| {
-            w.line(d.local_array(self.work(), "tile", &[ly.extent, lx.extent]));
+            let pitch = self.tile_pitch([lx, ly]);
+            w.line(if self.interleaved_inner_tile() {
+                // Pair copies land on addresses aligned for a pair.
+                d.aligned_local_array(self.work(), "tile", &[ly.extent, pitch], 16)
+            } else {
+                d.local_array(self.work(), "tile", &[ly.extent, pitch])
+            });
             if forward || edge_halo.is_some() {
                 for (name, len) in self.index_maps([lx, ly]) {
                     w.line(d.local_array("int", name, &[len]));
@@ -761,9 +781,9 @@ impl Emitter<'_> {
         }
         if self.async_load() {
             w.comment(
-                "One sample from global to local memory without a register, and the wait for a",
+                "A pair of samples from global to local memory without a register, and the wait",
             );
-            w.comment("work-item's own copies: the forward's inner tiles load so.");
+            w.comment("for a work-item's own copies: the forward's inner tiles load so.");
             let storage = self.d.storage_type(self.elem);
             self.d.async_copy_helpers(&mut w, storage, self.elem.size());
             w.blank();
@@ -920,9 +940,14 @@ impl Emitter<'_> {
     /// The local memory of the tile kernel's arrays: the tile of work values and its
     /// [`index_maps`](Self::index_maps). What CUDA's static shared-memory limit bounds, all
     /// arrays together.
-    fn local_bytes(&self, [lx, ly]: [AxisLayout; 2]) -> usize {
+    fn local_bytes(&self, layout: [AxisLayout; 2]) -> usize {
+        self.local_bytes_at(layout, self.tile_pitch(layout))
+    }
+
+    /// [`Emitter::local_bytes`] with rows of `pitch` samples.
+    pub(crate) fn local_bytes_at(&self, [lx, ly]: [AxisLayout; 2], pitch: usize) -> usize {
         let maps: usize = self.index_maps([lx, ly]).iter().map(|(_, n)| n).sum();
-        lx.extent * ly.extent * self.work_bytes() + maps * 4
+        pitch * ly.extent * self.work_bytes() + maps * 4
     }
 
     /// Forward, a tile at the band's edge: every stored index of both phases of both axes from
@@ -1103,15 +1128,19 @@ impl Emitter<'_> {
         };
         // The pass from the tile back into it lifts edge tiles as inner ones where their halo is
         // reflected; under the clamp rule it sets the indices beyond the band again after each
-        // step. Inner tiles holding their samples as stored pre-shift them as they read them.
+        // step. Inner tiles holding their samples as stored pre-shift them as they read them,
+        // and those holding their rows interleaved read both phases from there (the forward's
+        // pass along x: the only one this lifts in a forward).
         let raw_inner = self.raw_inner_tile();
+        let interleaved = self.interleaved_inner_tile();
         let lift_in_tile = |w: &mut Writer, p: Pass| {
-            if halo != Some(EdgeHalo::Clamped) && !raw_inner {
+            if halo != Some(EdgeHalo::Clamped) && !raw_inner && !interleaved {
                 self.segments(w, layout, p, Stage::Lift);
             } else {
                 per_tile(w, &|w, edge| {
                     let pass = Pass {
                         shift_reads: raw_inner && !edge,
+                        interleaved_reads: interleaved && !edge,
                         ..at_edge(p, edge)
                     };
                     self.segments(w, layout, pass, Stage::Lift)
@@ -1134,7 +1163,12 @@ impl Emitter<'_> {
             w.line(d.barrier());
             lift_in_tile(w, first);
             w.line(d.barrier());
-            self.segments(w, layout, first, Stage::WriteBack);
+            // The write-back takes its work-items' lines as the lift took them.
+            let back = Pass {
+                interleaved_reads: interleaved && matches!(tiles, Tiles::Inner),
+                ..first
+            };
+            self.segments(w, layout, back, Stage::WriteBack);
             w.line(d.barrier());
             per_tile(w, &|w, edge| {
                 self.segments(w, layout, at_edge(second, edge), Stage::Whole)

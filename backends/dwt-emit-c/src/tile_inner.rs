@@ -14,7 +14,7 @@
 use dwt_ir::{Direction, ElementKind, ElementType, Op};
 
 use crate::emit::{offset, Emitter};
-use crate::tile::{share, Axis, AxisLayout, Unroll};
+use crate::tile::{share, Axis, AxisLayout, Unroll, MAX_TILE_BYTES};
 use crate::writer::Writer;
 
 /// The fewest taps (over all of a program's lifting steps) from which the fused kernels' inner
@@ -69,6 +69,12 @@ pub(crate) struct Pass {
     /// program that copied them in asynchronously: [`Emitter::raw_inner_tile`]): the pass
     /// pre-shifts each sample as it reads it from the tile.
     pub(crate) shift_reads: bool,
+    /// The tile holds its rows interleaved, sample `j` of the row (from the first loaded pair)
+    /// at column `j`, as an inner tile copied in asynchronously leaves them
+    /// ([`Emitter::interleaved_inner_tile`]): a pass along x reads both phases from there (and
+    /// writes its results back to the phases' own columns, which the other pass reads), its
+    /// work-items in the order of lines in both parts.
+    pub(crate) interleaved_reads: bool,
 }
 
 /// How an edge tile's register pass fills the indices beyond the band
@@ -113,8 +119,9 @@ enum PairMove {
     /// Loaded into a register as one vector, stored from there (pre-shifted where the wavelet
     /// says).
     Register,
-    /// Copied asynchronously, sample by sample, as stored (a pre-shift left to the pass that
-    /// reads them: [`Emitter::raw_inner_tile`]).
+    /// Copied asynchronously, one copy per pair, as stored and interleaved
+    /// ([`Emitter::interleaved_inner_tile`]; a pre-shift left to the pass that reads them:
+    /// [`Emitter::raw_inner_tile`]).
     Copy,
 }
 
@@ -148,6 +155,7 @@ impl Emitter<'_> {
                     lines_checked: false,
                     edge: None,
                     shift_reads: false,
+                    interleaved_reads: false,
                 },
                 Pass {
                     axis: Axis::Y,
@@ -157,6 +165,7 @@ impl Emitter<'_> {
                     lines_checked: false,
                     edge: None,
                     shift_reads: false,
+                    interleaved_reads: false,
                 },
             )
         } else {
@@ -169,6 +178,7 @@ impl Emitter<'_> {
                     lines_checked: false,
                     edge: None,
                     shift_reads: false,
+                    interleaved_reads: false,
                 },
                 Pass {
                     axis: Axis::X,
@@ -178,6 +188,7 @@ impl Emitter<'_> {
                     lines_checked: false,
                     edge: None,
                     shift_reads: false,
+                    interleaved_reads: false,
                 },
             )
         }
@@ -236,14 +247,15 @@ impl Emitter<'_> {
     /// flight at once. The bench at 8192^2 one level, as configured: CDF 9/7 0.95, Fidelity
     /// 0.88, Daubechies 9/7 0.93-0.94, Deslauriers-Dubuc (9,7) and (13,7) 0.93 (held to full
     /// occupancy); LeGall 5/3 (tiles of 32x16) 1.02. A pre-shifted program's copies are shifted
-    /// by the pass along x as it reads them ([`Emitter::raw_inner_tile`]); only the register
-    /// path's inner tiles, in a branch of their own, have such a pass to themselves (dialects
-    /// with barriers in uniform branches).
+    /// by the pass along x as it reads them ([`Emitter::raw_inner_tile`]), and every copy is of
+    /// a whole pair into an interleaved row ([`Emitter::interleaved_inner_tile`]); only the
+    /// register path's inner tiles, in a branch of their own, have such a pass to themselves
+    /// (dialects with barriers in uniform branches).
     pub(crate) fn async_load(&self) -> bool {
         self.direction == Direction::Forward
             && self.d.storage_type(self.elem) == self.work()
             && self.d.async_copies()
-            && (!self.pre_shifted() || self.d.barriers_in_uniform_branches())
+            && self.d.barriers_in_uniform_branches()
             && self.cfg.async_load.unwrap_or_else(|| {
                 self.wavelet.program_for(self.direction).taps() >= LEAN_ACCESS_MIN_TAPS
             })
@@ -256,6 +268,39 @@ impl Emitter<'_> {
     /// Daubechies 9/7's forward 1.11 times as slow at 8192^2 one level (BENCHMARKS.md).
     pub(crate) fn raw_inner_tile(&self) -> bool {
         self.async_load() && self.pre_shifted()
+    }
+
+    /// Whether the forward's inner tiles hold their rows interleaved as in global memory, both
+    /// samples of a pair side by side (sample `j` of the row, counted from the first loaded pair,
+    /// at column `j`): those that copy asynchronously ([`Emitter::async_load`]), one copy per
+    /// pair of two samples instead of one per sample. Their pass along x reads both phases from
+    /// there ([`Pass::interleaved_reads`]) and writes its results to the phases' own columns as
+    /// other tiles hold them (every read is done before the barrier the write-back follows).
+    /// Measured on an H200 at 8192^2 one level (BENCHMARKS.md): copy kernels loading a tile with
+    /// CDF 9/7's halo as the forward does reached 86% of `cudaMemcpy` with a copy per sample and
+    /// 97% with one per pair; the emitted forwards took 0.90-0.94 of their time so.
+    pub(crate) fn interleaved_inner_tile(&self) -> bool {
+        self.async_load()
+    }
+
+    /// The row pitch (samples) of the tile array: the x layout's extent, or for an
+    /// [interleaved](Emitter::interleaved_inner_tile) tile at least the interleaved row's width,
+    /// raised to an even number (every row then starts at an address aligned for a pair), and to
+    /// two more than a multiple of four where the tile still fits [`MAX_TILE_BYTES`] so
+    /// (neighbouring work-items of the pass along x, which take neighbouring rows, then read in
+    /// distinct banks: half the pitch is odd).
+    pub(crate) fn tile_pitch(&self, [lx, ly]: [AxisLayout; 2]) -> usize {
+        if !self.interleaved_inner_tile() {
+            return lx.extent;
+        }
+        let least = lx.extent.max(2 * lx.pair_width());
+        let even = least + least % 2;
+        let banked = even + (6 - even % 4) % 4;
+        if self.local_bytes_at([lx, ly], banked) <= MAX_TILE_BYTES {
+            banked
+        } else {
+            even
+        }
     }
 
     /// Whether the row load of [`Emitter::inner_load_pairs`] is unrolled whole, every round of
@@ -327,10 +372,7 @@ impl Emitter<'_> {
     /// says.
     fn inner_pairs(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout, how: PairMove) {
         let bmax = lx.before[0].max(lx.before[1]);
-        let width = (0..2)
-            .map(|q| lx.stored[q] - lx.before[q] + bmax)
-            .max()
-            .unwrap_or(0);
+        let width = lx.pair_width();
         let rows = ly.stored[0] + ly.stored[1];
         let threads = self.cfg.tile_threads;
         w.comment(match how {
@@ -338,7 +380,7 @@ impl Emitter<'_> {
                 "Load (inner tile): {rows} rows x {width} (even, odd) pairs, no bounds checks."
             ),
             PairMove::Copy => format!(
-                "Load (inner tile): {rows} rows x {width} (even, odd) pairs, copied asynchronously, no bounds checks."
+                "Load (inner tile): {rows} rows x {width} (even, odd) pairs, copied asynchronously as they lie (interleaved), no bounds checks."
             ),
         });
         // Pair p of the row whose natural index is `nr` (a variable the caller declares).
@@ -352,6 +394,12 @@ impl Emitter<'_> {
         // keeps it.
         let keep = |w: &mut Writer, l: &str, checked: bool| {
             let row = ly.all_lines(l);
+            if how == PairMove::Copy {
+                // Both samples, whether or not a phase keeps this pair (inner tiles hold both
+                // samples of every pair in the band).
+                w.line(format!("copy_async_pair(&tile[{row}][2 * p], vp);"));
+                return;
+            }
             for (q, field) in [(0, "x"), (1, "y")] {
                 // Storage index of pair p in phase q, and the pairs that phase stores.
                 let at = lx.before[q] as i64 - bmax as i64;
@@ -359,12 +407,7 @@ impl Emitter<'_> {
                 let to = from + lx.stored[q] as i64;
                 let base = if q == 0 { 0 } else { lx.phase1 as i64 };
                 let cell = format!("tile[{row}][{}]", offset("p", base + at));
-                let store = match how {
-                    PairMove::Register => {
-                        format!("{cell} = {};", self.loaded(&format!("v.{field}")))
-                    }
-                    PairMove::Copy => format!("copy_async(&{cell}, {});", offset("vp", q as i64)),
-                };
+                let store = format!("{cell} = {};", self.loaded(&format!("v.{field}")));
                 let mut bounds = Vec::new();
                 if checked && from > 0 {
                     bounds.push(format!("p >= {from}"));
@@ -473,15 +516,10 @@ impl Emitter<'_> {
         w.comment(format!(
             "Load (inner tile): {rows} rows x {span} natural columns, no bounds checks."
         ));
+        let interleaved = self.interleaved_inner_tile();
         self.strided(w, rows * span, true, |w| {
             w.line(format!("const int l = t / {span}, j = t % {span};"));
             w.line(format!("const int nr = {};", ly.natural_row("l")));
-            w.line(format!("const int e = j + {};", first + bias));
-            w.line(format!(
-                "const int sx = (e >> 1) + ((e & 1) ? {} : {});",
-                lx.phase1 as i64 + slot(0, 1),
-                slot(0, 0)
-            ));
             let sample = format!(
                 "nat[nat_base + nr * nat_row_step + ({}) * nat_col_step]",
                 offset("2 * mx0 + j", first)
@@ -492,6 +530,22 @@ impl Emitter<'_> {
             } else {
                 self.loaded(&sample)
             };
+            if interleaved {
+                // As the pairs' copies leave a row: natural column j at its place among the
+                // pairs, whether or not a phase keeps it.
+                w.line(format!(
+                    "tile[{}][{}] = {load};",
+                    ly.all_lines("l"),
+                    offset("j", first + 2 * lx.before[0].max(lx.before[1]) as i64)
+                ));
+                return;
+            }
+            w.line(format!("const int e = j + {};", first + bias));
+            w.line(format!(
+                "const int sx = (e >> 1) + ((e & 1) ? {} : {});",
+                lx.phase1 as i64 + slot(0, 1),
+                slot(0, 0)
+            ));
             let store = format!("tile[{}][sx] = {load};", ly.all_lines("l"));
             if all_stored {
                 w.line(store);
@@ -552,7 +606,11 @@ impl Emitter<'_> {
         ));
         let reg = |q: usize, k: i64| format!("{}{}", ["e", "o"][q], k + seg.load[q].before as i64);
         let tile_at = |q: usize, k: i64| {
-            let at = offset(&format!("b{q}"), k);
+            let at = if pass.interleaved_reads && stage == Stage::Lift {
+                offset("c", 2 * k + q as i64)
+            } else {
+                offset(&format!("b{q}"), k)
+            };
             match pass.axis {
                 Axis::X => format!("tile[line][{at}]"),
                 Axis::Y => format!("tile[{at}][line]"),
@@ -589,8 +647,11 @@ impl Emitter<'_> {
         // 32 distinct banks (`s` divides 32 and the row stride is odd), rather than straddling one
         // segment's last lines and the next one's first (2-way conflicts; 1-2.5% at 8192^2 on an
         // H200, BENCHMARKS.md). Not for lines of 64 indices: segments j and j + 4 share banks.
+        // Nor in interleaved inner tiles (their pitch is even; the write-back after the barrier
+        // takes the same order): neighbouring lines then read pairs in distinct banks.
         let segs = along.t / s;
-        let (line_of_t, segment_of_t) = if pass.axis == Axis::X && along.t == 32 {
+        let bank_order = pass.axis == Axis::X && along.t == 32 && !pass.interleaved_reads;
+        let (line_of_t, segment_of_t) = if bank_order {
             (format!("t / {segs}"), format!("t % {segs}"))
         } else {
             (format!("t % {lines}"), format!("t / {lines}"))
@@ -604,7 +665,16 @@ impl Emitter<'_> {
                 across.all_lines("l")
             };
             w.line(format!("const int line = {line};"));
-            w.line(format!("const int b0 = i0 + o{v}0, b1 = i0 + o{v}1;"));
+            if pass.interleaved_reads && stage == Stage::Lift {
+                // Pair `i0` of the line's segment, both phases side by side.
+                let first = along.before[0].max(along.before[1]);
+                w.line(format!(
+                    "const int c = 2 * ({});",
+                    offset(&format!("i0 - m{v}0"), first as i64)
+                ));
+            } else {
+                w.line(format!("const int b0 = i0 + o{v}0, b1 = i0 + o{v}1;"));
+            }
             if pass.bands {
                 // The line is a column: its phase and polyphase index along x.
                 if pass.own {

@@ -1298,7 +1298,7 @@ fn asynchronous_copies_follow_their_rule() {
             .unwrap()
             .source()
     };
-    let copies = |source: &str| source.contains("copy_async(&tile[");
+    let copies = |source: &str| source.contains("copy_async_pair(&tile[");
     for (name, elem, rule) in [
         ("Cdf97", ElementType::F32, true),
         ("Cdf97", ElementType::F64, true),
@@ -1322,13 +1322,34 @@ fn asynchronous_copies_follow_their_rule() {
     let shifted = cuda("Daubechies97Integer", ElementType::I32, None);
     let inner = &shifted[shifted.find("if (inner_x && inner_y)").unwrap()..];
     let (inner, edge) = inner.split_at(inner.find("Load (edge tile)").unwrap());
+    // Rows interleaved as they lie: a copy per pair, one sample at a time to the same places
+    // where rows are not pairs, both phases read from there by the pass along x, on rows of an
+    // even pitch (pairs aligned) whose half is odd.
     assert!(
-        inner.contains("tile[l][sx] = to_work(nat["),
-        "raw scalar loads"
+        shifted.contains("__shared__ __align__(16) int tile[39][86];"),
+        "an aligned tile of an even pitch"
     );
     assert!(
-        inner.contains("int e0 = pre_shift(tile[line]["),
-        "shifted reads"
+        inner.contains("copy_async_pair(&tile[l][2 * p], vp);"),
+        "a copy per pair"
+    );
+    assert!(
+        inner.contains("tile[l][j] = to_work(nat[nat_base + nr * nat_row_step + (2 * mx0 + j - 4) * nat_col_step]);"),
+        "raw scalar loads, interleaved"
+    );
+    assert!(
+        inner.contains("const int c = 2 * (i0 - mx0 + 2);")
+            && inner.contains("int e0 = pre_shift(tile[line][c - 4]);")
+            && inner.contains("int o0 = pre_shift(tile[line][c - 3]);"),
+        "shifted reads of both phases from the interleaved row"
+    );
+    assert!(
+        inner.contains("const int l = t % 39;"),
+        "neighbouring work-items on neighbouring rows"
+    );
+    assert!(
+        edge.contains("tile[line][b0 + 1]") && !edge.contains("tile[line][c"),
+        "the edge tiles' rows stay in phases"
     );
     assert!(!inner.contains("pre_shift(to_work("), "no shifted load");
     assert!(

@@ -14,6 +14,11 @@ fn shared_bytes(source: &str) -> usize {
         .lines()
         .filter_map(|l| l.trim().strip_prefix("__shared__ "))
         .map(|declaration| {
+            // An alignment (`__align__(16)`) pads before the array: counted as 16 bytes more.
+            let (padding, declaration) = match declaration.strip_prefix("__align__(16) ") {
+                Some(rest) => (16, rest),
+                None => (0, declaration),
+            };
             let (ty, rest) = declaration.split_once(' ').expect("a type and a name");
             let size = match ty {
                 "short" => 2,
@@ -26,7 +31,7 @@ fn shared_bytes(source: &str) -> usize {
                 .skip(1)
                 .map(|d| d.trim_end_matches([']', ';']).parse::<usize>().unwrap())
                 .product();
-            size * count
+            padding + size * count
         })
         .sum()
 }
