@@ -199,9 +199,9 @@ pub struct LaunchConfig {
     /// their working type (not i16). The tiles' rows then lie interleaved as in global memory
     /// until the pass along x has read them, and a pre-shifted program's samples unshifted (the
     /// pass along x shifts each as it reads it). `None`: the measured rule, programs of 6 taps
-    /// or more, as for [`lean_access`](Self::lean_access) (at 8192^2 one level on an H200: a
-    /// copy per sample took 0.88-0.95 of the time of loads through registers; a copy per pair
-    /// 0.90-0.98 of that, CDF 9/7 0.92, Deslauriers-Dubuc (9,7) 0.91, Fidelity 0.98;
+    /// or more, as for [`lean_access`](Self::lean_access) (at 8192^2 one level on an H200
+    /// against loads through registers: CDF 9/7 0.86 of the time in f32 and 0.85 in f64,
+    /// Deslauriers-Dubuc (9,7) 0.84 and (13,7) 0.85, Fidelity 0.86, Daubechies 9/7 0.88;
     /// BENCHMARKS.md). A choice the tuner times.
     pub async_load: Option<bool>,
     /// Whether the edge tiles of a clamp-rule program lift in registers (under the rule, as
