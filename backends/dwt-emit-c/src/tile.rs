@@ -772,7 +772,7 @@ impl Emitter<'_> {
 
 impl Emitter<'_> {
     /// The functions the fused kernel of `edges` calls beyond the prelude's: `reflect()` where
-    /// its edge tiles reflect their halo, `copy_async()` and `wait_async()` where its inner
+    /// its edge tiles reflect their halo, `copy_async_pair()` and `wait_async()` where its inner
     /// tiles copy asynchronously.
     pub(crate) fn tile_helpers(&self, edges: EdgeTiles) -> String {
         let mut w = Writer::new();
