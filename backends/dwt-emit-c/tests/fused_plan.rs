@@ -1381,3 +1381,84 @@ fn asynchronous_copies_follow_their_rule() {
         "OpenCL"
     );
 }
+
+/// The number after `prefix` up to the next `;` or ` ` in `text` (the first such line).
+fn number_after(text: &str, prefix: &str) -> usize {
+    let at = text
+        .find(prefix)
+        .unwrap_or_else(|| panic!("no `{prefix}` in the kernel"));
+    let rest = &text[at + prefix.len()..];
+    let end = rest.find([';', ' ']).unwrap_or(rest.len());
+    rest[..end].parse().expect("a number")
+}
+
+/// The conformance suite's image with inner tiles (`INNER_TILES_2D`) has them: in the plan the
+/// executors take for it (the configuration as resolved per request: its small bands' kernel
+/// where that rule applies), every catalogue wavelet's first level, both directions, in the
+/// types the suite runs it in (i32, f64), launches a fused tile kernel some of whose tiles lie
+/// away from the band's edges by the kernel's own test (`inner_x`, `inner_y`). Else the copies
+/// and register paths of inner tiles in those types would run in no shared suite.
+#[test]
+fn the_inner_tiles_image_has_inner_tiles() {
+    use dwt_runtime::conformance::INNER_TILES_2D;
+    for w in dwt_catalogue::all() {
+        let elem = match w.kind {
+            dwt_ir::ElementKind::Integer => ElementType::I32,
+            dwt_ir::ElementKind::Float => ElementType::F64,
+        };
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let config = LaunchConfig::default().for_request(w, direction, elem, &INNER_TILES_2D);
+            let module = emit_module(&Cuda, w, direction, elem, Layout::Mallat, &config).unwrap();
+            let source = module.source();
+            let steps = plan(&module, &INNER_TILES_2D, 2).unwrap().steps;
+            // The first level's launch: its band is the whole image (an inverse runs it last).
+            let first = steps
+                .iter()
+                .find_map(|s| match s {
+                    Step::Launch(l)
+                        if l.kernel.ends_with("_tile")
+                            && l.ints[..2]
+                                == [INNER_TILES_2D[0] as i32, INNER_TILES_2D[1] as i32] =>
+                    {
+                        Some(l)
+                    }
+                    _ => None,
+                })
+                .unwrap_or_else(|| {
+                    panic!(
+                        "{} {direction:?}: no fused launch of the first level",
+                        w.name
+                    )
+                });
+            let start = source.find(&format!("\n{}(", first.kernel)).unwrap();
+            let kernel = &source[start..];
+            let kernel = &kernel[..kernel.find("extern \"C\"").unwrap_or(kernel.len())];
+            let [rows, cols] = INNER_TILES_2D;
+            let inner = |v: &str, n1: usize, groups: usize| {
+                let step = number_after(kernel, &format!("const int m{v}0 = (int)blockIdx.{v} * "));
+                // `const int inner_x = mx0 >= B && mx0 + R <= nx1;`
+                let test = kernel
+                    .lines()
+                    .find(|l| l.trim().starts_with(&format!("const int inner_{v} = ")))
+                    .expect("the inner tiles' test");
+                let before = number_after(test, &format!("m{v}0 >= "));
+                let reach = number_after(test, &format!("&& m{v}0 + "));
+                assert!(test.trim().ends_with(&format!("<= n{v}1;")), "{test}");
+                (0..groups)
+                    .map(|g| g * step)
+                    .filter(|&m| m >= before && m + reach <= n1)
+                    .count()
+            };
+            let (x, y) = (
+                inner("x", cols / 2, first.groups[0]),
+                inner("y", rows / 2, first.groups[1]),
+            );
+            assert!(
+                x > 0 && y > 0,
+                "{} {direction:?} {elem:?}: {} has {x} columns and {y} rows of inner tiles on {rows}x{cols}",
+                w.name,
+                first.kernel
+            );
+        }
+    }
+}
