@@ -105,9 +105,7 @@ pub trait Dialect {
     /// pair), and `wait_async()`, for a work-item's own copies.
     fn async_copy_helpers(&self, _w: &mut Writer, _storage: &str, _bytes: usize) {}
     /// [`local_array`](Self::local_array) starting at an address aligned to `align` bytes.
-    fn aligned_local_array(&self, ty: &str, name: &str, dims: &[usize], _align: usize) -> String {
-        self.local_array(ty, name, dims)
-    }
+    fn aligned_local_array(&self, ty: &str, name: &str, dims: &[usize], align: usize) -> String;
     /// Reinterprets a `uint` expression as `int`.
     fn uint_as_int(&self, e: &str) -> String;
     /// Reinterprets an `int` expression as `uint`.
@@ -139,6 +137,11 @@ pub trait Dialect {
 /// OpenCL C 1.2.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OpenCl;
+
+/// The bracketed extents of an array declaration: `[39][83]`.
+fn array_dims(dims: &[usize]) -> String {
+    dims.iter().map(|d| format!("[{d}]")).collect()
+}
 
 impl Dialect for OpenCl {
     fn name(&self) -> &'static str {
@@ -186,8 +189,14 @@ impl Dialect for OpenCl {
     }
 
     fn local_array(&self, ty: &str, name: &str, dims: &[usize]) -> String {
-        let dims: String = dims.iter().map(|d| format!("[{d}]")).collect();
-        format!("__local {ty} {name}{dims};")
+        format!("__local {ty} {name}{};", array_dims(dims))
+    }
+
+    fn aligned_local_array(&self, ty: &str, name: &str, dims: &[usize], align: usize) -> String {
+        format!(
+            "__local {ty} {name}{} __attribute__((aligned({align})));",
+            array_dims(dims)
+        )
     }
 
     fn global_pointer(&self, ty: &str) -> String {
@@ -314,13 +323,14 @@ impl Dialect for Cuda {
     }
 
     fn local_array(&self, ty: &str, name: &str, dims: &[usize]) -> String {
-        let dims: String = dims.iter().map(|d| format!("[{d}]")).collect();
-        format!("__shared__ {ty} {name}{dims};")
+        format!("__shared__ {ty} {name}{};", array_dims(dims))
     }
 
     fn aligned_local_array(&self, ty: &str, name: &str, dims: &[usize], align: usize) -> String {
-        let dims: String = dims.iter().map(|d| format!("[{d}]")).collect();
-        format!("__shared__ __align__({align}) {ty} {name}{dims};")
+        format!(
+            "__shared__ __align__({align}) {ty} {name}{};",
+            array_dims(dims)
+        )
     }
 
     fn global_pointer(&self, ty: &str) -> String {

@@ -293,13 +293,18 @@ impl AxisLayout {
         (first, (last - first + 1) as usize)
     }
 
+    /// The indices the tile loads before its first own one, in the phase that loads more: where
+    /// the first loaded (even, odd) pair of a row lies, `m0 - lead`.
+    pub(crate) fn lead(&self) -> usize {
+        self.before[0].max(self.before[1])
+    }
+
     /// The (even, odd) pairs of natural samples a row of the tile spans along this axis, from the
     /// first loaded index of either phase to the last: what the forward's inner tiles load pair
     /// by pair.
     pub(crate) fn pair_width(&self) -> usize {
-        let first = self.before[0].max(self.before[1]);
         (0..2)
-            .map(|q| self.stored[q] - self.before[q] + first)
+            .map(|q| self.stored[q] - self.before[q] + self.lead())
             .max()
             .unwrap_or(0)
     }
@@ -565,14 +570,14 @@ impl Emitter<'_> {
         // work-item across its barriers (two rounds, as in tiles of 32x32 or 64x16 of 256, or
         // segments of 16): under the cap those spilled 88-852 bytes.
         let clamped = edge_halo == Some(EdgeHalo::Clamped);
-        let wide_copies = self.async_load()
+        let copies_spill_capped = self.async_load()
             && ((self.cfg.tile_threads > 256 && (self.pre_shifted() || clamped))
                 || (clamped && self.cfg.tile[1] < 16));
         let full_occupancy = forward
             && !self.cfg.planes
             && self.elem != ElementType::F64
             && (!clamped || self.async_load())
-            && !wide_copies
+            && !copies_spill_capped
             && self.kept_values(layout, self.inner_passes().0) <= KEPT_UNDER_CAP;
         let sig = d.kernel_signature(name, &params, [threads, 1, 1], full_occupancy);
         self.kernel_block(w, sig, |w| {
@@ -617,7 +622,7 @@ impl Emitter<'_> {
             w.comment("Tiles whose loaded indices all lie inside the band skip the boundary rule.");
             for (a, l) in [(Axis::X, lx), (Axis::Y, ly)] {
                 let v = a.v();
-                let before = l.before[0].max(l.before[1]);
+                let before = l.lead();
                 let after = (0..2)
                     .map(|q| l.stored[q] - l.before[q] - l.t)
                     .max()
@@ -1128,18 +1133,16 @@ impl Emitter<'_> {
         };
         // The pass from the tile back into it lifts edge tiles as inner ones where their halo is
         // reflected; under the clamp rule it sets the indices beyond the band again after each
-        // step. Inner tiles holding their samples as stored pre-shift them as they read them,
-        // and those holding their rows interleaved read both phases from there (the forward's
-        // pass along x: the only one this lifts in a forward).
-        let raw_inner = self.raw_inner_tile();
+        // step. Inner tiles holding their rows interleaved read both phases from there (the
+        // forward's pass along x: the only one this lifts in a forward), pre-shifting each sample
+        // where the program shifts.
         let interleaved = self.interleaved_inner_tile();
         let lift_in_tile = |w: &mut Writer, p: Pass| {
-            if halo != Some(EdgeHalo::Clamped) && !raw_inner && !interleaved {
+            if halo != Some(EdgeHalo::Clamped) && !interleaved {
                 self.segments(w, layout, p, Stage::Lift);
             } else {
                 per_tile(w, &|w, edge| {
                     let pass = Pass {
-                        shift_reads: raw_inner && !edge,
                         interleaved_reads: interleaved && !edge,
                         ..at_edge(p, edge)
                     };

@@ -65,15 +65,13 @@ pub(crate) struct Pass {
     /// them skips the lines and indices outside it. `None`: a tile away from the band's edges
     /// along this pass's axis, or one whose lines the caller checks.
     pub(crate) edge: Option<EdgeHalo>,
-    /// The tile holds its samples as stored, not yet pre-shifted (an inner tile of a pre-shifted
-    /// program that copied them in asynchronously: [`Emitter::raw_inner_tile`]): the pass
-    /// pre-shifts each sample as it reads it from the tile.
-    pub(crate) shift_reads: bool,
     /// The tile holds its rows interleaved, sample `j` of the row (from the first loaded pair)
     /// at column `j`, as an inner tile copied in asynchronously leaves them
     /// ([`Emitter::interleaved_inner_tile`]): a pass along x reads both phases from there (and
     /// writes its results back to the phases' own columns, which the other pass reads), its
-    /// work-items in the order of lines in both parts.
+    /// work-items in the order of lines in both parts. Such a tile holds the samples as stored,
+    /// so a pre-shifted program's pass pre-shifts each as it reads it
+    /// ([`Emitter::raw_inner_tile`]).
     pub(crate) interleaved_reads: bool,
 }
 
@@ -154,7 +152,6 @@ impl Emitter<'_> {
                     truncate,
                     lines_checked: false,
                     edge: None,
-                    shift_reads: false,
                     interleaved_reads: false,
                 },
                 Pass {
@@ -164,7 +161,6 @@ impl Emitter<'_> {
                     truncate: false,
                     lines_checked: false,
                     edge: None,
-                    shift_reads: false,
                     interleaved_reads: false,
                 },
             )
@@ -177,7 +173,6 @@ impl Emitter<'_> {
                     truncate,
                     lines_checked: false,
                     edge: None,
-                    shift_reads: false,
                     interleaved_reads: false,
                 },
                 Pass {
@@ -187,7 +182,6 @@ impl Emitter<'_> {
                     truncate: false,
                     lines_checked: false,
                     edge: None,
-                    shift_reads: false,
                     interleaved_reads: false,
                 },
             )
@@ -264,7 +258,7 @@ impl Emitter<'_> {
     /// Whether the forward's inner tiles hold their samples as stored rather than pre-shifted:
     /// those of a pre-shifted program that copies them in asynchronously
     /// ([`Emitter::async_load`]). The pass along x pre-shifts each as it reads it
-    /// ([`Pass::shift_reads`]); a second walk over the copies, shifting each in place, made
+    /// ([`Pass::interleaved_reads`]); a second walk over the copies, shifting each in place, made
     /// Daubechies 9/7's forward 1.11 times as slow at 8192^2 one level (BENCHMARKS.md).
     pub(crate) fn raw_inner_tile(&self) -> bool {
         self.async_load() && self.pre_shifted()
@@ -372,7 +366,7 @@ impl Emitter<'_> {
     /// The walk over the tile's pairs of [`Emitter::inner_load_pairs`], moving each as `how`
     /// says.
     fn inner_pairs(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout, how: PairMove) {
-        let bmax = lx.before[0].max(lx.before[1]);
+        let bmax = lx.lead();
         let width = lx.pair_width();
         let rows = ly.stored[0] + ly.stored[1];
         let threads = self.cfg.tile_threads;
@@ -507,7 +501,7 @@ impl Emitter<'_> {
         let rows = ly.stored[0] + ly.stored[1];
         // `e` counts natural columns from an even point before the first, so that `e >> 1` and
         // `e & 1` never see a negative number.
-        let bias = 2 * (lx.before[0].max(lx.before[1]) as i64 + 1);
+        let bias = 2 * (lx.lead() as i64 + 1);
         let slot = |e: i64, q: usize| (e >> 1) - bias / 2 + lx.before[q] as i64;
         let all_stored = (0..span as i64).all(|j| {
             let e = j + first + bias;
@@ -537,7 +531,7 @@ impl Emitter<'_> {
                 w.line(format!(
                     "tile[{}][{}] = {load};",
                     ly.all_lines("l"),
-                    offset("j", first + 2 * lx.before[0].max(lx.before[1]) as i64)
+                    offset("j", first + 2 * lx.lead() as i64)
                 ));
                 return;
             }
@@ -606,8 +600,12 @@ impl Emitter<'_> {
             }
         ));
         let reg = |q: usize, k: i64| format!("{}{}", ["e", "o"][q], k + seg.load[q].before as i64);
+        // Reads from an interleaved row, pre-shifted where the program shifts (the write-back
+        // stores to the phases' columns).
+        let interleaved = pass.interleaved_reads && stage == Stage::Lift;
+        let shift_reads = interleaved && self.raw_inner_tile();
         let tile_at = |q: usize, k: i64| {
-            let at = if pass.interleaved_reads && stage == Stage::Lift {
+            let at = if interleaved {
                 offset("c", 2 * k + q as i64)
             } else {
                 offset(&format!("b{q}"), k)
@@ -666,12 +664,11 @@ impl Emitter<'_> {
                 across.all_lines("l")
             };
             w.line(format!("const int line = {line};"));
-            if pass.interleaved_reads && stage == Stage::Lift {
+            if interleaved {
                 // Pair `i0` of the line's segment, both phases side by side.
-                let first = along.before[0].max(along.before[1]);
                 w.line(format!(
                     "const int c = 2 * ({});",
-                    offset(&format!("i0 - m{v}0"), first as i64)
+                    offset(&format!("i0 - m{v}0"), along.lead() as i64)
                 ));
             } else {
                 w.line(format!("const int b0 = i0 + o{v}0, b1 = i0 + o{v}1;"));
@@ -710,7 +707,7 @@ impl Emitter<'_> {
                 for k in -(h.before as i64)..(s + h.after as usize) as i64 {
                     let value = if from_bands {
                         format!("to_work({})", band_at(q, k))
-                    } else if pass.shift_reads {
+                    } else if shift_reads {
                         format!("pre_shift({})", tile_at(q, k))
                     } else {
                         tile_at(q, k)

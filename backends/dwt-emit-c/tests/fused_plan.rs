@@ -12,6 +12,14 @@ fn module(name: &str, direction: Direction, config: &LaunchConfig) -> dwt_emit_c
     module_in(name, direction, Layout::Mallat, config)
 }
 
+/// `integer` for an integer program, `float` for a float one: the element type a test runs `w` in.
+fn of_kind(w: &dwt_ir::Wavelet, integer: ElementType, float: ElementType) -> ElementType {
+    match w.kind {
+        dwt_ir::ElementKind::Integer => integer,
+        dwt_ir::ElementKind::Float => float,
+    }
+}
+
 /// The OpenCL module of catalogue wavelet `name` in `layout`, in i32 (integer programs) or f32.
 fn module_in(
     name: &str,
@@ -20,10 +28,7 @@ fn module_in(
     config: &LaunchConfig,
 ) -> dwt_emit_c::KernelModule {
     let w = dwt_catalogue::by_name(name).unwrap();
-    let elem = match w.kind {
-        dwt_ir::ElementKind::Integer => ElementType::I32,
-        dwt_ir::ElementKind::Float => ElementType::F32,
-    };
+    let elem = of_kind(w, ElementType::I32, ElementType::F32);
     emit_module(&OpenCl, w, direction, elem, layout, config).unwrap()
 }
 
@@ -867,10 +872,7 @@ fn long_filters_take_wider_tiles_on_large_planes() {
     };
     let mut widened_requests = 0;
     for w in dwt_catalogue::all() {
-        let elem = match w.kind {
-            dwt_ir::ElementKind::Integer => ElementType::I32,
-            dwt_ir::ElementKind::Float => ElementType::F32,
-        };
+        let elem = of_kind(w, ElementType::I32, ElementType::F32);
         for direction in [Direction::Forward, Direction::Inverse] {
             let resolve =
                 |c: &LaunchConfig, shape: &[usize]| c.for_request(w, direction, elem, shape);
@@ -1014,10 +1016,7 @@ fn forward_edge_tiles_store_each_segment_under_one_condition() {
             (&OpenCl as &dyn dwt_emit_c::Dialect, "OpenCL"),
             (&Cuda, "CUDA"),
         ] {
-            let elem = match w.kind {
-                dwt_ir::ElementKind::Integer => ElementType::I32,
-                dwt_ir::ElementKind::Float => ElementType::F32,
-            };
+            let elem = of_kind(w, ElementType::I32, ElementType::F32);
             let source = |config: &LaunchConfig| {
                 emit_module(dialect, w, Direction::Forward, elem, Layout::Mallat, config)
                     .unwrap()
@@ -1115,10 +1114,7 @@ fn small_transforms_take_haars_forward_edge_tiles_in_registers() {
 fn inverse_edge_tiles_store_pairs_where_they_reflect_each_index() {
     let mut pairs = Vec::new();
     for w in dwt_catalogue::all() {
-        let elem = match w.kind {
-            dwt_ir::ElementKind::Integer => ElementType::I16,
-            dwt_ir::ElementKind::Float => ElementType::F32,
-        };
+        let elem = of_kind(w, ElementType::I16, ElementType::F32);
         for dialect in [&OpenCl as &dyn dwt_emit_c::Dialect, &Cuda] {
             let m = emit_module(
                 dialect,
@@ -1251,10 +1247,7 @@ fn small_bands_take_the_small_tiles() {
     // Every program the rule gives the small kernel runs it on the 1920x1080 transform's two
     // small bands: its edge tiles are proven exact with the small kernel's segments.
     for w in dwt_catalogue::all() {
-        let elem = match w.kind {
-            dwt_ir::ElementKind::Integer => ElementType::I16,
-            dwt_ir::ElementKind::Float => ElementType::F32,
-        };
+        let elem = of_kind(w, ElementType::I16, ElementType::F32);
         for direction in [Direction::Forward, Direction::Inverse] {
             let config = LaunchConfig::default().for_request(w, direction, elem, &hd);
             let m = emit_module(&Cuda, w, direction, elem, Layout::Mallat, &config).unwrap();
@@ -1402,10 +1395,7 @@ fn number_after(text: &str, prefix: &str) -> usize {
 fn the_inner_tiles_image_has_inner_tiles() {
     use dwt_runtime::conformance::INNER_TILES_2D;
     for w in dwt_catalogue::all() {
-        let elem = match w.kind {
-            dwt_ir::ElementKind::Integer => ElementType::I32,
-            dwt_ir::ElementKind::Float => ElementType::F64,
-        };
+        let elem = of_kind(w, ElementType::I32, ElementType::F64);
         for direction in [Direction::Forward, Direction::Inverse] {
             let config = LaunchConfig::default().for_request(w, direction, elem, &INNER_TILES_2D);
             let module = emit_module(&Cuda, w, direction, elem, Layout::Mallat, &config).unwrap();
