@@ -22,7 +22,7 @@
 //! ```text
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d]
 //!           [--skip-fidelity-8192] [--tuned] [--f64] [--tile XxY] [--threads N] [--segment N] [--window H]
-//!           [--slab WxR] [--column-segment N] [--small-band-tiles on|off] [--async-load on|off]
+//!           [--slab WxR] [--column-segment N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off]
 //!           [--default-plan-only] [--own-stream]
 //! ```
 
@@ -75,6 +75,8 @@ struct Opts {
     small_band_tiles: Option<bool>,
     /// `--async-load on|off`: `LaunchConfig::async_load` (default: the rule).
     async_load: Option<bool>,
+    /// `--register-cap on|off`: `LaunchConfig::register_cap` (default: the rule).
+    register_cap: Option<bool>,
     /// `--default-plan-only`: only the default plan's rows (and `--tuned`'s), for sweeps.
     default_plan_only: bool,
 }
@@ -100,6 +102,7 @@ fn parse_args() -> Res<Opts> {
         column_segment: None,
         small_band_tiles: None,
         async_load: None,
+        register_cap: None,
         default_plan_only: false,
     };
     let mut args = std::env::args().skip(1);
@@ -148,8 +151,9 @@ fn parse_args() -> Res<Opts> {
             }
             "--small-band-tiles" => o.small_band_tiles = Some(on_off(&a, &value()?)?),
             "--async-load" => o.async_load = Some(on_off(&a, &value()?)?),
+            "--register-cap" => o.register_cap = Some(on_off(&a, &value()?)?),
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--default-plan-only] [--own-stream]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off] [--default-plan-only] [--own-stream]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
@@ -709,6 +713,7 @@ fn run() -> Res<()> {
     }
     config.small_band_tiles = o.small_band_tiles.or(config.small_band_tiles);
     config.async_load = o.async_load;
+    config.register_cap = o.register_cap;
     if let Some(h) = o.window {
         config.window_height = h;
     }
@@ -772,6 +777,15 @@ fn run() -> Res<()> {
         match b.config().async_load {
             None => "programs of 6 taps or more",
             Some(true) => "always",
+            Some(false) => "off",
+        }
+    );
+    let _ = writeln!(
+        md,
+        "- Register cap on the fused kernels (`register_cap`, CUDA; taken off a kernel that spills under it): {}",
+        match b.config().register_cap {
+            None => "the 2-D forwards not measured to spill",
+            Some(true) => "every fused kernel",
             Some(false) => "off",
         }
     );

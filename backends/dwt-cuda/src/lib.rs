@@ -425,6 +425,29 @@ impl CudaBackend {
         Ok(self.prepared(request, element)?.plan.clone())
     }
 
+    /// The CUDA C++ source the request runs on this backend, as built: its configuration
+    /// resolved for the request (measured, where the backend measures), and without the register
+    /// cap where a kernel spilled under it ([`CudaBackend::uncapped_kernels`]). `dwt emit
+    /// --target cuda` prints the configured module, before the device has a say.
+    pub fn kernel_source(
+        &self,
+        request: &Request,
+        element: ElementType,
+    ) -> Result<String, DwtError> {
+        Ok(self.prepared(request, element)?.source.clone())
+    }
+
+    /// The kernels of the request's module that used local memory on this device under the
+    /// register cap ([`LaunchConfig::register_cap`]), as (name, bytes per work-item): the
+    /// request was built without the cap instead. Empty where none did.
+    pub fn uncapped_kernels(
+        &self,
+        request: &Request,
+        element: ElementType,
+    ) -> Result<Vec<(String, usize)>, DwtError> {
+        Ok(self.prepared(request, element)?.uncapped.clone())
+    }
+
     /// The request's prepared launches, from this backend's cache or prepared now.
     fn prepared(&self, request: &Request, elem: ElementType) -> Result<Arc<Prepared>, DwtError> {
         self.plans
@@ -475,7 +498,7 @@ impl CudaBackend {
             return tune::prepare_fastest(self, request, elem);
         }
         let emitted = self.emit(request, elem, &self.config)?;
-        self.load(emitted)
+        self.load_unspilled(request, elem, &self.config, emitted)
     }
 
     /// The request's module emitted with `config`, its launch plan and the source its plan
@@ -526,12 +549,51 @@ impl CudaBackend {
         Ok(Prepared {
             _module: emitted.module,
             plan: emitted.plan,
+            source: emitted.source,
             functions,
             origin,
             build_time,
             graphs: graph::Graphs::default(),
             tuning: None,
+            uncapped: Vec::new(),
         })
+    }
+
+    /// [`load`](Self::load) the module `request` was emitted as with `config`, unless a kernel
+    /// of it that asks for full occupancy (a register cap: [`LaunchConfig::register_cap`]) uses
+    /// local memory on this device: ptxas spilled its registers there, which costs more than
+    /// the occupancy gains. Then the request is emitted again without the cap and that module
+    /// loaded, the kernels that spilled named in [`Prepared::uncapped`]. The cap's rule excepts
+    /// the catalogue's kernels measured to spill; this catches the rest (a user's wavelet, a
+    /// configuration the rule did not foresee).
+    fn load_unspilled(
+        &self,
+        request: &Request,
+        elem: ElementType,
+        config: &LaunchConfig,
+        emitted: Emitted,
+    ) -> Result<Prepared, DwtError> {
+        let capped = emitted.capped_kernels();
+        let prepared = self.load(emitted)?;
+        let mut spilled = Vec::new();
+        for name in capped {
+            if let Some(f) = prepared.functions.get(&name) {
+                let bytes = f.local_size_bytes().map_err(device_error)?;
+                if bytes > 0 {
+                    spilled.push((name, bytes as usize));
+                }
+            }
+        }
+        if spilled.is_empty() {
+            return Ok(prepared);
+        }
+        let uncapped = LaunchConfig {
+            register_cap: Some(false),
+            ..*config
+        };
+        let mut prepared = self.load(self.emit(request, elem, &uncapped)?)?;
+        prepared.uncapped = spilled;
+        Ok(prepared)
     }
 
     /// Runs every step of the plan on `data`, on `stream` (not waited for). A plan that reads a
@@ -630,6 +692,8 @@ impl CudaBackend {
 struct Prepared {
     _module: KernelModule,
     plan: LaunchPlan,
+    /// The source of the kernels the plan launches, as built.
+    source: String,
     functions: HashMap<String, CudaFunction>,
     origin: KernelOrigin,
     build_time: Duration,
@@ -637,6 +701,9 @@ struct Prepared {
     graphs: graph::Graphs,
     /// What was measured to choose the configuration ([`Tuning::Measured`]).
     tuning: Option<dwt_runtime::TuningReport>,
+    /// The kernels that used local memory (bytes per work-item) under a register cap, which
+    /// this module was therefore built without ([`CudaBackend::load_unspilled`]).
+    uncapped: Vec<(String, usize)>,
 }
 
 /// A request's module, emitted and planned but not built.
@@ -645,6 +712,18 @@ struct Emitted {
     plan: LaunchPlan,
     /// The source of the kernels the plan launches.
     source: String,
+}
+
+impl Emitted {
+    /// The kernels the plan launches that ask for full occupancy (a register cap).
+    fn capped_kernels(&self) -> Vec<String> {
+        let launched = self.plan.kernels();
+        (self.module.tile.iter())
+            .chain(&self.module.small_tile)
+            .filter(|t| t.full_occupancy && launched.contains(&t.kernel.as_str()))
+            .map(|t| t.kernel.clone())
+            .collect()
+    }
 }
 
 /// A request [`Backend::prepare`]d on the device: its functions loaded and its launches planned.

@@ -28,7 +28,9 @@ use dwt_emit_c::disk_cache;
 use dwt_ir::ElementType;
 use dwt_runtime::{DwtError, Request, TuningReport};
 
-use crate::{device_error, unavailable, CudaBackend, DeviceElement, Emitted, Prepared};
+use crate::{
+    device_error, unavailable, CudaBackend, DeviceElement, Emitted, LaunchConfig, Prepared,
+};
 
 /// The environment variable [`CudaBackend::new`] reads the [`Tuning`] from.
 pub const TUNING_ENV: &str = "DWT_TUNE";
@@ -85,18 +87,19 @@ pub(crate) fn prepare_fastest(
             .into_iter()
             .find(|c| c.name == report.chosen)
         {
-            let mut prepared = backend.load(backend.emit(request, elem, &c.config)?)?;
+            let emitted = backend.emit(request, elem, &c.config)?;
+            let mut prepared = backend.load_unspilled(request, elem, &c.config, emitted)?;
             prepared.tuning = Some(report);
             return Ok(prepared);
         }
     }
-    let mut candidates: Vec<(&'static str, Emitted)> = Vec::new();
+    let mut candidates: Vec<(&'static str, LaunchConfig, Emitted)> = Vec::new();
     let mut skipped: Vec<(String, String)> = Vec::new();
     let mut first_error = None;
     for c in backend.config.candidates() {
         match backend.emit(request, elem, &c.config) {
-            Ok(e) if candidates.iter().all(|(_, o)| o.source != e.source) => {
-                candidates.push((c.name, e))
+            Ok(e) if candidates.iter().all(|(_, _, o)| o.source != e.source) => {
+                candidates.push((c.name, c.config, e))
             }
             Ok(_) => {}
             Err(e) => {
@@ -115,10 +118,10 @@ pub(crate) fn prepare_fastest(
         let payload = String::from_utf8(disk_cache::load(choice_file.as_deref()?)?).ok()?;
         payload.lines().next().map(String::from)
     };
-    let cached = read().and_then(|name| candidates.iter().position(|(n, _)| *n == name));
+    let cached = read().and_then(|name| candidates.iter().position(|(n, _, _)| *n == name));
     if let Some(i) = cached {
-        let (name, emitted) = candidates.swap_remove(i);
-        let mut prepared = backend.load(emitted)?;
+        let (name, config, emitted) = candidates.swap_remove(i);
+        let mut prepared = backend.load_unspilled(request, elem, &config, emitted)?;
         let report = TuningReport {
             chosen: name.to_string(),
             timings: Vec::new(),
@@ -129,13 +132,15 @@ pub(crate) fn prepare_fastest(
         prepared.tuning = Some(report);
         return Ok(prepared);
     }
-    let names: Vec<&'static str> = candidates.iter().map(|(n, _)| *n).collect();
+    let names: Vec<&'static str> = candidates.iter().map(|(n, _, _)| *n).collect();
     // Compiled in parallel: NVRTC takes about a second per module and the candidates are
     // independent (the backend's module cache compiles each source once).
     let built: Vec<Result<Prepared, DwtError>> = std::thread::scope(|s| {
         let handles: Vec<_> = candidates
             .into_iter()
-            .map(|(_, e)| s.spawn(move || backend.load(e)))
+            .map(|(_, config, e)| {
+                s.spawn(move || backend.load_unspilled(request, elem, &config, e))
+            })
             .collect();
         handles
             .into_iter()
@@ -198,12 +203,12 @@ pub(crate) fn prepare_fastest(
 /// The hash (hex SHA-256) of what a choice among `candidates` for `request` depends on besides
 /// the device and the toolchain: the request's shape and levels and every candidate's source
 /// (which holds the wavelet, direction, element type and layout).
-fn choice_key(request: &Request, candidates: &[(&'static str, Emitted)]) -> String {
+fn choice_key(request: &Request, candidates: &[(&'static str, LaunchConfig, Emitted)]) -> String {
     let mut what = format!(
         "tuning v3\nshape {:?}\nlevels {}\n",
         request.shape, request.levels
     );
-    for (name, e) in candidates {
+    for (name, _, e) in candidates {
         what.push_str(&format!("== {name}\n{}\n", e.source));
     }
     disk_cache::key(&[what.as_bytes()])

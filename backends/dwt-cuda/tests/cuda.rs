@@ -365,6 +365,53 @@ fn asynchronous_copies_match_the_reference() {
     }
 }
 
+/// A kernel that spills under the register cap runs without it: CDF 9/7's forward with
+/// register segments of 16 held to full occupancy (`LaunchConfig::register_cap`; ptxas spills
+/// it, as `nvrtc.rs` checks) is built without the cap on the device (`uncapped_kernels` names
+/// its tile kernel and the bytes it spilled, and the source it runs asks for no number of groups
+/// per multiprocessor) and matches the CPU reference. With the default segments the cap stays:
+/// nothing spills under it.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn a_kernel_that_spills_under_the_register_cap_runs_without_it() {
+    let w = dwt_catalogue::by_name("Cdf97").expect("catalogue wavelet");
+    let req = Request {
+        wavelet: w,
+        direction: Direction::Forward,
+        // More samples than `SMALL_BAND`: the first level runs the configured tiles' kernel.
+        shape: vec![601, 1000],
+        levels: 2,
+        layout: Layout::Mallat,
+    };
+    let capped = "__launch_bounds__(256, 8)";
+    for (segment, spills) in [(16, true), (8, false)] {
+        let config = dwt_cuda::LaunchConfig {
+            segment,
+            register_cap: Some(true),
+            ..dwt_cuda::LaunchConfig::default()
+        };
+        let b = CudaBackend::with_config(config).unwrap();
+        let uncapped = b.uncapped_kernels(&req, dwt_ir::ElementType::F32).unwrap();
+        let source = b.kernel_source(&req, dwt_ir::ElementType::F32).unwrap();
+        eprintln!("segments of {segment}: uncapped {uncapped:?}");
+        if spills {
+            assert_eq!(uncapped.len(), 1, "{uncapped:?}");
+            assert!(
+                uncapped[0].0.ends_with("_tile") && uncapped[0].1 > 0,
+                "{uncapped:?}"
+            );
+        } else {
+            assert!(uncapped.is_empty(), "{uncapped:?}");
+        }
+        assert_eq!(source.contains(capped), !spills, "segments of {segment}");
+        assert_eq!(
+            residues_match_reference(&b, &req),
+            Ok(true),
+            "segments of {segment}"
+        );
+    }
+}
+
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn long_rows_take_the_sliding_kernel_and_match_the_reference() {

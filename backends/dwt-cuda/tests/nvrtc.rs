@@ -211,3 +211,54 @@ fn too_much_shared_memory_is_a_build_error_naming_the_kernel() {
         "{log}"
     );
 }
+
+/// `LaunchConfig::register_cap`: `Some(true)` holds the fused kernels of both directions to
+/// full occupancy whatever the rule says, `Some(false)` none. And the premise of the CUDA
+/// executor's spill check (`CudaBackend::uncapped_kernels`, run on the GPU in `cuda.rs`): CDF
+/// 9/7's forward with register segments of 16, capped, spills under ptxas for sm_90 (the rule
+/// would not cap it), while with the default segments it does not, nor uncapped.
+#[test]
+fn a_capped_kernel_that_keeps_too_much_spills() {
+    nvrtc_version()
+        .unwrap_or_else(|e| panic!("NVRTC is needed for this test (it does not skip): {e}"));
+    let cdf97 = dwt_catalogue::by_name("Cdf97").expect("catalogue wavelet");
+    let tile_spills = |direction, segment, register_cap| {
+        let config = LaunchConfig {
+            segment,
+            register_cap,
+            ..LaunchConfig::default()
+        };
+        let module = emit_module(
+            &Cuda,
+            cdf97,
+            direction,
+            ElementType::F32,
+            Layout::Mallat,
+            &config,
+        )
+        .expect("emits");
+        let tile = module.tile.as_ref().expect("a fused kernel");
+        // No other kernel of the module asks for a number of groups per multiprocessor.
+        assert_eq!(
+            module.source().contains("__launch_bounds__(256, 8)"),
+            tile.full_occupancy,
+            "{direction:?} {segment} {register_cap:?}"
+        );
+        let compiled = compile(&module.source(), "sm_90").expect("compiles");
+        let usage = function_usage(&compiled.log);
+        let u = usage
+            .iter()
+            .find(|u| u.function == tile.kernel)
+            .expect("reported");
+        (tile.full_occupancy, u.spill_stores + u.spill_loads > 0)
+    };
+    use Direction::{Forward, Inverse};
+    assert_eq!(tile_spills(Forward, 16, Some(true)), (true, true));
+    assert_eq!(tile_spills(Forward, 16, None), (false, false));
+    assert_eq!(tile_spills(Forward, 16, Some(false)), (false, false));
+    assert_eq!(tile_spills(Forward, 8, Some(true)), (true, false));
+    assert_eq!(tile_spills(Forward, 8, None), (true, false));
+    assert_eq!(tile_spills(Forward, 8, Some(false)), (false, false));
+    assert_eq!(tile_spills(Inverse, 8, None), (false, false));
+    assert!(tile_spills(Inverse, 8, Some(true)).0);
+}

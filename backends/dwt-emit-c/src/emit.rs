@@ -300,6 +300,7 @@ pub fn emit_module(
             halo,
             planes: e.cfg.planes,
             edges,
+            full_occupancy: e.full_occupancy(layout, edges),
         })
     };
     // A two-pass module never launches the fused kernel: it is not emitted (nor compiled).

@@ -235,6 +235,15 @@ pub struct LaunchConfig {
     /// Deslauriers-Dubuc (13,7) and Fidelity took 1.05 and 1.15 times as long on them, the
     /// others 0.94-1.01 (BENCHMARKS.md). Not for 3-D plans. A choice the tuner times.
     pub small_band_tiles: Option<bool>,
+    /// Whether the fused kernels ask for full occupancy (on CUDA `__launch_bounds__(threads,
+    /// 2048 / threads)`: 32 registers for groups of 256; OpenCL C has no such bound). `None`:
+    /// the measured rule, the 2-D forwards but those measured to spill under the cap (the
+    /// forward's edge tiles beside its inner ones took 40-48 registers and ran 5-7% slower at
+    /// 8192^2; the inverses ran faster uncapped: BENCHMARKS.md). `Some(true)`: every fused
+    /// kernel; `Some(false)`: none. Whatever this says, the CUDA executor takes the cap off a
+    /// kernel that uses local memory under it on its device (spills), and builds the request
+    /// without it.
+    pub register_cap: Option<bool>,
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused
     /// plan of a 3-D transform) rather than one image; the 2-D kernel stays free of the plane
     /// offset, which slowed it. A property of the request, not a tuning knob: the executors
@@ -536,6 +545,7 @@ impl Default for LaunchConfig {
             clamped_edges_reach_back: None,
             long_filter_tiles: None,
             small_band_tiles: None,
+            register_cap: None,
             planes: false,
         }
     }
