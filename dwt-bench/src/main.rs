@@ -397,9 +397,14 @@ impl Bench<'_> {
         }
     }
 
-    /// Launches and band copies of the request's plan as `backend` runs it, and whether fused.
+    /// Launches and band copies of the request's plan as `backend` runs it, whether fused, and
+    /// whether the executor took the register cap off a kernel that spilled under it (the
+    /// configuration line's `register_cap` then does not hold for this row).
     fn steps<T: DeviceElement>(&self, backend: &CudaBackend, r: &Request) -> Res<String> {
         let plan = backend.launch_plan(r, T::TYPE).map_err(|e| e.to_string())?;
+        let spilled = backend
+            .uncapped_kernels(r, T::TYPE)
+            .map_err(|e| e.to_string())?;
         let launches = plan
             .steps
             .iter()
@@ -407,7 +412,12 @@ impl Bench<'_> {
             .count();
         let copies = plan.steps.len() - launches;
         let kind = if plan.is_fused() { " fused" } else { "" };
-        Ok(format!("{launches}+{copies}{kind}"))
+        let cap = if spilled.is_empty() {
+            ""
+        } else {
+            ", cap off (spilled)"
+        };
+        Ok(format!("{launches}+{copies}{kind}{cap}"))
     }
 
     /// `backend`'s plan of `levels` levels forward on `shape`, each step timed on random data

@@ -471,25 +471,25 @@ impl Emitter<'_> {
     /// `__launch_bounds__(threads, 2048 / threads)`, a register cap):
     /// [`LaunchConfig::register_cap`](crate::LaunchConfig::register_cap), or where that is
     /// `None` the measured rule below. The rule's exceptions are the kernels measured to spill
-    /// under the cap; the CUDA executor takes the cap off any other that does on its device
-    /// (`dwt_cuda`: a user's wavelet, a candidate the rule did not foresee).
+    /// under the cap, kept as a rule rather than left to the executor's check so that those
+    /// are compiled once; the CUDA executor takes the cap off any other that spills on its
+    /// device (`dwt_cuda`: a user's wavelet, a candidate the rule did not foresee).
     ///
-    /// The rule: the forward 2-D kernel at full occupancy: with the register paths of edge tiles beside
-    /// those of inner ones, ptxas took 40 to 48 registers instead of 32 and the forward pass
-    /// of 8192^2 ran 5-7% slower; capped, none spills (the NVRTC test checks) and it runs as
-    /// fast as with the inner tiles' path alone. The inverse of CDF 9/7 and its forward over
-    /// planes (the plane offset) would spill; those ran faster uncapped anyway.
-    /// Nor is the forward under the clamp rule applied in edge tiles (Deslauriers-Dubuc,
-    /// Fidelity): capped, its edge tiles' passes along y spilled 8-20 bytes; uncapped it takes
-    /// 40 and more and still ran faster than with the general path at the edges (BENCHMARKS.md).
-    /// Unless its inner tiles copy asynchronously: then none spills capped, and
-    /// Deslauriers-Dubuc (13,7)'s forward at 8192^2 took 0.94 of the time it took uncapped.
-    /// But groups of 512 copying so spilled 8-20 bytes capped where the samples are also
-    /// pre-shifted or the edge tiles clamped (Daubechies 9/7's, Fidelity's tiles of 64x16),
-    /// and with the pairs copied whole into interleaved rows, so did Fidelity's on tiles of
-    /// fewer than 16 indices along y (32x8 of 256, 16x8 of 128: 8 bytes).
-    /// Nor is a forward whose first register pass keeps more than the default's 16 values per
-    /// work-item across its barriers (two rounds, as in tiles of 32x32 or 64x16 of 256, or
+    /// The rule holds the forward 2-D kernel at full occupancy: with the register paths of edge
+    /// tiles beside those of inner ones, ptxas took 40 to 48 registers instead of 32 and the
+    /// forward pass of 8192^2 ran 5-7% slower; capped, none spills (the NVRTC test checks) and it
+    /// runs as fast as with the inner tiles' path alone. The inverse of CDF 9/7 and its forward
+    /// over planes (the plane offset) would spill; those ran faster uncapped anyway. Nor is the
+    /// forward under the clamp rule applied in edge tiles (Deslauriers-Dubuc, Fidelity): capped,
+    /// its edge tiles' passes along y spilled 8-20 bytes; uncapped it takes 40 and more and still
+    /// ran faster than with the general path at the edges (BENCHMARKS.md). Unless its inner tiles
+    /// copy asynchronously: then none spills capped, and Deslauriers-Dubuc (13,7)'s forward at
+    /// 8192^2 took 0.94 of the time it took uncapped. But groups of 512 copying so spilled 8-20
+    /// bytes capped where the samples are also pre-shifted or the edge tiles clamped (Daubechies
+    /// 9/7's, Fidelity's tiles of 64x16), and with the pairs copied whole into interleaved rows, so
+    /// did Fidelity's on tiles of fewer than 16 indices along y (32x8 of 256, 16x8 of 128: 8
+    /// bytes). Nor is a forward whose first register pass keeps more than the default's 16 values
+    /// per work-item across its barriers (two rounds, as in tiles of 32x32 or 64x16 of 256, or
     /// segments of 16): under the cap those spilled 88-852 bytes.
     pub(crate) fn full_occupancy(&self, layout: [AxisLayout; 2], edges: EdgeTiles) -> bool {
         if let Some(cap) = self.cfg.register_cap {

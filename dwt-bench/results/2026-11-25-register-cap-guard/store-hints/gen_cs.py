@@ -1,7 +1,7 @@
 # Surgery on an emitted module's tile kernel (experiment): every store to global memory as a
 # streaming store (`cs`: __stcs, evict-first) or one cached in L2 only (`cg`: __stcg), so that
 # the written data does not push out of L2 the halo rows neighbouring tiles read again.
-import re, sys
+import os, re, sys
 src, out, elem = sys.argv[1], sys.argv[2], sys.argv[3]
 s = open(src).read()
 m = re.search(r'extern "C" __global__ void __launch_bounds__\(([^)]*)\)\n(\w+_(forward|inverse)_\w+_tile)\(', s)
@@ -31,7 +31,7 @@ def variant(b, fn):
 text = s
 for v, fn in {'cs': '__stcs', 'cg': '__stcg'}.items():
     text += '\n' + variant(body, fn).replace(name + '(', name + '_' + v + '(', 1) + '\n'
-h = open('harness_inv.cu').read().replace('"ds", "dsr"', '"cs", "cg"').replace('KERNEL_dsr', 'KERNEL_cg').replace('KERNEL_ds', 'KERNEL_cs')
+h = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'direct-store', 'harness_inv.cu')).read().replace('"ds", "dsr"', '"cs", "cg"').replace('KERNEL_dsr', 'KERNEL_cg').replace('KERNEL_ds', 'KERNEL_cs')
 if forward:
     h = h.replace('typedef void (*K)(ELEM*, const ELEM*, const ELEM*,', 'typedef void (*K)(const ELEM*, ELEM*, ELEM*,').replace('k<<<dim3(tx, ty), THREADS>>>(out, in, in,', 'k<<<dim3(tx, ty), THREADS>>>(in, out, out,')
 h = h.replace('KERNEL', name).replace('ELEM', elem).replace('TXX', str(TX)).replace('TYY', str(TY)).replace('THREADS', str(threads))
