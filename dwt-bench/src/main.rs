@@ -760,9 +760,10 @@ fn run() -> Res<()> {
         b.config().segment,
         match b.config().long_filter_tiles {
             None => format!(
-                "on planes of {} samples or more (the short programs' integer and f32 inverses but Daubechies 9/7's: more than {})",
+                "on planes of {} samples or more (the short programs' integer and f32 inverses but Daubechies 9/7's: more than {}; the taller tiles, 4-byte samples: {} or more)",
                 dwt_emit_c::LONG_FILTER_PLANE,
-                dwt_emit_c::WIDE_INVERSE_PLANE
+                dwt_emit_c::WIDE_INVERSE_PLANE,
+                dwt_emit_c::TALL_TILE_PLANE
             ),
             Some(true) => "always".into(),
             Some(false) => "off".into(),

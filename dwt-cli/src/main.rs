@@ -519,34 +519,60 @@ fn emit(a: EmitArgs) -> Result<()> {
         &config,
     )
     .map_err(|e| e.to_string())?;
-    print!("{}", module.source());
     if let Err(e) = &module.vertical {
         eprintln!("note: no vertical kernels: {e}");
     }
-    Ok(())
+    write_stdout(&module.source())
+}
+
+/// One line of a command's report, into the string `o` (written by [`write_stdout`]).
+macro_rules! outln {
+    ($o:ident) => {
+        $o.push('\n')
+    };
+    ($o:ident, $($arg:tt)*) => {{
+        $o.push_str(&format!($($arg)*));
+        $o.push('\n');
+    }};
+}
+
+/// Writes a command's report to stdout. A reader that closed the pipe before the end (`dwt emit
+/// ... | head`) does not want the rest: not an error (`print!` panicked there).
+fn write_stdout(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(format!("could not write to stdout: {e}"))
+        }
+        _ => Ok(()),
+    }
 }
 
 fn info(a: InfoArgs) -> Result<()> {
     let w = load_wavelet(&a.wavelet)?;
-    println!("{w}\n");
+    let mut o = String::new();
+    outln!(o, "{w}\n");
     let inverse = w.inverse();
-    println!("inverse (synthesis) program:");
+    outln!(o, "inverse (synthesis) program:");
     for line in inverse.to_string().lines() {
-        println!("    {line}");
+        outln!(o, "    {line}");
     }
-    println!();
+    outln!(o);
     let supports: Vec<String> = w
         .program
         .step_supports()
         .iter()
         .map(|(a, b)| format!("[{a}, {b}]"))
         .collect();
-    println!(
+    outln!(
+        o,
         "step supports (samples read relative to the target): {}",
         supports.join(", ")
     );
     let [low, high] = w.program.equivalent_filters();
-    println!(
+    outln!(
+        o,
         "equivalent filters: low-pass {} taps {:?}, high-pass {} taps {:?} (named ({}, {}))",
         low.len(),
         low.support(),
@@ -555,29 +581,35 @@ fn info(a: InfoArgs) -> Result<()> {
         low.len(),
         high.len()
     );
-    println!("total support: {:?}", w.program.total_support());
-    println!(
+    outln!(o, "total support: {:?}", w.program.total_support());
+    outln!(
+        o,
         "op counts, forward: {}; inverse: {}",
         w.program.op_counts(),
         inverse.op_counts()
     );
     if w.boundary == lifting::ir::Boundary::Periodic {
-        println!("sliding window: not available for a periodic boundary");
+        outln!(o, "sliding window: not available for a periodic boundary");
     } else {
-        println!(
+        outln!(
+            o,
             "sliding window, forward: {}",
             w.sliding_window(Direction::Forward).geometry()
         );
-        println!(
+        outln!(
+            o,
             "sliding window, inverse: {}",
             w.sliding_window(Direction::Inverse).geometry()
         );
     }
     match GrowthAnalysis::new(&w, 4) {
-        None => println!("bit growth: none to bound (float wavelet)"),
+        None => outln!(o, "bit growth: none to bound (float wavelet)"),
         Some(g) => {
-            println!("\nworst-case bits per stored coefficient (any shape; unsigned input):");
-            println!("    input  dims  1 level  2 levels  3 levels  4 levels");
+            outln!(
+                o,
+                "\nworst-case bits per stored coefficient (any shape; unsigned input):"
+            );
+            outln!(o, "    input  dims  1 level  2 levels  3 levels  4 levels");
             for bits in [8, 10, 12, 16] {
                 for dims in 1..=3 {
                     let cells: Vec<String> = (1..=4)
@@ -587,30 +619,38 @@ fn info(a: InfoArgs) -> Result<()> {
                             format!("{:>8}", format!("{}{mark}", r.bits()))
                         })
                         .collect();
-                    println!("    {bits:>2}-bit  {dims}-D {}", cells.join("  "));
+                    outln!(o, "    {bits:>2}-bit  {dims}-D {}", cells.join("  "));
                 }
             }
-            println!("    (! = intermediate sums exceed the 32-bit arithmetic)");
+            outln!(
+                o,
+                "    (! = intermediate sums exceed the 32-bit arithmetic)"
+            );
         }
     }
-    Ok(())
+    write_stdout(&o)
 }
 
 fn list() -> Result<()> {
-    println!("wavelets:");
+    let mut o = String::new();
+    outln!(o, "wavelets:");
     for w in lifting::catalogue::all() {
-        println!(
+        outln!(
+            o,
             "    {:<22} {:<8} {}",
             w.name,
             w.kind.name(),
             w.doc.first().map(String::as_str).unwrap_or("")
         );
     }
-    println!("backends (select with --backend or {BACKEND_ENV}; auto tries cuda, opencl, cpu):");
+    outln!(
+        o,
+        "backends (select with --backend or {BACKEND_ENV}; auto tries cuda, opencl, cpu):"
+    );
     for b in registry().list() {
-        println!("    {b}");
+        outln!(o, "    {b}");
     }
-    Ok(())
+    write_stdout(&o)
 }
 
 /// The scene of examples/transform_image.rs at any size: smooth gradients, a disc with a hard

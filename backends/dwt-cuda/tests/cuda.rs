@@ -563,26 +563,60 @@ fn column_segments_by_the_rule_match_the_reference() {
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn long_filters_on_large_planes_take_wider_tiles_and_match_the_reference() {
-    let b = CudaBackend::new().expect("a CUDA device");
-    let shape = vec![2163, 3845];
     // Level 1's band: 1923 x 1082 polyphase indices per phase.
-    for (name, direction, groups) in [
-        ("DeslauriersDubuc97", Direction::Inverse, [31, 68]),
-        ("DeslauriersDubuc137", Direction::Inverse, [31, 68]),
-        ("Fidelity", Direction::Inverse, [31, 68]),
-        ("Fidelity", Direction::Forward, [61, 34]),
-        // Two taps per step: the configured 32x16 tiles.
-        ("Cdf97", Direction::Inverse, [61, 68]),
-    ] {
+    launches_level1_on_and_matches_the_reference(
+        &[2163, 3845],
+        &[
+            ("DeslauriersDubuc97", Direction::Inverse, [31, 68]),
+            ("DeslauriersDubuc137", Direction::Inverse, [31, 68]),
+            ("Fidelity", Direction::Inverse, [31, 68]),
+            ("Fidelity", Direction::Forward, [61, 34]),
+            // Two taps per step: the configured 32x16 tiles.
+            ("Cdf97", Direction::Inverse, [61, 68]),
+        ],
+    );
+}
+
+/// From 4096x4096 samples the long programs take taller tiles by default: Fidelity 48x32 both
+/// ways, the forwards loading six halo indices or more per line and Daubechies 9/7's inverse
+/// 32x24; the executor launches them, and they match the CPU reference at odd sizes, three
+/// levels.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn long_filters_on_the_largest_planes_take_taller_tiles_and_match_the_reference() {
+    // Level 1's band: 2052 x 2050 polyphase indices per phase.
+    launches_level1_on_and_matches_the_reference(
+        &[4099, 4103],
+        &[
+            ("Fidelity", Direction::Forward, [43, 65]),
+            ("Fidelity", Direction::Inverse, [43, 65]),
+            ("Daubechies97Integer", Direction::Inverse, [65, 86]),
+            ("Daubechies97Integer", Direction::Forward, [65, 86]),
+            ("DeslauriersDubuc137", Direction::Forward, [65, 86]),
+            ("Cdf97", Direction::Forward, [65, 86]),
+            // Deslauriers-Dubuc (9,7)'s forward loads five halo indices: the configured tiles.
+            ("DeslauriersDubuc97", Direction::Forward, [65, 129]),
+        ],
+    );
+}
+
+/// Runs each (wavelet, direction) on `shape`, three levels: its finest level's fused launch
+/// has `groups` groups of 256 work-items, and the result matches the CPU reference.
+fn launches_level1_on_and_matches_the_reference(
+    shape: &[usize],
+    cases: &[(&str, Direction, [usize; 2])],
+) {
+    let b = CudaBackend::new().expect("a CUDA device");
+    for &(name, direction, groups) in cases {
         let w = dwt_catalogue::by_name(name).expect("catalogue");
         let req = Request {
             wavelet: w,
             direction,
-            shape: shape.clone(),
+            shape: shape.to_vec(),
             levels: 3,
             layout: Layout::Mallat,
         };
-        let what = format!("{name} {direction:?}");
+        let what = format!("{name} {direction:?} {shape:?}");
         let plan = b.launch_plan(&req, elem_of(w)).unwrap();
         // The finest level's launch: the most groups (the inverse runs it last).
         let level1 = (plan.steps.iter())

@@ -107,7 +107,8 @@ fn check_module(
 /// and element type, 2-D: compiles, and ptxas reports it. Only the fused kernel (a one-level
 /// plan of a 1080p image launches nothing else); candidates emitting the default's source are
 /// skipped; and the small bands' kernel of each 1920x1080 request that has one
-/// (`LaunchConfig::small_band_tiles`). None spills: the forward is held to full occupancy only where its first register
+/// (`LaunchConfig::small_band_tiles`), and the fused kernel of each 8192x8192 request whose
+/// tiles are not the default's (`LaunchConfig::long_filter_tiles`). None spills: the forward is held to full occupancy only where its first register
 /// pass keeps as few values per work-item across its barriers as the default's
 /// (`Emitter::kept_values`); with more (two rounds, as in tiles of 32x32 or 64x16 of 256
 /// work-items, or segments of 16) 20-40 candidates spilled 88-852 bytes under that cap.
@@ -139,6 +140,15 @@ fn every_candidate_fused_kernel_compiles_for_sm_90() {
                     cases.push((what, module.source_for(&plan), small.kernel.clone()));
                 }
                 let mut seen = vec![source(&default).0];
+                // The fused kernel of an 8192x8192 request, where the long filters' tiles
+                // (`LaunchConfig::long_filter_tiles`) give it others.
+                let large = default.for_request(w, direction, elem, &[8192, 8192]);
+                let (src, kernel) = source(&large);
+                if !seen.contains(&src) {
+                    let what = format!("{} {direction:?} {} at 8192^2", w.name, elem.name());
+                    cases.push((what, src.clone(), kernel));
+                    seen.push(src);
+                }
                 for c in default.candidates() {
                     if c.config.strategy != dwt_cuda::Strategy::Fused {
                         continue;

@@ -54,6 +54,16 @@ pub const LONG_FILTER_PLANE: usize = 3840 * 2160;
 /// f64 (CDF 9/7: 1.19-1.24) (BENCHMARKS.md).
 pub const WIDE_INVERSE_PLANE: usize = 4096 * 4096;
 
+/// The samples per x-y plane from which [`LaunchConfig::long_filter_tiles`] gives the long
+/// programs taller tiles by default, in 4-byte types: 4096x4096. On an H200 at 4096^2 and
+/// 8192^2, one and three levels, Fidelity both ways on 48x32 tiles with segments of 16 took
+/// 0.92-0.97 of the time of 32x32 (forward) and 64x16 (inverse), and on 32x24 tiles with
+/// segments of 8 the forwards loading six halo indices or more per line 0.93-0.98 of the time of
+/// 32x16 (CDF 9/7, Daubechies 9/7, Deslauriers-Dubuc (13,7); (9,7), five, 0.99-1.00; LeGall 5/3,
+/// three, 1.03-1.04) and Daubechies 9/7's inverse 0.95-0.96; at 3840x2160 and 2048x2048 every
+/// one of them 1.01-1.10 (BENCHMARKS.md).
+pub const TALL_TILE_PLANE: usize = 4096 * 4096;
+
 /// The most samples a transform may have for [`LaunchConfig::clamped_edges_reach_back`] to apply
 /// by default: 1920x1080. Its levels are each about a wave of groups or less and last as long as
 /// their slowest tile, so Haar's forward edge tiles in registers saved 27% at three levels there
@@ -216,14 +226,19 @@ pub struct LaunchConfig {
     pub clamped_edges_reach_back: Option<bool>,
     /// Whether the fused kernels of the long filters take the tiles measured fastest for them
     /// instead of [`tile`](Self::tile), [`tile_threads`](Self::tile_threads) and
-    /// [`segment`](Self::segment): the inverse of a program with a lifting step spanning four
-    /// indices or more takes tiles of 64x16 of 256 work-items (so do the other inverses but
-    /// integer ones of more than two steps and f64 ones, on planes of more than
-    /// [`WIDE_INVERSE_PLANE`] samples by default), the forward of one spanning eight
-    /// or more tiles of 32x32 of 256, both with register segments of 16. `None`: the measured
-    /// rule, on planes of at least [`LONG_FILTER_PLANE`] samples; `Some(true)`: whatever the
-    /// plane's size; `Some(false)`: never. A request's configuration is resolved by
-    /// [`for_request`](Self::for_request).
+    /// [`segment`](Self::segment), all of 256 work-items:
+    /// - the inverse of a program with a lifting step spanning four indices or more: tiles of
+    ///   64x16 with register segments of 16 (so do the other inverses but integer ones of more
+    ///   than two steps and f64 ones, on planes of more than [`WIDE_INVERSE_PLANE`] samples by
+    ///   default), the forward of one spanning eight or more 32x32 with segments of 16;
+    /// - but for 4-byte samples on planes of at least [`TALL_TILE_PLANE`] samples by default:
+    ///   a program with a step spanning eight or more, both ways, 48x32 with segments of 16; the
+    ///   forward of a program loading six halo indices or more per line (both phases and sides)
+    ///   and the inverse of an integer program of more than two steps, 32x24 with segments of 8.
+    ///
+    /// `None`: the measured rule, on planes of at least [`LONG_FILTER_PLANE`] samples;
+    /// `Some(true)`: whatever the plane's size; `Some(false)`: never. A request's configuration
+    /// is resolved by [`for_request`](Self::for_request).
     pub long_filter_tiles: Option<bool>,
     /// Whether the fused 2-D plan lifts the bands of at most [`SMALL_BAND`] samples (the later
     /// levels of small transforms) with a second tile kernel of the module, on tiles of
@@ -284,23 +299,21 @@ impl LaunchConfig {
             small_band_tiles: Some(self.small_band_tiles.unwrap_or(small_bands)),
             ..self.for_axes(shape.len())
         };
-        let Some((tile, tile_threads)) = config.long_filter_shape(wavelet, direction, elem, shape)
-        else {
-            return config;
-        };
-        let wide = LaunchConfig {
-            tile,
-            tile_threads,
-            segment: 16,
-            ..config
-        };
         let edges = |c: &LaunchConfig| {
             emit::fused_edges(wavelet, direction, elem, c).map(|e| std::mem::discriminant(&e))
         };
-        match (edges(&config), edges(&wide)) {
-            (Some(configured), Some(widened)) if configured == widened => wide,
-            _ => config,
-        }
+        let configured = edges(&config);
+        (config
+            .long_filter_shapes(wavelet, direction, elem, shape)
+            .into_iter())
+        .map(|(tile, tile_threads, segment)| LaunchConfig {
+            tile,
+            tile_threads,
+            segment,
+            ..config
+        })
+        .find(|wide| configured.is_some() && edges(wide) == configured)
+        .unwrap_or(config)
     }
 
     /// The longest row the rows kernel of element type `elem` takes: [`max_row_len`](Self::max_row_len),
@@ -313,43 +326,73 @@ impl LaunchConfig {
         self.max_row_len.min(ROW_LOCAL_BYTES / work_bytes)
     }
 
-    /// The tile and work-items a request takes by [`long_filter_tiles`](Self::long_filter_tiles),
-    /// if that applies to it. Segments of 16 lift fewer halo indices per kept one (a step's
-    /// targets for a segment of s indices reading h neighbouring indices are s + h - 1), which
-    /// pays where h is large; the wider tiles hold such segments and load fewer halo rows per
-    /// sample. Small planes lose by them: they fill the device with fewer, longer-running groups
-    /// (BENCHMARKS.md: at 1920x1080 up to 1.30x slower; from 3840x2160 up 0.82-0.97).
-    fn long_filter_shape(
+    /// The tiles, work-items and register segments a request may take by
+    /// [`long_filter_tiles`](Self::long_filter_tiles), the fastest measured first (the
+    /// executors take the first that keeps the fused pass and its kind of edge tiles). Segments
+    /// of 16 lift fewer halo indices per kept one (a step's targets for a segment of s indices
+    /// reading h neighbouring indices are s + h - 1), which pays where h is large; wider and
+    /// taller tiles load fewer halo rows and columns per sample. Small planes lose by them:
+    /// they fill the device with fewer, longer-running groups (BENCHMARKS.md: at 1920x1080 up
+    /// to 1.30x slower; from 3840x2160 up 0.82-0.97 for the first shapes, from 4096x4096 up
+    /// 0.92-0.98 for the taller ones, [`TALL_TILE_PLANE`]).
+    fn long_filter_shapes(
         &self,
         wavelet: &Wavelet,
         direction: Direction,
         elem: ElementType,
         shape: &[usize],
-    ) -> Option<([usize; 2], usize)> {
+    ) -> Vec<([usize; 2], usize, usize)> {
         let plane: usize = shape.iter().rev().take(2).product();
         let applies = |from: usize| match self.long_filter_tiles {
             Some(applies) => applies,
             None => plane >= from,
         };
+        let Some(span) = max_step_span(wavelet) else {
+            return Vec::new();
+        };
         if self.strategy != Strategy::Fused || shape.len() < 2 {
-            return None;
+            return Vec::new();
         }
-        let span = max_step_span(wavelet)?;
+        let steps = wavelet.forward().steps().count();
+        let mut shapes = Vec::new();
+        // The taller tiles were measured in 4-byte types only.
+        if elem != ElementType::F64 && applies(TALL_TILE_PLANE) {
+            // Halo indices the forward loads per line, both phases and sides.
+            let forward_halo: u32 = (wavelet.forward().tile_halo(0).load)
+                .iter()
+                .map(|h| h.before + h.after)
+                .sum();
+            let taller = match direction {
+                Direction::Inverse => is_integer(elem) && steps > 2,
+                Direction::Forward => forward_halo >= 6,
+            };
+            if span >= 8 {
+                shapes.push(([48, 32], 256, 16));
+            } else if taller {
+                shapes.push(([32, 24], 256, 8));
+            }
+        }
         // The short programs' inverses gain too on the largest planes, but neither Daubechies
         // 9/7's (integer, four steps) nor any in f64.
         let short_inverse = match elem {
             ElementType::F64 => false,
             ElementType::F32 => true,
-            _ => wavelet.forward().steps().count() <= 2,
+            _ => steps <= 2,
         };
-        match direction {
-            Direction::Inverse if span >= 4 && applies(LONG_FILTER_PLANE) => Some(([64, 16], 256)),
-            Direction::Inverse if short_inverse && applies(WIDE_INVERSE_PLANE + 1) => {
-                Some(([64, 16], 256))
+        let wide = match direction {
+            Direction::Inverse => {
+                (span >= 4 && applies(LONG_FILTER_PLANE))
+                    || (short_inverse && applies(WIDE_INVERSE_PLANE + 1))
             }
-            Direction::Forward if span >= 8 && applies(LONG_FILTER_PLANE) => Some(([32, 32], 256)),
-            _ => None,
+            Direction::Forward => span >= 8 && applies(LONG_FILTER_PLANE),
+        };
+        if wide {
+            shapes.push(match direction {
+                Direction::Inverse => ([64, 16], 256, 16),
+                Direction::Forward => ([32, 32], 256, 16),
+            });
         }
+        shapes
     }
 
     /// The configuration of a module's kernel for bands of at most [`SMALL_BAND`] samples, if

@@ -846,20 +846,32 @@ fn the_forward_is_capped_only_where_its_kept_registers_fit() {
 /// reading four neighbouring indices or more (Deslauriers-Dubuc, Fidelity) and the forward of
 /// the one reading eight (Fidelity) take the wider tiles with segments of 16 on planes of at
 /// least 3840x2160 samples, every other integer and f32 inverse but Daubechies 9/7's on planes
-/// larger than 4096x4096 (none in f64), and nothing else changes; the option turns it off, or on for every
-/// size. Where it applies the request keeps the fused pass and its kind of edge tiles.
+/// larger than 4096x4096 (none in f64); from 4096x4096 Fidelity takes 48x32 both ways, the
+/// forwards loading six halo indices or more per line (CDF 9/7, Daubechies 9/7,
+/// Deslauriers-Dubuc (13,7)) and Daubechies 9/7's inverse 32x24 with segments of 8 (not in f64);
+/// nothing else changes; the option turns it off, or on for every size. Where it applies the
+/// request keeps the fused pass and its kind of edge tiles.
 #[test]
 fn long_filters_take_wider_tiles_on_large_planes() {
     let default = LaunchConfig::default();
     let configured = |c: &LaunchConfig| (c.tile, c.tile_threads, c.segment);
     let (inverse_tiles, forward_tiles) = (([64, 16], 256, 16), ([32, 32], 256, 16));
+    let (widest, taller) = (([48, 32], 256, 16), ([32, 24], 256, 8));
+    let tall = |plane: usize| plane >= 4096 * 4096;
     let widened = |name: &str, direction: Direction, plane: usize| match (name, direction) {
+        ("Fidelity", _) if tall(plane) => Some(widest),
         ("DeslauriersDubuc97" | "DeslauriersDubuc137" | "Fidelity", Direction::Inverse) => {
             Some(inverse_tiles)
         }
+        ("Daubechies97Integer", Direction::Inverse) if tall(plane) => Some(taller),
         ("Daubechies97Integer", Direction::Inverse) => None,
         (_, Direction::Inverse) if plane > 4096 * 4096 => Some(inverse_tiles),
         ("Fidelity", Direction::Forward) => Some(forward_tiles),
+        ("Cdf97" | "Daubechies97Integer" | "DeslauriersDubuc137", Direction::Forward)
+            if tall(plane) =>
+        {
+            Some(taller)
+        }
         _ => None,
     };
     let off = LaunchConfig {
@@ -937,47 +949,71 @@ fn long_filters_take_wider_tiles_on_large_planes() {
     }
     assert_eq!(
         widened_requests,
-        3 * 4 + 5,
-        "four widened programs, three shapes each, and five more inverses at 8192^2"
+        3 * 4 + 5 + 4,
+        "four widened programs, three shapes each, five more inverses and four more forwards at \
+         8192^2"
     );
     // The short programs' inverses: not at 4096^2, nor in f64 (CDF 9/7 lost there at every
-    // size); in i16 as in i32.
-    for (name, elem, shape, widened) in [
-        ("Cdf97", ElementType::F32, [4096, 4096], false),
-        ("Cdf97", ElementType::F64, [8192, 8192], false),
-        ("Cdf53", ElementType::F64, [8192, 8192], false),
-        ("LeGall53", ElementType::I16, [8192, 8192], true),
-        ("Daubechies97Integer", ElementType::I16, [8192, 8192], false),
+    // size); in i16 as in i32. The taller tiles: from 4096^2 (not one row short of it), in i16
+    // as in i32, not in f64 (where the first shapes stay).
+    let (i16, f32, f64) = (ElementType::I16, ElementType::F32, ElementType::F64);
+    let (inverse, forward) = (Direction::Inverse, Direction::Forward);
+    for (name, direction, elem, shape, expected) in [
+        ("Cdf97", inverse, f32, [4096, 4096], None),
+        ("Cdf97", inverse, f64, [8192, 8192], None),
+        ("Cdf53", inverse, f64, [8192, 8192], None),
+        ("LeGall53", inverse, i16, [8192, 8192], Some(inverse_tiles)),
+        (
+            "Daubechies97Integer",
+            inverse,
+            i16,
+            [8192, 8192],
+            Some(taller),
+        ),
+        (
+            "Daubechies97Integer",
+            inverse,
+            i16,
+            [4096, 4096],
+            Some(taller),
+        ),
+        ("Daubechies97Integer", inverse, i16, [4095, 4096], None),
+        ("Cdf97", forward, f32, [4096, 4096], Some(taller)),
+        ("Cdf97", forward, f64, [8192, 8192], None),
+        // 32x32 in f64 would not fit Fidelity's halo: the configured tiles.
+        ("Fidelity", forward, f64, [8192, 8192], None),
+        ("Fidelity", inverse, i16, [4096, 4096], Some(widest)),
+        ("Fidelity", inverse, i16, [4095, 4096], Some(inverse_tiles)),
     ] {
         let w = dwt_catalogue::by_name(name).unwrap();
-        let c = default.for_request(w, Direction::Inverse, elem, &shape);
-        let expected = if widened {
-            inverse_tiles
-        } else {
-            configured(&default)
-        };
-        assert_eq!(configured(&c), expected, "{name} {elem:?} {shape:?}");
+        let c = default.for_request(w, direction, elem, &shape);
+        let expected = expected.unwrap_or(configured(&default));
+        let what = format!("{name} {direction:?} {elem:?} {shape:?}");
+        assert_eq!(configured(&c), expected, "{what}");
     }
 }
 
 /// Where the wider tiles of `LaunchConfig::long_filter_tiles` would not hold a program's halo in
-/// local memory (a twelve-tap step in f64) but the configured ones do, the request keeps the
-/// configured tiles rather than losing the fused pass.
+/// local memory (a fourteen-tap step in f64) but the configured ones do, the request keeps the
+/// configured tiles rather than losing the fused pass; where the first shape of the rule would
+/// not (48x32 in f32) but the next one does, it takes the next one.
 #[test]
 fn long_filter_tiles_keep_the_configured_ones_where_their_halo_does_not_fit() {
     let w = dwt_ir::parse_wavelet(
         "wavelet LongStep {
             kind = float;
-            odd -= 0.01*even[-5] + 0.02*even[-4] + 0.03*even[-3] + 0.04*even[-2] + 0.1*even[-1] + 0.3*even[0]
-                 + 0.3*even[1] + 0.1*even[2] + 0.04*even[3] + 0.03*even[4] + 0.02*even[5] + 0.01*even[6];
+            odd -= 0.01*even[-6] + 0.01*even[-5] + 0.02*even[-4] + 0.03*even[-3] + 0.04*even[-2] + 0.1*even[-1]
+                 + 0.29*even[0] + 0.29*even[1] + 0.1*even[2] + 0.04*even[3] + 0.03*even[4] + 0.02*even[5]
+                 + 0.01*even[6] + 0.01*even[7];
             even += 0.25*odd[-1] + 0.25*odd[0];
         }",
     )
     .unwrap();
     let default = LaunchConfig::default();
-    let resolve = |elem| default.for_request(&w, Direction::Inverse, elem, &[8192, 8192]);
-    // In f32 the wider tiles fit, in f64 they would not: the test's premise, checked.
-    let wide = resolve(ElementType::F32);
+    // At 3840x2160 in f32 the wider tiles fit, in f64 they would not: the test's premise,
+    // checked.
+    let resolve = |elem, shape: &[usize]| default.for_request(&w, Direction::Inverse, elem, shape);
+    let wide = resolve(ElementType::F32, &[2160, 3840]);
     assert_eq!((wide.tile, wide.segment), ([64, 16], 16));
     let m = |elem, c: &LaunchConfig| {
         emit_module(&Cuda, &w, Direction::Inverse, elem, Layout::Mallat, c).unwrap()
@@ -986,14 +1022,26 @@ fn long_filter_tiles_keep_the_configured_ones_where_their_halo_does_not_fit() {
         m(ElementType::F64, &wide).tile.is_err(),
         "the wide f64 tile fits after all"
     );
-    let kept = resolve(ElementType::F64);
-    assert_eq!(
-        (kept.tile, kept.tile_threads, kept.segment),
-        (default.tile, default.tile_threads, default.segment)
-    );
-    assert!(plan(&m(ElementType::F64, &kept), &[8192, 8192], 1)
-        .unwrap()
-        .is_fused());
+    // At 8192^2 the 48x32 tiles come first, but in f32 they would not hold the halo either: the
+    // next shape, the wider tiles, which do.
+    let tallest = LaunchConfig {
+        tile: [48, 32],
+        ..wide
+    };
+    assert!(m(ElementType::F32, &tallest).tile.is_err(), "48x32 fits");
+    let large = resolve(ElementType::F32, &[8192, 8192]);
+    assert_eq!((large.tile, large.segment), ([64, 16], 16));
+    for shape in [&[2160, 3840][..], &[8192, 8192]] {
+        let kept = resolve(ElementType::F64, shape);
+        assert_eq!(
+            (kept.tile, kept.tile_threads, kept.segment),
+            (default.tile, default.tile_threads, default.segment),
+            "{shape:?}"
+        );
+        assert!(plan(&m(ElementType::F64, &kept), shape, 1)
+            .unwrap()
+            .is_fused());
+    }
 }
 
 /// The forward's edge tiles store each segment of the subbands under one condition (does it

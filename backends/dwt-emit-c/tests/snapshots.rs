@@ -122,3 +122,36 @@ fn a_small_transform_module() {
         );
     }
 }
+
+/// The fused kernels of 8192x8192 requests (`LaunchConfig::for_request`) where the long filters'
+/// tiles apply: Fidelity's 48x32 tiles with register segments of 16 and Daubechies 9/7's 32x24
+/// with segments of 8 (CUDA; the rule is the same for OpenCL).
+#[test]
+fn large_plane_modules() {
+    for (name, direction, tile) in [
+        ("Fidelity", Direction::Forward, [48, 32]),
+        ("Daubechies97Integer", Direction::Inverse, [32, 24]),
+    ] {
+        let w = dwt_catalogue::by_name(name).expect("catalogue wavelet");
+        let config =
+            LaunchConfig::default().for_request(w, direction, ElementType::I32, &[8192, 8192]);
+        assert_eq!(config.tile, tile, "{name}");
+        let module = emit_module(
+            &Cuda,
+            w,
+            direction,
+            ElementType::I32,
+            Layout::Mallat,
+            &config,
+        )
+        .expect("catalogue wavelets emit");
+        let dir = match direction {
+            Direction::Forward => "forward",
+            Direction::Inverse => "inverse",
+        };
+        insta::assert_snapshot!(
+            format!("cuda_8192_{}_{dir}_i32_mallat", name.to_lowercase()),
+            module.source()
+        );
+    }
+}
