@@ -295,6 +295,16 @@ pub fn catalogue_2d(backend: &dyn Backend) {
     catalogue_2d_of(backend, dwt_catalogue::all());
 }
 
+/// The catalogue programs whose fused tiles `LaunchConfig::long_filter_tiles` changes in 4-byte
+/// types: the backends' suites run [`catalogue_2d_of`] them with that option forced on.
+pub const LONG_FILTER_PROGRAMS: [&str; 5] = [
+    "DeslauriersDubuc97",
+    "DeslauriersDubuc137",
+    "Fidelity",
+    "Cdf97",
+    "Daubechies97Integer",
+];
+
 /// The 2-D cases of [`catalogue_2d`] for some wavelets only (for a variant whose kernels differ
 /// from the default's only for those, where compiling every module costs).
 pub fn catalogue_2d_of(

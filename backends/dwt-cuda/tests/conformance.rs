@@ -1,7 +1,8 @@
 //! The conformance suite every backend passes, on the first CUDA device, once per plan variant
 //! (`conformance_variants!`: fused, two-pass, tiny fused tiles) and once per other candidate
 //! configuration the measuring planner (`Tuning::Measured`) may choose
-//! (`conformance_candidates!`: the other access forms and tile shapes). CI has no GPU, so these are
+//! (`conformance_candidates!`: the other access forms and tile shapes), and the 2-D catalogue
+//! part with the long filters' wider and taller tiles (module `long_filter_tiles`). CI has no GPU, so these are
 //! ignored there (reported as not run); on a GPU machine: `cargo test -p dwt-cuda -- --ignored`
 //! (results in GPU_RESULTS.md).
 
@@ -25,3 +26,13 @@ dwt_runtime::conformance_candidates!(
     random_cases = 8,
     volume = [100, 100, 100]
 );
+
+/// The wider and taller tiles the long filters take on large planes
+/// (`LaunchConfig::long_filter_tiles`), forced on the suite's images: the programs whose tiles
+/// they change in 4-byte types.
+mod long_filter_tiles {
+    dwt_runtime::conformance_tests!(@one [#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]] conformance_catalogue_2d, dwt_runtime::conformance::catalogue_2d_of(
+        &crate::backend(dwt_cuda::LaunchConfig { long_filter_tiles: Some(true), ..Default::default() }),
+        dwt_runtime::conformance::LONG_FILTER_PROGRAMS.map(|n| dwt_catalogue::by_name(n).expect("catalogue")),
+    ));
+}

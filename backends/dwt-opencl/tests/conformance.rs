@@ -1,6 +1,6 @@
 //! The conformance suite every backend passes, on the first OpenCL device (PoCL in CI), once per
 //! plan variant (`conformance_variants!`: fused, two-pass, tiny fused tiles), and the 2-D
-//! catalogue part with the long filters' wider tiles (module `long_filter_tiles`). Random programs per
+//! catalogue part with the long filters' wider and taller tiles (module `long_filter_tiles`). Random programs per
 //! variant: 16 fused, 12 two-pass, 8 tiny-tile (bounded for CI time: PoCL compiles each random
 //! program's module, about 10 s for one with the fused kernel's register path on 2 cores; the GPU
 //! runs 32 of each).
@@ -16,13 +16,13 @@ dwt_runtime::conformance_variants!(
     volume = [40, 40, 40]
 );
 
-/// The wider tiles the long filters take on planes of 3840x2160 samples or more
-/// (`LaunchConfig::long_filter_tiles`), forced on the suite's small images, where every tile is
-/// an edge tile: the Deslauriers-Dubuc and Fidelity programs, the ones they change (the GPU
-/// suite runs them as tuning candidates for every program).
+/// The wider and taller tiles the long filters take on large planes
+/// (`LaunchConfig::long_filter_tiles`), forced on the suite's small images: the programs whose
+/// tiles they change in 4-byte types (Deslauriers-Dubuc, Fidelity, CDF 9/7 and Daubechies 9/7;
+/// the GPU suite runs the same).
 mod long_filter_tiles {
     dwt_runtime::conformance_tests!(@one [] conformance_catalogue_2d, dwt_runtime::conformance::catalogue_2d_of(
         &crate::backend(dwt_opencl::LaunchConfig { long_filter_tiles: Some(true), ..Default::default() }),
-        ["DeslauriersDubuc97", "DeslauriersDubuc137", "Fidelity"].map(|n| dwt_catalogue::by_name(n).expect("catalogue")),
+        dwt_runtime::conformance::LONG_FILTER_PROGRAMS.map(|n| dwt_catalogue::by_name(n).expect("catalogue")),
     ));
 }
