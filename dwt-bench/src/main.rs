@@ -21,7 +21,7 @@
 //!
 //! ```text
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d]
-//!           [--skip-fidelity-8192] [--tuned] [--f64] [--tile XxY] [--threads N] [--segment N] [--window H]
+//!           [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H]
 //!           [--slab WxR] [--column-segment N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off]
 //!           [--default-plan-only] [--own-stream]
 //! ```
@@ -61,6 +61,8 @@ struct Opts {
     tuned: bool,
     /// Float wavelets also in f64 (after their f32 rows).
     f64: bool,
+    /// Integer wavelets also in i16 above 1920x1080 (after their i32 rows).
+    i16: bool,
     tile: Option<[usize; 2]>,
     threads: Option<usize>,
     segment: Option<usize>,
@@ -92,6 +94,7 @@ fn parse_args() -> Res<Opts> {
         skip_fidelity_8192: false,
         tuned: false,
         f64: false,
+        i16: false,
         tile: None,
         threads: None,
         segment: None,
@@ -127,6 +130,7 @@ fn parse_args() -> Res<Opts> {
             "--tuned" => o.tuned = true,
             "--default-plan-only" => o.default_plan_only = true,
             "--f64" => o.f64 = true,
+            "--i16" => o.i16 = true,
             "--tile" => o.tile = Some(pair(&a, &value()?)?),
             "--slab" => o.slab = Some(pair(&a, &value()?)?),
             "--row-limit" => {
@@ -153,7 +157,7 @@ fn parse_args() -> Res<Opts> {
             "--async-load" => o.async_load = Some(on_off(&a, &value()?)?),
             "--register-cap" => o.register_cap = Some(on_off(&a, &value()?)?),
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off] [--default-plan-only] [--own-stream]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off] [--default-plan-only] [--own-stream]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
@@ -916,7 +920,13 @@ fn run() -> Res<()> {
                     .and_then(|()| bench.passes::<i16>(w, &shape, label)),
                 (ElementKind::Integer, false) => bench
                     .case::<i32>(w, &shape, &levels, label)
-                    .and_then(|()| bench.passes::<i32>(w, &shape, label)),
+                    .and_then(|()| bench.passes::<i32>(w, &shape, label))
+                    .and_then(|()| match o.i16 {
+                        true => bench
+                            .case::<i16>(w, &shape, &levels, label)
+                            .and_then(|()| bench.passes::<i16>(w, &shape, label)),
+                        false => Ok(()),
+                    }),
                 (ElementKind::Float, _) => bench
                     .case::<f32>(w, &shape, &levels, label)
                     .and_then(|()| bench.passes::<f32>(w, &shape, label))

@@ -55,13 +55,14 @@ pub const LONG_FILTER_PLANE: usize = 3840 * 2160;
 pub const WIDE_INVERSE_PLANE: usize = 4096 * 4096;
 
 /// The samples per x-y plane from which [`LaunchConfig::long_filter_tiles`] gives the long
-/// programs taller tiles by default, in 4-byte types: 4096x4096. On an H200 at 4096^2 and
-/// 8192^2, one and three levels, Fidelity both ways on 48x32 tiles with segments of 16 took
+/// programs taller tiles by default (not in f64): 4096x4096. On an H200 at 4096^2 and 8192^2,
+/// one and three levels, in i32, Fidelity both ways on 48x32 tiles with segments of 16 took
 /// 0.92-0.97 of the time of 32x32 (forward) and 64x16 (inverse), and on 32x24 tiles with
 /// segments of 8 the forwards loading six halo indices or more per line 0.93-0.98 of the time of
-/// 32x16 (CDF 9/7, Daubechies 9/7, Deslauriers-Dubuc (13,7); (9,7), five, 0.99-1.00; LeGall 5/3,
-/// three, 1.03-1.04) and Daubechies 9/7's inverse 0.95-0.96; at 3840x2160 and 2048x2048 every
-/// one of them 1.01-1.10 (BENCHMARKS.md).
+/// 32x16 (CDF 9/7 in f32, Daubechies 9/7, Deslauriers-Dubuc (13,7); (9,7), five, 0.99-1.00;
+/// LeGall 5/3, three, 1.03-1.04) and Daubechies 9/7's inverse 0.95-0.96; in i16 the same
+/// 0.91-0.97, but Fidelity's forward 1.33 (it keeps 32x32 there); at 3840x2160 and 2048x2048
+/// every one of them 1.01-1.10 (BENCHMARKS.md).
 pub const TALL_TILE_PLANE: usize = 4096 * 4096;
 
 /// The most samples a transform may have for [`LaunchConfig::clamped_edges_reach_back`] to apply
@@ -231,10 +232,11 @@ pub struct LaunchConfig {
     ///   64x16 with register segments of 16 (so do the other inverses but integer ones of more
     ///   than two steps and f64 ones, on planes of more than [`WIDE_INVERSE_PLANE`] samples by
     ///   default), the forward of one spanning eight or more 32x32 with segments of 16;
-    /// - but for 4-byte samples on planes of at least [`TALL_TILE_PLANE`] samples by default:
-    ///   a program with a step spanning eight or more, both ways, 48x32 with segments of 16; the
-    ///   forward of a program loading six halo indices or more per line (both phases and sides)
-    ///   and the inverse of an integer program of more than two steps, 32x24 with segments of 8.
+    /// - but, not in f64, on planes of at least [`TALL_TILE_PLANE`] samples by default: a
+    ///   program with a step spanning eight or more, both ways (not its forward in i16), 48x32
+    ///   with segments of 16; the forward of a program loading six halo indices or more per line
+    ///   (both phases and sides) and the inverse of an integer program of more than two steps,
+    ///   32x24 with segments of 8.
     ///
     /// `None`: the measured rule, on planes of at least [`LONG_FILTER_PLANE`] samples;
     /// `Some(true)`: whatever the plane's size; `Some(false)`: never. A request's configuration
@@ -355,7 +357,7 @@ impl LaunchConfig {
         }
         let steps = wavelet.forward().steps().count();
         let mut shapes = Vec::new();
-        // The taller tiles were measured in 4-byte types only.
+        // The taller tiles were measured in i16, i32 and f32, not in f64.
         if elem != ElementType::F64 && applies(TALL_TILE_PLANE) {
             // Halo indices the forward loads per line, both phases and sides.
             let forward_halo: u32 = (wavelet.forward().tile_halo(0).load)
@@ -366,8 +368,13 @@ impl LaunchConfig {
                 Direction::Inverse => is_integer(elem) && steps > 2,
                 Direction::Forward => forward_halo >= 6,
             };
+            // Not Fidelity's forward in i16, whose tiles load through registers: 48x32 took
+            // 1.33x the time of 32x32 there (its inverse 0.92-0.99 of 64x16's).
+            let widest = direction == Direction::Inverse || elem != ElementType::I16;
             if span >= 8 {
-                shapes.push(([48, 32], 256, 16));
+                if widest {
+                    shapes.push(([48, 32], 256, 16));
+                }
             } else if taller {
                 shapes.push(([32, 24], 256, 8));
             }
