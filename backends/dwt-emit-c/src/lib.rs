@@ -235,8 +235,8 @@ pub struct LaunchConfig {
     /// - but, not in f64, on planes of at least [`TALL_TILE_PLANE`] samples by default: a
     ///   program with a step spanning eight or more, both ways (not its forward in i16), 48x32
     ///   with segments of 16; the forward of a program loading six halo indices or more per line
-    ///   (both phases and sides) and the inverse of an integer program of more than two steps,
-    ///   32x24 with segments of 8.
+    ///   (both phases and sides) and the inverse of an integer program of more than two steps
+    ///   each spanning fewer than four indices (Daubechies 9/7), 32x24 with segments of 8.
     ///
     /// `None`: the measured rule, on planes of at least [`LONG_FILTER_PLANE`] samples;
     /// `Some(true)`: whatever the plane's size; `Some(false)`: never. A request's configuration
@@ -364,8 +364,9 @@ impl LaunchConfig {
                 .iter()
                 .map(|h| h.before + h.after)
                 .sum();
+            // Inverses of steps spanning four or more keep the wider tiles measured for them.
             let taller = match direction {
-                Direction::Inverse => is_integer(elem) && steps > 2,
+                Direction::Inverse => is_integer(elem) && steps > 2 && span < 4,
                 Direction::Forward => forward_halo >= 6,
             };
             // Not Fidelity's forward in i16, whose tiles load through registers: 48x32 took

@@ -994,6 +994,19 @@ fn long_filters_take_wider_tiles_on_large_planes() {
         let what = format!("{name} {direction:?} {elem:?} {shape:?}");
         assert_eq!(configured(&c), expected, "{what}");
     }
+    // An integer program of more than two steps with one spanning four indices: its inverse
+    // keeps the wider tiles (32x24 is for programs of short steps, as Daubechies 9/7).
+    let w = dwt_ir::parse_wavelet(
+        "wavelet ThreeSteps {
+            kind = integer;
+            odd -= (-even[-1] + 9*even[0] + 9*even[1] - even[2] + 8) >> 4;
+            even += (odd[-1] + odd[0] + 2) >> 2;
+            odd -= (even[0] + even[1] + 1) >> 1;
+        }",
+    )
+    .unwrap();
+    let c = default.for_request(&w, inverse, ElementType::I32, &[8192, 8192]);
+    assert_eq!(configured(&c), inverse_tiles, "ThreeSteps");
 }
 
 /// Where the wider tiles of `LaunchConfig::long_filter_tiles` would not hold a program's halo in
