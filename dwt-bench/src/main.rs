@@ -506,6 +506,22 @@ impl Bench<'_> {
         Ok(())
     }
 
+    /// [`case`](Self::case) and then [`passes`](Self::passes) in element type `T`, where `also`.
+    fn rows<T: Sample>(
+        &mut self,
+        also: bool,
+        wavelet: &Wavelet,
+        shape: &[usize],
+        levels: &[u32],
+        label: &str,
+    ) -> Res<()> {
+        if !also {
+            return Ok(());
+        }
+        self.case::<T>(wavelet, shape, levels, label)?;
+        self.passes::<T>(wavelet, shape, label)
+    }
+
     /// Times `wavelet` on `shape` for every level count and both directions, in every variant.
     fn case<T: Sample>(
         &mut self,
@@ -915,27 +931,13 @@ fn run() -> Res<()> {
             // i16 would overflow at their dynamic range).
             let small = shape.iter().product::<usize>() <= 1920 * 1080;
             let done = match (w.kind, small) {
-                (ElementKind::Integer, true) => bench
-                    .case::<i16>(w, &shape, &levels, label)
-                    .and_then(|()| bench.passes::<i16>(w, &shape, label)),
+                (ElementKind::Integer, true) => bench.rows::<i16>(true, w, &shape, &levels, label),
                 (ElementKind::Integer, false) => bench
-                    .case::<i32>(w, &shape, &levels, label)
-                    .and_then(|()| bench.passes::<i32>(w, &shape, label))
-                    .and_then(|()| match o.i16 {
-                        true => bench
-                            .case::<i16>(w, &shape, &levels, label)
-                            .and_then(|()| bench.passes::<i16>(w, &shape, label)),
-                        false => Ok(()),
-                    }),
+                    .rows::<i32>(true, w, &shape, &levels, label)
+                    .and_then(|()| bench.rows::<i16>(o.i16, w, &shape, &levels, label)),
                 (ElementKind::Float, _) => bench
-                    .case::<f32>(w, &shape, &levels, label)
-                    .and_then(|()| bench.passes::<f32>(w, &shape, label))
-                    .and_then(|()| match o.f64 {
-                        true => bench
-                            .case::<f64>(w, &shape, &levels, label)
-                            .and_then(|()| bench.passes::<f64>(w, &shape, label)),
-                        false => Ok(()),
-                    }),
+                    .rows::<f32>(true, w, &shape, &levels, label)
+                    .and_then(|()| bench.rows::<f64>(o.f64, w, &shape, &levels, label)),
             };
             if let Err(e) = done {
                 eprintln!("FAILED: {} {label}: {e}", w.name);

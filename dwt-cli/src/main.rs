@@ -6,6 +6,7 @@
 mod data;
 mod files;
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -525,17 +526,6 @@ fn emit(a: EmitArgs) -> Result<()> {
     write_stdout(&module.source())
 }
 
-/// One line of a command's report, into the string `o` (written by [`write_stdout`]).
-macro_rules! outln {
-    ($o:ident) => {
-        $o.push('\n')
-    };
-    ($o:ident, $($arg:tt)*) => {{
-        $o.push_str(&format!($($arg)*));
-        $o.push('\n');
-    }};
-}
-
 /// Writes a command's report to stdout. A reader that closed the pipe before the end (`dwt emit
 /// ... | head`) does not want the rest: not an error (`print!` panicked there).
 fn write_stdout(text: &str) -> Result<()> {
@@ -552,26 +542,26 @@ fn write_stdout(text: &str) -> Result<()> {
 fn info(a: InfoArgs) -> Result<()> {
     let w = load_wavelet(&a.wavelet)?;
     let mut o = String::new();
-    outln!(o, "{w}\n");
+    let _ = writeln!(o, "{w}\n");
     let inverse = w.inverse();
-    outln!(o, "inverse (synthesis) program:");
+    let _ = writeln!(o, "inverse (synthesis) program:");
     for line in inverse.to_string().lines() {
-        outln!(o, "    {line}");
+        let _ = writeln!(o, "    {line}");
     }
-    outln!(o);
+    let _ = writeln!(o);
     let supports: Vec<String> = w
         .program
         .step_supports()
         .iter()
         .map(|(a, b)| format!("[{a}, {b}]"))
         .collect();
-    outln!(
+    let _ = writeln!(
         o,
         "step supports (samples read relative to the target): {}",
         supports.join(", ")
     );
     let [low, high] = w.program.equivalent_filters();
-    outln!(
+    let _ = writeln!(
         o,
         "equivalent filters: low-pass {} taps {:?}, high-pass {} taps {:?} (named ({}, {}))",
         low.len(),
@@ -581,35 +571,37 @@ fn info(a: InfoArgs) -> Result<()> {
         low.len(),
         high.len()
     );
-    outln!(o, "total support: {:?}", w.program.total_support());
-    outln!(
+    let _ = writeln!(o, "total support: {:?}", w.program.total_support());
+    let _ = writeln!(
         o,
         "op counts, forward: {}; inverse: {}",
         w.program.op_counts(),
         inverse.op_counts()
     );
     if w.boundary == lifting::ir::Boundary::Periodic {
-        outln!(o, "sliding window: not available for a periodic boundary");
+        let _ = writeln!(o, "sliding window: not available for a periodic boundary");
     } else {
-        outln!(
+        let _ = writeln!(
             o,
             "sliding window, forward: {}",
             w.sliding_window(Direction::Forward).geometry()
         );
-        outln!(
+        let _ = writeln!(
             o,
             "sliding window, inverse: {}",
             w.sliding_window(Direction::Inverse).geometry()
         );
     }
     match GrowthAnalysis::new(&w, 4) {
-        None => outln!(o, "bit growth: none to bound (float wavelet)"),
+        None => {
+            let _ = writeln!(o, "bit growth: none to bound (float wavelet)");
+        }
         Some(g) => {
-            outln!(
+            let _ = writeln!(
                 o,
                 "\nworst-case bits per stored coefficient (any shape; unsigned input):"
             );
-            outln!(o, "    input  dims  1 level  2 levels  3 levels  4 levels");
+            let _ = writeln!(o, "    input  dims  1 level  2 levels  3 levels  4 levels");
             for bits in [8, 10, 12, 16] {
                 for dims in 1..=3 {
                     let cells: Vec<String> = (1..=4)
@@ -619,10 +611,10 @@ fn info(a: InfoArgs) -> Result<()> {
                             format!("{:>8}", format!("{}{mark}", r.bits()))
                         })
                         .collect();
-                    outln!(o, "    {bits:>2}-bit  {dims}-D {}", cells.join("  "));
+                    let _ = writeln!(o, "    {bits:>2}-bit  {dims}-D {}", cells.join("  "));
                 }
             }
-            outln!(
+            let _ = writeln!(
                 o,
                 "    (! = intermediate sums exceed the 32-bit arithmetic)"
             );
@@ -633,9 +625,9 @@ fn info(a: InfoArgs) -> Result<()> {
 
 fn list() -> Result<()> {
     let mut o = String::new();
-    outln!(o, "wavelets:");
+    let _ = writeln!(o, "wavelets:");
     for w in lifting::catalogue::all() {
-        outln!(
+        let _ = writeln!(
             o,
             "    {:<22} {:<8} {}",
             w.name,
@@ -643,12 +635,12 @@ fn list() -> Result<()> {
             w.doc.first().map(String::as_str).unwrap_or("")
         );
     }
-    outln!(
+    let _ = writeln!(
         o,
         "backends (select with --backend or {BACKEND_ENV}; auto tries cuda, opencl, cpu):"
     );
     for b in registry().list() {
-        outln!(o, "    {b}");
+        let _ = writeln!(o, "    {b}");
     }
     write_stdout(&o)
 }

@@ -295,8 +295,11 @@ pub fn catalogue_2d(backend: &dyn Backend) {
     catalogue_2d_of(backend, dwt_catalogue::all());
 }
 
-/// The catalogue programs whose fused tiles `LaunchConfig::long_filter_tiles` changes in 4-byte
-/// types: the backends' suites run [`catalogue_2d_of`] them with that option forced on.
+/// The catalogue programs `LaunchConfig::long_filter_tiles` gives tiles of their own in 4-byte
+/// types: on planes of 3840x2160 (a step spanning four indices or more) or on 8192^2 other than
+/// the 64x16 of 256 that every short program's inverse takes there (and the CUDA suite's tuning
+/// candidates run for every program). The backends' suites run [`catalogue_2d_of`] them with
+/// that option forced on; `dwt-emit-c`'s `fused_plan` test derives the same list from the rule.
 pub const LONG_FILTER_PROGRAMS: [&str; 5] = [
     "DeslauriersDubuc97",
     "DeslauriersDubuc137",

@@ -562,10 +562,10 @@ impl CudaBackend {
     /// [`load`](Self::load) the module `request` was emitted as with `config`, unless a kernel
     /// of it that asks for full occupancy (a register cap: [`LaunchConfig::register_cap`]) uses
     /// local memory on this device: ptxas spilled its registers there (the catalogue's kernels
-    /// that spilled so ran slower than uncapped: [`LaunchConfig::register_cap`]). Then the request is emitted again without the cap and that module
-    /// loaded, the kernels that spilled named in [`Prepared::uncapped`]. The cap's rule excepts
-    /// the catalogue's kernels measured to spill; this catches the rest (a user's wavelet, a
-    /// configuration the rule did not foresee).
+    /// that spilled so ran slower than uncapped). Then the request is emitted again without the
+    /// cap and that module loaded, the kernels that spilled named in [`Prepared::uncapped`]. The
+    /// cap's rule excepts the catalogue's kernels measured to spill; this catches the rest (a
+    /// user's wavelet, a configuration the rule did not foresee).
     fn load_unspilled(
         &self,
         request: &Request,

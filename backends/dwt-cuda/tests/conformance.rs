@@ -28,8 +28,8 @@ dwt_runtime::conformance_candidates!(
 );
 
 /// The wider and taller tiles the long filters take on large planes
-/// (`LaunchConfig::long_filter_tiles`), forced on the suite's images: the programs whose tiles
-/// they change in 4-byte types.
+/// (`LaunchConfig::long_filter_tiles`), forced on the suite's images: the programs they give
+/// tiles of their own (`conformance::LONG_FILTER_PROGRAMS`).
 mod long_filter_tiles {
     dwt_runtime::conformance_tests!(@one [#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]] conformance_catalogue_2d, dwt_runtime::conformance::catalogue_2d_of(
         &crate::backend(dwt_cuda::LaunchConfig { long_filter_tiles: Some(true), ..Default::default() }),

@@ -301,21 +301,23 @@ impl LaunchConfig {
             small_band_tiles: Some(self.small_band_tiles.unwrap_or(small_bands)),
             ..self.for_axes(shape.len())
         };
+        let shapes = config.long_filter_shapes(wavelet, direction, elem, shape);
+        if shapes.is_empty() {
+            return config;
+        }
         let edges = |c: &LaunchConfig| {
             emit::fused_edges(wavelet, direction, elem, c).map(|e| std::mem::discriminant(&e))
         };
         let configured = edges(&config);
-        (config
-            .long_filter_shapes(wavelet, direction, elem, shape)
-            .into_iter())
-        .map(|(tile, tile_threads, segment)| LaunchConfig {
-            tile,
-            tile_threads,
-            segment,
-            ..config
-        })
-        .find(|wide| configured.is_some() && edges(wide) == configured)
-        .unwrap_or(config)
+        (shapes.into_iter())
+            .map(|(tile, tile_threads, segment)| LaunchConfig {
+                tile,
+                tile_threads,
+                segment,
+                ..config
+            })
+            .find(|wide| configured.is_some() && edges(wide) == configured)
+            .unwrap_or(config)
     }
 
     /// The longest row the rows kernel of element type `elem` takes: [`max_row_len`](Self::max_row_len),
@@ -364,18 +366,20 @@ impl LaunchConfig {
                 .iter()
                 .map(|h| h.before + h.after)
                 .sum();
+            let tallest = match (span >= 8, direction) {
+                // Not Fidelity's forward in i16, whose tiles load through registers: 48x32 took
+                // 1.33x the time of 32x32 there (its inverse 0.92-0.99 of 64x16's).
+                (true, Direction::Forward) => elem != ElementType::I16,
+                (true, Direction::Inverse) => true,
+                _ => false,
+            };
             // Inverses of steps spanning four or more keep the wider tiles measured for them.
             let taller = match direction {
                 Direction::Inverse => is_integer(elem) && steps > 2 && span < 4,
-                Direction::Forward => forward_halo >= 6,
+                Direction::Forward => span < 8 && forward_halo >= 6,
             };
-            // Not Fidelity's forward in i16, whose tiles load through registers: 48x32 took
-            // 1.33x the time of 32x32 there (its inverse 0.92-0.99 of 64x16's).
-            let widest = direction == Direction::Inverse || elem != ElementType::I16;
-            if span >= 8 {
-                if widest {
-                    shapes.push(([48, 32], 256, 16));
-                }
+            if tallest {
+                shapes.push(([48, 32], 256, 16));
             } else if taller {
                 shapes.push(([32, 24], 256, 8));
             }

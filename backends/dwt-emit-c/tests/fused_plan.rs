@@ -948,6 +948,27 @@ fn long_filters_take_wider_tiles_on_large_planes() {
             );
         }
     }
+    // The programs the conformance suites run with the option forced on are those it gives
+    // tiles of their own: widened at 3840x2160, or at 8192^2 other than as every short
+    // program's inverse is.
+    let mut own_tiles: Vec<&str> = (dwt_catalogue::all().into_iter())
+        .filter(|w| {
+            let elem = of_kind(w, ElementType::I32, ElementType::F32);
+            [Direction::Forward, Direction::Inverse]
+                .into_iter()
+                .any(|d| {
+                    let at = |shape: &[usize]| configured(&default.for_request(w, d, elem, shape));
+                    let large = at(&[8192, 8192]);
+                    at(&[2160, 3840]) != configured(&default)
+                        || (large != configured(&default) && large != inverse_tiles)
+                })
+        })
+        .map(|w| w.name.as_str())
+        .collect();
+    let mut listed = dwt_runtime::conformance::LONG_FILTER_PROGRAMS.to_vec();
+    own_tiles.sort();
+    listed.sort();
+    assert_eq!(own_tiles, listed);
     assert_eq!(
         widened_requests,
         3 * 4 + 5 + 4,

@@ -17,9 +17,9 @@ dwt_runtime::conformance_variants!(
 );
 
 /// The wider and taller tiles the long filters take on large planes
-/// (`LaunchConfig::long_filter_tiles`), forced on the suite's small images: the programs whose
-/// tiles they change in 4-byte types (Deslauriers-Dubuc, Fidelity, CDF 9/7 and Daubechies 9/7;
-/// the GPU suite runs the same).
+/// (`LaunchConfig::long_filter_tiles`), forced on the suite's small images: the programs they
+/// give tiles of their own (`conformance::LONG_FILTER_PROGRAMS`: Deslauriers-Dubuc, Fidelity,
+/// CDF 9/7 and Daubechies 9/7; the GPU suite runs the same).
 mod long_filter_tiles {
     dwt_runtime::conformance_tests!(@one [] conformance_catalogue_2d, dwt_runtime::conformance::catalogue_2d_of(
         &crate::backend(dwt_opencl::LaunchConfig { long_filter_tiles: Some(true), ..Default::default() }),
