@@ -675,29 +675,35 @@ impl Emitter<'_> {
     }
 
     /// The body of one lifting step for target index `i`: `read(k)` is the source sample at
-    /// polyphase offset `k`, `target` the target's lvalue. Integer steps sum the rounding and
-    /// every tap in offset order, then shift, as the CPU reference; float ones are
-    /// [`float_step_body`](Self::float_step_body).
+    /// polyphase offset `k`, `target` the target's lvalue. Integer steps start a sum at the
+    /// rounding and shift it at the end, as the CPU reference; with `group_taps` each
+    /// coefficient's taps are summed first and multiplied once (`acc = acc - 8 * (o0 + o7)`:
+    /// a symmetric step's products halved, which NVVM does not do of itself), else each tap
+    /// gets its product, in tap order. Both are exact: wrapping arithmetic distributes. Float
+    /// steps are [`float_step_body`](Self::float_step_body), grouped either way.
     pub(crate) fn step_body(
         &self,
         w: &mut Writer,
         step: &Step,
         target: &str,
         read: &dyn Fn(i64) -> String,
+        group_taps: bool,
     ) {
         if !self.int() {
             return self.float_step_body(w, step, target, read);
         }
         w.line(format!("{} acc = {};", self.work(), step.rounding as i32));
-        for (k, c) in step.taps.terms() {
-            let x = read(k as i64);
-            let (negative, magnitude) = (c.is_negative(), c.abs());
-            let term = if magnitude.is_one() {
-                x
-            } else {
-                self.mul(&self.coeff(magnitude), &x)
-            };
-            let acc = if negative {
+        let groups: Vec<(Coeff, Vec<i64>)> = if group_taps {
+            taps_by_coefficient(step)
+        } else {
+            step.taps
+                .terms()
+                .map(|(k, c)| (c, vec![k as i64]))
+                .collect()
+        };
+        for (c, ks) in groups {
+            let term = self.times_sum(c.abs(), &ks, read);
+            let acc = if c.is_negative() {
                 self.sub("acc", &term)
             } else {
                 self.add("acc", &term)
@@ -716,12 +722,31 @@ impl Emitter<'_> {
         w.line(format!("{target} = {updated};"));
     }
 
+    /// `magnitude` times the sum of the samples at offsets `ks` (the product left out for a
+    /// magnitude of one).
+    fn times_sum(&self, magnitude: Coeff, ks: &[i64], read: &dyn Fn(i64) -> String) -> String {
+        let mut reads = ks.iter().map(|&k| read(k));
+        let first = reads.next().expect("a coefficient has a tap");
+        let sum = if self.int() {
+            reads.fold(first, |sum, x| self.add(&sum, &x))
+        } else if ks.len() > 1 {
+            let all: Vec<String> = std::iter::once(first).chain(reads).collect();
+            format!("({})", all.join(" + "))
+        } else {
+            first
+        };
+        if magnitude.is_one() {
+            sum
+        } else {
+            self.mul(&self.coeff(magnitude), &sum)
+        }
+    }
+
     /// A float step as its taps are written: the taps of one coefficient summed first and
     /// multiplied once (`o = o - c * (e0 + e1)`), the target updated group by group, so that with
     /// contraction each group is an addition and a fused multiply-add. The CPU reference adds
     /// every product to a sum started at zero; the two agree to rounding (floats are compared
-    /// within a tolerance, integers exactly: integer steps keep [`step_body`](Self::step_body)'s
-    /// order, exact in wrapping arithmetic either way).
+    /// within a tolerance; integer steps, grouped so too, are exact in wrapping arithmetic).
     fn float_step_body(
         &self,
         w: &mut Writer,
@@ -729,27 +754,9 @@ impl Emitter<'_> {
         target: &str,
         read: &dyn Fn(i64) -> String,
     ) {
-        let mut groups: Vec<(dwt_ir::Coeff, Vec<i64>)> = Vec::new();
-        for (k, c) in step.taps.terms() {
-            match groups.iter_mut().find(|(g, _)| *g == c) {
-                Some((_, ks)) => ks.push(k as i64),
-                None => groups.push((c, vec![k as i64])),
-            }
-        }
-        for (c, ks) in groups {
-            let sum: Vec<String> = ks.iter().map(|&k| read(k)).collect();
-            let sum = if sum.len() > 1 {
-                format!("({})", sum.join(" + "))
-            } else {
-                sum.join("")
-            };
+        for (c, ks) in taps_by_coefficient(step) {
             let subtract = c.is_negative() != (step.sign == Sign::Sub);
-            let magnitude = c.abs();
-            let term = if magnitude.is_one() {
-                sum
-            } else {
-                self.mul(&self.coeff(magnitude), &sum)
-            };
+            let term = self.times_sum(c.abs(), &ks, read);
             let updated = if subtract {
                 self.sub(target, &term)
             } else {
@@ -819,9 +826,13 @@ impl Emitter<'_> {
                             w.block(
                                 format!("for (int i = lid; lifted && i < n_{tgt}; i += {wg})"),
                                 |w| {
-                                    self.step_body(w, step, &format!("{tgt}[i]"), &|k| {
-                                        format!("{src}[resolve(n, {q}, {})]", offset("i", k))
-                                    })
+                                    self.step_body(
+                                        w,
+                                        step,
+                                        &format!("{tgt}[i]"),
+                                        &|k| format!("{src}[resolve(n, {q}, {})]", offset("i", k)),
+                                        true,
+                                    )
                                 },
                             );
                         }
@@ -1202,10 +1213,11 @@ impl Emitter<'_> {
                 format!("for (int i = lo + ty; i < hi; i += {})", self.cfg.slab_rows),
                 |w| {
                     let target = format!("win[{} - wbase][tx]", sample_row("i", p));
-                    self.step_body(w, step, &target, &|k| {
+                    let read = |k| {
                         let m = format!("resolve(len, {q}, {})", offset("i", k));
                         format!("win[{} - wbase][tx]", sample_row(&m, q))
-                    })
+                    };
+                    self.step_body(w, step, &target, &read, true)
                 },
             );
         });
@@ -1227,4 +1239,17 @@ fn op_step(op: &Op) -> Option<&Step> {
         Op::Lift(s) => Some(s),
         Op::Scale { .. } => None,
     }
+}
+
+/// A step's taps grouped by coefficient, each group's offsets in tap order, the groups in the
+/// order of their first tap.
+fn taps_by_coefficient(step: &Step) -> Vec<(Coeff, Vec<i64>)> {
+    let mut groups: Vec<(Coeff, Vec<i64>)> = Vec::new();
+    for (k, c) in step.taps.terms() {
+        match groups.iter_mut().find(|(g, _)| *g == c) {
+            Some((_, ks)) => ks.push(k as i64),
+            None => groups.push((c, vec![k as i64])),
+        }
+    }
+    groups
 }

@@ -113,9 +113,10 @@ impl Emitter<'_> {
                             |w| {
                                 w.line("const int m = m0 + l;");
                                 w.block(format!("if (m >= 0 && m < n_{tgt})"), |w| {
-                                    self.step_body(w, step, &format!("{tgt}[l]"), &|k| {
+                                    let read = |k| {
                                         format!("{src}[resolve(n, {q}, {}) - m0]", offset("m", k))
-                                    })
+                                    };
+                                    self.step_body(w, step, &format!("{tgt}[l]"), &read, true)
                                 });
                             },
                         );

@@ -1362,11 +1362,13 @@ impl Emitter<'_> {
                             w.line("const int i = lo + t % W;");
                             w.block("if (i < hi)", |w| {
                                 let target = at("line", &format!("i + o{v}{p}"));
-                                self.step_body(w, step, &target, &|k| {
+                                let read = |k| {
                                     let m = offset("i", k);
                                     let m = format!("resolve({}, {q}, {m})", axis.extent());
                                     at("line", &format!("{m} + o{v}{q}"))
-                                });
+                                };
+                                // A product per tap, as the edge tiles' register passes.
+                                self.step_body(w, step, &target, &read, false);
                             });
                         });
                     });
