@@ -1,0 +1,54 @@
+# Probe (scratch): Fidelity's tile kernel at 48x32 (as emitted, static shared memory) against
+# taller tiles whose shared arrays are made dynamic. usage: gen.py OUT ELEM BASE.cu VAR.cu...
+import re, sys
+out, elem, base = sys.argv[1:4]
+variants = sys.argv[4:]
+def kernel(s):
+    m = re.search(r'extern "C" __global__ void __launch_bounds__\(([^)]*)\)\n(\w+_(forward|inverse)_\w+_tile)\(', s)
+    start = m.start(); i = s.index('{', m.end()); depth = 0
+    for j in range(i, len(s)):
+        if s[j] == '{': depth += 1
+        elif s[j] == '}':
+            depth -= 1
+            if depth == 0: break
+    tx, ty = map(int, re.search(r'tile of (\d+)x(\d+) polyphase', s[s.rfind('// Fused 2-D pass', 0, start):start]).groups())
+    return s[start:j + 1], m.group(2), int(m.group(1).split(',')[0]), m.group(3) == 'forward', tx, ty
+bs = open(base).read()
+text = bs
+_, name, threads0, forward, tx0, ty0 = kernel(bs)
+entries = [(name, tx0, ty0, threads0, 0)]
+for k, v in enumerate(variants):
+    v, _, lb = v.partition('@')
+    body, name_v, threads, _, tx, ty = kernel(open(v).read())
+    if lb:
+        body = body.replace(f'__launch_bounds__({threads})', f'__launch_bounds__({threads}, {lb})', 1)
+    total = 0
+    for m in re.finditer(r'__shared__ (__align__\(16\) )?(int|float) (\w+)((?:\[\d+\])+);', body):
+        size = 4
+        for d in re.findall(r'\[(\d+)\]', m.group(4)): size *= int(d)
+        total += size
+    off = 0; lines = []
+    def repl(m):
+        global off
+        align, ty_, nm, dims = m.group(1), m.group(2), m.group(3), m.group(4)
+        ds = [int(d) for d in re.findall(r'\[(\d+)\]', dims)]
+        size = 4
+        for d in ds: size *= d
+        if len(ds) == 2:
+            r = f'{ty_} (*{nm})[{ds[1]}] = reinterpret_cast<{ty_} (*)[{ds[1]}]>(dyn_local + {off});'
+        else:
+            r = f'{ty_}* {nm} = reinterpret_cast<{ty_}*>(dyn_local + {off});'
+        off += (size + 15) // 16 * 16
+        return r
+    if total > 48 * 1024:
+        body = re.sub(r'__shared__ (__align__\(16\) )?(int|float) (\w+)((?:\[\d+\])+);', repl, body)
+        body = body.replace('{', '{\n    extern __shared__ __align__(16) unsigned char dyn_local[];', 1)
+    nv = f'{name_v}_v{k}'
+    text += '\n' + body.replace(name_v + '(', nv + '(', 1) + '\n'
+    entries.append((nv, tx, ty, threads, off))
+sig = 'const ELEM*, ELEM*, ELEM*' if forward else 'ELEM*, const ELEM*, const ELEM*'
+call = '(in, out, out,' if forward else '(out, in, in,'
+h = open('/work/main/.device/dyn/harness.cu').read()
+h = h.replace('SIG', sig).replace('CALL', call).replace('ELEM', elem).replace('NV', str(len(entries)))
+h = h.replace('ENTRIES', ',\n'.join(f'{{"{n}", {n}, {a}, {b}, {t}, {o}}}' for n, a, b, t, o in entries))
+open(out, 'w').write(text + h)
