@@ -731,8 +731,9 @@ impl Emitter<'_> {
                                 // Edge tiles keep a product per tap: grouped, the inverses'
                                 // edge code took more registers (Deslauriers-Dubuc's at 8192^2
                                 // 64 -> 80, 1.07-1.09x the time), and it sets the kernel's count.
+                                let group = pass.edge.is_none() && self.group_inner_taps;
                                 let read = |k| reg(q, g + k);
-                                self.step_body(w, step, &reg(p, g), &read, pass.edge.is_none())
+                                self.step_body(w, step, &reg(p, g), &read, group)
                             });
                         }
                         // No later step reads what the last one left beyond the band.

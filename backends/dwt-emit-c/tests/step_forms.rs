@@ -1,7 +1,8 @@
 //! Where the kernels write an integer lifting step in which form: the register passes of inner
-//! tiles sum each coefficient's taps and multiply once (`9 * (e1 + e2)`), edge tiles keep a
-//! product per tap (grouped there, the inverses' edge code took more registers, and so did the
-//! kernel). Both forms are exact; the execution suites compare both with the CPU reference.
+//! tiles sum each coefficient's taps and multiply once (`9 * (e1 + e2)`), but for kernels held
+//! to full occupancy (under that register cap the sums spilled); edge tiles keep a product per
+//! tap (grouped there, the inverses' edge code took more registers, and so did the kernel).
+//! Both forms are exact; the execution suites compare both with the CPU reference.
 
 use dwt_emit_c::{emit_module, Cuda, LaunchConfig};
 use dwt_ir::{Direction, ElementType, Layout};
@@ -14,37 +15,62 @@ fn products(code: &str, c: i32) -> (usize, usize) {
     (grouped, all - grouped)
 }
 
-#[test]
-fn inner_tiles_multiply_each_coefficient_once_and_edge_tiles_each_tap() {
-    // Deslauriers-Dubuc (9,7)'s predict: (-e0 + 9 e1 + 9 e2 - e3 + 8) >> 4.
+/// Deslauriers-Dubuc (9,7)'s fused kernel in `direction` under `config`: whether it is held to
+/// full occupancy, and the products by 9 (its predict: (-e0 + 9 e1 + 9 e2 - e3 + 8) >> 4) of
+/// its inner tiles and of its edge tiles.
+fn products_by_path(
+    direction: Direction,
+    config: &LaunchConfig,
+) -> (bool, (usize, usize), (usize, usize)) {
     let w = dwt_catalogue::by_name("DeslauriersDubuc97").unwrap();
-    for direction in [Direction::Forward, Direction::Inverse] {
-        let config = LaunchConfig::default();
-        let m = emit_module(
-            &Cuda,
-            w,
-            direction,
-            ElementType::I32,
-            Layout::Mallat,
-            &config,
-        )
-        .unwrap();
-        let tile = m.tile.as_ref().unwrap();
-        let source = m.kernel_source(&tile.kernel).unwrap();
-        let body = &source[source.find(&format!("{}(", tile.kernel)).unwrap()..];
-        let (inner, edge) = body
-            .split_once("\n    else {\n")
-            .expect("the tile kernel's inner tiles, then its edge tiles");
-        assert!(inner.contains("if (inner_x && inner_y)"), "{direction:?}");
-        let (grouped, single) = products(inner, 9);
+    let m = emit_module(
+        &Cuda,
+        w,
+        direction,
+        ElementType::I32,
+        Layout::Mallat,
+        config,
+    )
+    .unwrap();
+    let tile = m.tile.as_ref().unwrap();
+    let source = m.kernel_source(&tile.kernel).unwrap();
+    let body = &source[source.find(&format!("{}(", tile.kernel)).unwrap()..];
+    let (inner, edge) = body
+        .split_once("\n    else {\n")
+        .expect("the tile kernel's inner tiles, then its edge tiles");
+    assert!(inner.contains("if (inner_x && inner_y)"), "{direction:?}");
+    (tile.full_occupancy, products(inner, 9), products(edge, 9))
+}
+
+#[test]
+fn inner_tiles_multiply_each_coefficient_once_but_under_the_register_cap() {
+    let default = LaunchConfig::default();
+    let uncapped = LaunchConfig {
+        register_cap: Some(false),
+        ..LaunchConfig::default()
+    };
+    for (direction, config, capped) in [
+        (Direction::Inverse, &default, false),
+        (Direction::Forward, &uncapped, false),
+        (Direction::Forward, &default, true),
+    ] {
+        let (full_occupancy, (grouped, single), edge) = products_by_path(direction, config);
+        let case = format!("{direction:?}, held to full occupancy: {full_occupancy}");
+        assert_eq!(full_occupancy, capped, "{case}");
+        if capped {
+            assert!(
+                grouped == 0 && single > 0,
+                "{case}: inner tiles {grouped} grouped, {single} single"
+            );
+        } else {
+            assert!(
+                grouped > 0 && single == 0,
+                "{case}: inner tiles {grouped} grouped, {single} single"
+            );
+        }
         assert!(
-            grouped > 0 && single == 0,
-            "{direction:?} inner tiles: {grouped} grouped, {single} single"
-        );
-        let (grouped, single) = products(edge, 9);
-        assert!(
-            grouped == 0 && single > 0,
-            "{direction:?} edge tiles: {grouped} grouped, {single} single"
+            edge.0 == 0 && edge.1 > 0,
+            "{case}: edge tiles {edge:?} (grouped, single)"
         );
     }
 }
