@@ -705,15 +705,7 @@ impl Emitter<'_> {
             return self.float_step_body(w, step, target, read);
         }
         w.line(format!("{} acc = {};", self.work(), step.rounding as i32));
-        let groups: Vec<(Coeff, Vec<i64>)> = if group_taps {
-            taps_by_coefficient(step)
-        } else {
-            step.taps
-                .terms()
-                .map(|(k, c)| (c, vec![k as i64]))
-                .collect()
-        };
-        for (c, ks) in groups {
+        for (c, ks) in tap_groups(step, group_taps) {
             let term = self.times_sum(c.abs(), &ks, read);
             let acc = if c.is_negative() {
                 self.sub("acc", &term)
@@ -766,7 +758,7 @@ impl Emitter<'_> {
         target: &str,
         read: &dyn Fn(i64) -> String,
     ) {
-        for (c, ks) in taps_by_coefficient(step) {
+        for (c, ks) in tap_groups(step, true) {
             let subtract = c.is_negative() != (step.sign == Sign::Sub);
             let term = self.times_sum(c.abs(), &ks, read);
             let updated = if subtract {
@@ -1253,12 +1245,12 @@ fn op_step(op: &Op) -> Option<&Step> {
     }
 }
 
-/// A step's taps grouped by coefficient, each group's offsets in tap order, the groups in the
-/// order of their first tap.
-fn taps_by_coefficient(step: &Step) -> Vec<(Coeff, Vec<i64>)> {
+/// A step's taps as (coefficient, offsets) in the order of their first tap: with
+/// `by_coefficient` the taps of one coefficient together (in tap order), else one tap each.
+fn tap_groups(step: &Step, by_coefficient: bool) -> Vec<(Coeff, Vec<i64>)> {
     let mut groups: Vec<(Coeff, Vec<i64>)> = Vec::new();
     for (k, c) in step.taps.terms() {
-        match groups.iter_mut().find(|(g, _)| *g == c) {
+        match groups.iter_mut().find(|(g, _)| by_coefficient && *g == c) {
             Some((_, ks)) => ks.push(k as i64),
             None => groups.push((c, vec![k as i64])),
         }

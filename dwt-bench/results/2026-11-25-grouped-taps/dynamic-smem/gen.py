@@ -1,18 +1,13 @@
 # Probe (scratch): Fidelity's tile kernel at 48x32 (as emitted, static shared memory) against
 # taller tiles whose shared arrays are made dynamic. usage: gen.py OUT ELEM BASE.cu VAR.cu...
-import re, sys
+import os, re, sys
 out, elem, base = sys.argv[1:4]
 variants = sys.argv[4:]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '2026-11-25-taller-tiles', 'surgery'))
+from tile_kernel import tile_kernel
 def kernel(s):
-    m = re.search(r'extern "C" __global__ void __launch_bounds__\(([^)]*)\)\n(\w+_(forward|inverse)_\w+_tile)\(', s)
-    start = m.start(); i = s.index('{', m.end()); depth = 0
-    for j in range(i, len(s)):
-        if s[j] == '{': depth += 1
-        elif s[j] == '}':
-            depth -= 1
-            if depth == 0: break
-    tx, ty = map(int, re.search(r'tile of (\d+)x(\d+) polyphase', s[s.rfind('// Fused 2-D pass', 0, start):start]).groups())
-    return s[start:j + 1], m.group(2), int(m.group(1).split(',')[0]), m.group(3) == 'forward', tx, ty
+    body, name, bounds, forward, tx, ty = tile_kernel(s)
+    return body, name, int(bounds.split(',')[0]), forward, tx, ty
 bs = open(base).read()
 text = bs
 _, name, threads0, forward, tx0, ty0 = kernel(bs)
@@ -48,7 +43,7 @@ for k, v in enumerate(variants):
     entries.append((nv, tx, ty, threads, off))
 sig = 'const ELEM*, ELEM*, ELEM*' if forward else 'ELEM*, const ELEM*, const ELEM*'
 call = '(in, out, out,' if forward else '(out, in, in,'
-h = open('/work/main/.device/dyn/harness.cu').read()
+h = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'harness.cu')).read()
 h = h.replace('SIG', sig).replace('CALL', call).replace('ELEM', elem).replace('NV', str(len(entries)))
 h = h.replace('ENTRIES', ',\n'.join(f'{{"{n}", {n}, {a}, {b}, {t}, {o}}}' for n, a, b, t, o in entries))
 open(out, 'w').write(text + h)

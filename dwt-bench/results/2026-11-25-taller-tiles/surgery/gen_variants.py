@@ -8,22 +8,15 @@
 import os, re, sys
 mode, src, out, elem, a1, a2 = sys.argv[1:7]
 s = open(src).read()
-m = re.search(r'extern "C" __global__ void __launch_bounds__\(([^)]*)\)\n(\w+_(forward|inverse)_\w+_tile)\(', s)
-threads = int(m.group(1).split(',')[0]); name = m.group(2); forward = m.group(3) == 'forward'
-start = m.start()
-i = s.index('{', m.end()); depth = 0
-for j in range(i, len(s)):
-    if s[j] == '{': depth += 1
-    elif s[j] == '}':
-        depth -= 1
-        if depth == 0: break
-body = s[start:j + 1]
-TX, TY = map(int, re.search(r'tile of (\d+)x(\d+) polyphase', s[s.rfind('// Fused 2-D pass', 0, start):start]).groups())
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tile_kernel import tile_kernel
+body, name, bounds, forward, TX, TY = tile_kernel(s)
+threads = int(bounds.split(',')[0])
 text = s
 for v, a in (('b1', a1), ('b2', a2)):
     vb = body
     if mode == 'bounds':
-        vb = body.replace(f'__launch_bounds__({m.group(1)})', f'__launch_bounds__({threads}, {a})', 1)
+        vb = body.replace(f'__launch_bounds__({bounds})', f'__launch_bounds__({threads}, {a})', 1)
     text += '\n' + vb.replace(name + '(', name + '_' + v + '(', 1) + '\n'
 label = {'bounds': 'min', 'carveout': 'carve'}[mode]
 here = os.path.dirname(os.path.abspath(__file__))

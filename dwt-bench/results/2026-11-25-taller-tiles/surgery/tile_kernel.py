@@ -1,0 +1,18 @@
+# The fused tile kernel of an emitted CUDA module, for the surgery scripts of the results
+# folders (this one's gen_variants.py, ../../2026-11-25-grouped-taps/dynamic-smem/gen.py).
+import re
+
+def tile_kernel(s):
+    """The module text `s`'s tile kernel: (its text from `extern "C"` to its closing brace,
+    its name, its launch bounds as written, whether it is a forward, its tile's polyphase
+    indices along x and y)."""
+    m = re.search(r'extern "C" __global__ void __launch_bounds__\(([^)]*)\)\n(\w+_(forward|inverse)_\w+_tile)\(', s)
+    start = m.start()
+    i = s.index('{', m.end()); depth = 0
+    for j in range(i, len(s)):
+        if s[j] == '{': depth += 1
+        elif s[j] == '}':
+            depth -= 1
+            if depth == 0: break
+    tx, ty = map(int, re.search(r'tile of (\d+)x(\d+) polyphase', s[s.rfind('// Fused 2-D pass', 0, start):start]).groups())
+    return s[start:j + 1], m.group(2), m.group(1), m.group(3) == 'forward', tx, ty
