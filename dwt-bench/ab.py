@@ -2,7 +2,10 @@
 each build's medians over its runs, and each later build's fastest median over the first's.
 Reports are found as `<folder>/<build>-*.md` (e.g. old-1.md, old-2.md, new-1.md, new-2.md).
 
-    python3 dwt-bench/ab.py <folder> old new [more builds...]
+    python3 dwt-bench/ab.py [--variant two-pass] <folder> old new [more builds...]
+
+`--variant` compares another variant's rows (default src->dst; e.g. `two-pass`, which the
+reports hold unless run with `--default-plan-only`).
 """
 import glob
 import sys
@@ -10,13 +13,13 @@ import sys
 from report import cases
 
 
-def medians(path):
-    """Case -> (median in ms, fraction of copy bandwidth) of a report's src->dst rows."""
-    return {case: (v["src->dst"].ms, v["src->dst"].of_copy) for case, v in cases(path).items() if "src->dst" in v}
+def medians(path, variant):
+    """Case -> (median in ms, fraction of copy bandwidth) of a report's rows of `variant`."""
+    return {case: (v[variant].ms, v[variant].of_copy) for case, v in cases(path).items() if variant in v}
 
 
-def main(folder, builds):
-    runs = {b: [medians(f) for f in sorted(glob.glob(f"{folder}/{b}-*.md"))] for b in builds}
+def main(folder, builds, variant):
+    runs = {b: [medians(f, variant) for f in sorted(glob.glob(f"{folder}/{b}-*.md"))] for b in builds}
     for b, reports in runs.items():
         if not reports:
             sys.exit(f"no {folder}/{b}-*.md")
@@ -33,6 +36,10 @@ def main(folder, builds):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 4:
+    args = sys.argv[1:]
+    variant = "src->dst"
+    if args[:1] == ["--variant"] and len(args) > 1:
+        variant, args = args[1], args[2:]
+    if len(args) < 3:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2:])
+    main(args[0], args[1:], variant)

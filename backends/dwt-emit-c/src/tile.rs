@@ -509,6 +509,23 @@ impl Emitter<'_> {
             && self.kept_values(layout, self.inner_passes().0) <= KEPT_UNDER_CAP
     }
 
+    /// Whether the register passes of the fused kernel's edge tiles sum each coefficient's taps
+    /// first, as its inner tiles do ([`Emitter::group_edge_taps`]): only in the i32 inverse of a
+    /// program with a step spanning eight indices or more (Fidelity) on the tiles of 48x32 that
+    /// [`LaunchConfig::long_filter_tiles`](crate::LaunchConfig::long_filter_tiles) gives it.
+    /// There the whole kernel took 0.95-0.97 of the time at 4096^2 and 8192^2 on an H200 (its
+    /// 80 registers unchanged); in i16 it took 96 instead of 80 registers and 1.07-1.09x the
+    /// time. Elsewhere edge tiles keep a product per tap: grouped, the other
+    /// inverses' edge code took more registers (Deslauriers-Dubuc's at 8192^2 64 -> 80,
+    /// 1.03-1.09x the time) and it sets the kernel's count, Fidelity's inverse on the configured
+    /// tiles of 1920x1080 took 1.07x and its forward gained nothing (BENCHMARKS.md).
+    pub(crate) fn edge_taps_grouped(&self) -> bool {
+        self.direction == Direction::Inverse
+            && self.elem == ElementType::I32
+            && self.cfg.tile == [48, 32]
+            && crate::max_step_span(self.wavelet).is_some_and(|span| span >= 8)
+    }
+
     pub(crate) fn tile(
         &self,
         w: &mut Writer,

@@ -728,10 +728,10 @@ impl Emitter<'_> {
                         let (from, to) = (-(h.before as i64), (s + h.after as usize) as i64);
                         for g in from..to {
                             w.block("", |w| {
-                                // Edge tiles keep a product per tap: grouped, the inverses'
-                                // edge code took more registers (Deslauriers-Dubuc's at 8192^2
-                                // 64 -> 80, 1.07-1.09x the time), and it sets the kernel's count.
-                                let group = pass.edge.is_none() && self.group_inner_taps;
+                                let group = match pass.edge {
+                                    None => self.group_inner_taps,
+                                    Some(_) => self.group_edge_taps,
+                                };
                                 let read = |k| reg(q, g + k);
                                 self.step_body(w, step, &reg(p, g), &read, group)
                             });

@@ -124,12 +124,14 @@ fn a_small_transform_module() {
 }
 
 /// The fused kernels of 8192x8192 requests (`LaunchConfig::for_request`) where the long filters'
-/// tiles apply: Fidelity's 48x32 tiles with register segments of 16 and Daubechies 9/7's 32x24
-/// with segments of 8 (CUDA; the rule is the same for OpenCL).
+/// tiles apply: Fidelity's 48x32 tiles with register segments of 16 (its inverse's edge tiles
+/// grouping their taps, in i32) and Daubechies 9/7's 32x24 with segments of 8 (CUDA; the rule is
+/// the same for OpenCL).
 #[test]
 fn large_plane_modules() {
     for (name, direction, tile) in [
         ("Fidelity", Direction::Forward, [48, 32]),
+        ("Fidelity", Direction::Inverse, [48, 32]),
         ("Daubechies97Integer", Direction::Inverse, [32, 24]),
     ] {
         let w = dwt_catalogue::by_name(name).expect("catalogue wavelet");

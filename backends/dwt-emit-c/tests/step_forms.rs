@@ -1,7 +1,8 @@
 //! Where the kernels write an integer lifting step in which form: the register passes of inner
 //! tiles sum each coefficient's taps and multiply once (`9 * (e1 + e2)`), but for kernels held
 //! to full occupancy (under that register cap the sums spilled); edge tiles keep a product per
-//! tap (grouped there, the inverses' edge code took more registers, and so did the kernel).
+//! tap (grouped there, the inverses' edge code took more registers, and so did the kernel), but
+//! in Fidelity's inverse on its 48x32 tiles of large planes, which ran faster grouped.
 //! Both forms are exact; the execution suites compare both with the CPU reference.
 
 use dwt_emit_c::{emit_module, Cuda, LaunchConfig};
@@ -15,14 +16,15 @@ fn products(code: &str, c: i32) -> (usize, usize) {
     (grouped, all - grouped)
 }
 
-/// Deslauriers-Dubuc (9,7)'s fused kernel in `direction` under `config`: whether it is held to
-/// full occupancy, and the products by 9 (its predict: (-e0 + 9 e1 + 9 e2 - e3 + 8) >> 4) of
-/// its inner tiles and of its edge tiles.
-fn products_by_path(
+/// `wavelet`'s fused kernel in `direction` under `config`: whether it is held to full
+/// occupancy, and the products by `c` of its inner tiles and of its edge tiles.
+fn products_of(
+    wavelet: &str,
+    c: i32,
     direction: Direction,
     config: &LaunchConfig,
 ) -> (bool, (usize, usize), (usize, usize)) {
-    let w = dwt_catalogue::by_name("DeslauriersDubuc97").unwrap();
+    let w = dwt_catalogue::by_name(wavelet).unwrap();
     let m = emit_module(
         &Cuda,
         w,
@@ -39,7 +41,15 @@ fn products_by_path(
         .split_once("\n    else {\n")
         .expect("the tile kernel's inner tiles, then its edge tiles");
     assert!(inner.contains("if (inner_x && inner_y)"), "{direction:?}");
-    (tile.full_occupancy, products(inner, 9), products(edge, 9))
+    (tile.full_occupancy, products(inner, c), products(edge, c))
+}
+
+/// Deslauriers-Dubuc (9,7)'s: the products by 9 (its predict: (-e0 + 9 e1 + 9 e2 - e3 + 8) >> 4).
+fn products_by_path(
+    direction: Direction,
+    config: &LaunchConfig,
+) -> (bool, (usize, usize), (usize, usize)) {
+    products_of("DeslauriersDubuc97", 9, direction, config)
 }
 
 #[test]
@@ -72,5 +82,35 @@ fn inner_tiles_multiply_each_coefficient_once_but_under_the_register_cap() {
             edge.0 == 0 && edge.1 > 0,
             "{case}: edge tiles {edge:?} (grouped, single)"
         );
+    }
+}
+
+#[test]
+fn fidelity_inverse_groups_its_edge_tiles_on_the_large_planes_tiles_only() {
+    let default = LaunchConfig::default();
+    let large = |direction| {
+        let w = dwt_catalogue::by_name("Fidelity").unwrap();
+        default.for_request(w, direction, ElementType::I32, &[8192, 8192])
+    };
+    let (inverse, forward) = (large(Direction::Inverse), large(Direction::Forward));
+    assert_eq!((inverse.tile, forward.tile), ([48, 32], [48, 32]));
+    // Fidelity's update: (... + 161 o[-1] + 161 o[0] ...) >> 8, in both directions.
+    for (direction, config, edge_grouped) in [
+        (Direction::Inverse, &inverse, true),
+        (Direction::Inverse, &default, false),
+        (Direction::Forward, &forward, false),
+    ] {
+        let (_, (grouped, single), edge) = products_of("Fidelity", 161, direction, config);
+        let case = format!("{direction:?} on {:?}", config.tile);
+        assert!(
+            grouped > 0 && single == 0,
+            "{case}: inner tiles {grouped} grouped, {single} single"
+        );
+        let expected = if edge_grouped {
+            edge.0 > 0 && edge.1 == 0
+        } else {
+            edge.0 == 0 && edge.1 > 0
+        };
+        assert!(expected, "{case}: edge tiles {edge:?} (grouped, single)");
     }
 }
