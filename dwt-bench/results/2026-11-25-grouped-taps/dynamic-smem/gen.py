@@ -16,7 +16,8 @@ for k, v in enumerate(variants):
     v, _, lb = v.partition('@')
     body, name_v, threads, _, tx, ty = kernel(open(v).read())
     if lb:
-        body = body.replace(f'__launch_bounds__({threads})', f'__launch_bounds__({threads}, {lb})', 1)
+        # Any bounds as emitted (a capped forward's too); `@0`: none but the group size.
+        body = re.sub(r'__launch_bounds__\([^)]*\)', f'__launch_bounds__({threads}, {lb})' if lb != '0' else f'__launch_bounds__({threads})', body, count=1)
     total = 0
     for m in re.finditer(r'__shared__ (__align__\(16\) )?(int|float) (\w+)((?:\[\d+\])+);', body):
         size = 4
