@@ -1,5 +1,6 @@
 #!/bin/bash
-cd .device/s13/bin
+# D: the scratch folder carried (this session .device/s13, the default).
+cd ${D:-.device/s13}/bin
 export DWT_CACHE_DIR=$(mktemp -d)
 for t in dwt_cuda cuda conformance; do
   ./$t --include-ignored --nocapture > $OUT/$t.txt 2>&1; echo "$t rc=$?"; grep "test result" $OUT/$t.txt
