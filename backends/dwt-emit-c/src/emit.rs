@@ -243,7 +243,6 @@ pub fn emit_module(
         on_read,
         on_write,
         group_inner_taps: true,
-        group_edge_taps: false,
     };
     let prelude_for = |layout: Option<Layout>| {
         let mut w = Writer::new();
@@ -293,7 +292,6 @@ pub fn emit_module(
         let full_occupancy = e.full_occupancy(layout, edges);
         let e = &Emitter {
             group_inner_taps: !full_occupancy,
-            group_edge_taps: e.edge_taps_grouped(),
             ..*e
         };
         let name = dialect.kernel_name(&prefix, elem, pass);
@@ -390,9 +388,6 @@ pub(crate) struct Emitter<'a> {
     /// occupancy, where the sums' temporaries spilled (Fidelity's forward on 32x16 tiles, 12
     /// bytes at 32 registers) and the products per tap did not.
     pub(crate) group_inner_taps: bool,
-    /// Whether the register passes of the fused kernel's edge tiles do too
-    /// ([`edge_taps_grouped`](Self::edge_taps_grouped)).
-    pub(crate) group_edge_taps: bool,
 }
 
 /// The edge tiles of the fused pass of `wavelet` in `direction` for `elem` under `config`, or
@@ -418,7 +413,6 @@ pub(crate) fn fused_edges(
         on_read: None,
         on_write: None,
         group_inner_taps: true,
-        group_edge_taps: false,
     };
     e.tile_plan(config.tile).ok().map(|(_, _, edges)| edges)
 }

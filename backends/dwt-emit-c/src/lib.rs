@@ -65,6 +65,16 @@ pub const WIDE_INVERSE_PLANE: usize = 4096 * 4096;
 /// every one of them 1.01-1.10 (BENCHMARKS.md).
 pub const TALL_TILE_PLANE: usize = 4096 * 4096;
 
+/// The span (indices a step reads, first to last) from which a program's steps are the long
+/// ones of [`LaunchConfig::long_filter_tiles`]: Fidelity's eight. Their forward takes 32x32 tiles
+/// from [`LONG_FILTER_PLANE`], both directions [`TALLEST_TILE`] from [`TALL_TILE_PLANE`].
+pub(crate) const LONG_STEP_SPAN: usize = 8;
+
+/// The tiles, work-items and register segments of the programs of [`LONG_STEP_SPAN`] on planes
+/// of at least [`TALL_TILE_PLANE`] samples (not their forward in i16): 48x32 of 256 with
+/// segments of 16. On those tiles Fidelity's i32 inverse also groups its edge tiles' taps.
+pub(crate) const TALLEST_TILE: ([usize; 2], usize, usize) = ([48, 32], 256, 16);
+
 /// The most samples a transform may have for [`LaunchConfig::clamped_edges_reach_back`] to apply
 /// by default: 1920x1080. Its levels are each about a wave of groups or less and last as long as
 /// their slowest tile, so Haar's forward edge tiles in registers saved 27% at three levels there
@@ -366,7 +376,7 @@ impl LaunchConfig {
                 .iter()
                 .map(|h| h.before + h.after)
                 .sum();
-            let tallest = match (span >= 8, direction) {
+            let tallest = match (span >= LONG_STEP_SPAN, direction) {
                 // Not Fidelity's forward in i16, whose tiles load through registers: 48x32 took
                 // 1.33x the time of 32x32 there (its inverse 0.92-0.99 of 64x16's).
                 (true, Direction::Forward) => elem != ElementType::I16,
@@ -376,10 +386,10 @@ impl LaunchConfig {
             // Inverses of steps spanning four or more keep the wider tiles measured for them.
             let taller = match direction {
                 Direction::Inverse => is_integer(elem) && steps > 2 && span < 4,
-                Direction::Forward => span < 8 && forward_halo >= 6,
+                Direction::Forward => span < LONG_STEP_SPAN && forward_halo >= 6,
             };
             if tallest {
-                shapes.push(([48, 32], 256, 16));
+                shapes.push(TALLEST_TILE);
             } else if taller {
                 shapes.push(([32, 24], 256, 8));
             }
@@ -396,7 +406,7 @@ impl LaunchConfig {
                 (span >= 4 && applies(LONG_FILTER_PLANE))
                     || (short_inverse && applies(WIDE_INVERSE_PLANE + 1))
             }
-            Direction::Forward => span >= 8 && applies(LONG_FILTER_PLANE),
+            Direction::Forward => span >= LONG_STEP_SPAN && applies(LONG_FILTER_PLANE),
         };
         if wide {
             shapes.push(match direction {

@@ -510,9 +510,10 @@ impl Emitter<'_> {
     }
 
     /// Whether the register passes of the fused kernel's edge tiles sum each coefficient's taps
-    /// first, as its inner tiles do ([`Emitter::group_edge_taps`]): only in the i32 inverse of a
-    /// program with a step spanning eight indices or more (Fidelity) on the tiles of 48x32 that
-    /// [`LaunchConfig::long_filter_tiles`](crate::LaunchConfig::long_filter_tiles) gives it.
+    /// first, as its inner tiles do: only in the i32 inverse of a program with a step spanning
+    /// [`LONG_STEP_SPAN`](crate::LONG_STEP_SPAN) indices or more (Fidelity) on the tallest tiles
+    /// that [`LaunchConfig::long_filter_tiles`](crate::LaunchConfig::long_filter_tiles) gives it
+    /// ([`TALLEST_TILE`](crate::TALLEST_TILE), 48x32).
     /// There the whole kernel took 0.95-0.97 of the time at 4096^2 and 8192^2 on an H200 (its
     /// 80 registers unchanged); in i16 it took 96 instead of 80 registers and 1.07-1.09x the
     /// time. Elsewhere edge tiles keep a product per tap: grouped, the other
@@ -522,8 +523,8 @@ impl Emitter<'_> {
     pub(crate) fn edge_taps_grouped(&self) -> bool {
         self.direction == Direction::Inverse
             && self.elem == ElementType::I32
-            && self.cfg.tile == [48, 32]
-            && crate::max_step_span(self.wavelet).is_some_and(|span| span >= 8)
+            && self.cfg.tile == crate::TALLEST_TILE.0
+            && crate::max_step_span(self.wavelet).is_some_and(|span| span >= crate::LONG_STEP_SPAN)
     }
 
     pub(crate) fn tile(
@@ -1384,7 +1385,8 @@ impl Emitter<'_> {
                                     let m = format!("resolve({}, {q}, {m})", axis.extent());
                                     at("line", &format!("{m} + o{v}{q}"))
                                 };
-                                // A product per tap, as the edge tiles' register passes.
+                                // A product per tap, as the edge tiles' register passes but
+                                // Fidelity's on its tallest tiles (`edge_taps_grouped`).
                                 self.step_body(w, step, &target, &read, false);
                             });
                         });

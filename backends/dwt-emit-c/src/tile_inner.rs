@@ -726,12 +726,12 @@ impl Emitter<'_> {
                         );
                         w.comment(format!("{step}"));
                         let (from, to) = (-(h.before as i64), (s + h.after as usize) as i64);
+                        let group = match pass.edge {
+                            None => self.group_inner_taps,
+                            Some(_) => self.edge_taps_grouped(),
+                        };
                         for g in from..to {
                             w.block("", |w| {
-                                let group = match pass.edge {
-                                    None => self.group_inner_taps,
-                                    Some(_) => self.group_edge_taps,
-                                };
                                 let read = |k| reg(q, g + k);
                                 self.step_body(w, step, &reg(p, g), &read, group)
                             });

@@ -2,7 +2,7 @@
 //! tiles sum each coefficient's taps and multiply once (`9 * (e1 + e2)`), but for kernels held
 //! to full occupancy (under that register cap the sums spilled); edge tiles keep a product per
 //! tap (grouped there, the inverses' edge code took more registers, and so did the kernel), but
-//! in Fidelity's inverse on its 48x32 tiles of large planes, which ran faster grouped.
+//! in Fidelity's i32 inverse on its 48x32 tiles of large planes, which ran faster grouped.
 //! Both forms are exact; the execution suites compare both with the CPU reference.
 
 use dwt_emit_c::{emit_module, Cuda, LaunchConfig};
@@ -16,24 +16,17 @@ fn products(code: &str, c: i32) -> (usize, usize) {
     (grouped, all - grouped)
 }
 
-/// `wavelet`'s fused kernel in `direction` under `config`: whether it is held to full
+/// `wavelet`'s fused kernel in `direction` for `elem` under `config`: whether it is held to full
 /// occupancy, and the products by `c` of its inner tiles and of its edge tiles.
 fn products_of(
     wavelet: &str,
     c: i32,
     direction: Direction,
+    elem: ElementType,
     config: &LaunchConfig,
 ) -> (bool, (usize, usize), (usize, usize)) {
     let w = dwt_catalogue::by_name(wavelet).unwrap();
-    let m = emit_module(
-        &Cuda,
-        w,
-        direction,
-        ElementType::I32,
-        Layout::Mallat,
-        config,
-    )
-    .unwrap();
+    let m = emit_module(&Cuda, w, direction, elem, Layout::Mallat, config).unwrap();
     let tile = m.tile.as_ref().unwrap();
     let source = m.kernel_source(&tile.kernel).unwrap();
     let body = &source[source.find(&format!("{}(", tile.kernel)).unwrap()..];
@@ -49,7 +42,7 @@ fn products_by_path(
     direction: Direction,
     config: &LaunchConfig,
 ) -> (bool, (usize, usize), (usize, usize)) {
-    products_of("DeslauriersDubuc97", 9, direction, config)
+    products_of("DeslauriersDubuc97", 9, direction, ElementType::I32, config)
 }
 
 #[test]
@@ -88,20 +81,30 @@ fn inner_tiles_multiply_each_coefficient_once_but_under_the_register_cap() {
 #[test]
 fn fidelity_inverse_groups_its_edge_tiles_on_the_large_planes_tiles_only() {
     let default = LaunchConfig::default();
-    let large = |direction| {
+    let large = |direction, elem| {
         let w = dwt_catalogue::by_name("Fidelity").unwrap();
-        default.for_request(w, direction, ElementType::I32, &[8192, 8192])
+        default.for_request(w, direction, elem, &[8192, 8192])
     };
-    let (inverse, forward) = (large(Direction::Inverse), large(Direction::Forward));
-    assert_eq!((inverse.tile, forward.tile), ([48, 32], [48, 32]));
+    use ElementType::{I16, I32};
+    let (inverse, forward) = (
+        large(Direction::Inverse, I32),
+        large(Direction::Forward, I32),
+    );
+    let inverse_i16 = large(Direction::Inverse, I16);
+    assert_eq!(
+        (inverse.tile, forward.tile, inverse_i16.tile),
+        ([48, 32], [48, 32], [48, 32])
+    );
     // Fidelity's update: (... + 161 o[-1] + 161 o[0] ...) >> 8, in both directions.
-    for (direction, config, edge_grouped) in [
-        (Direction::Inverse, &inverse, true),
-        (Direction::Inverse, &default, false),
-        (Direction::Forward, &forward, false),
+    for (direction, elem, config, edge_grouped) in [
+        (Direction::Inverse, I32, &inverse, true),
+        (Direction::Inverse, I32, &default, false),
+        (Direction::Forward, I32, &forward, false),
+        // In i16 grouped edge tiles took 96 registers instead of 80.
+        (Direction::Inverse, I16, &inverse_i16, false),
     ] {
-        let (_, (grouped, single), edge) = products_of("Fidelity", 161, direction, config);
-        let case = format!("{direction:?} on {:?}", config.tile);
+        let (_, (grouped, single), edge) = products_of("Fidelity", 161, direction, elem, config);
+        let case = format!("{direction:?} {elem:?} on {:?}", config.tile);
         assert!(
             grouped > 0 && single == 0,
             "{case}: inner tiles {grouped} grouped, {single} single"

@@ -3,19 +3,13 @@
 # x reading both phases from there and writing back deinterleaved as before. `i8`: the pass along
 # x's work-items as emitted (a line's 4 segments to neighbouring work-items); `i8m`: neighbouring
 # work-items on neighbouring lines. Appends the variants and a harness (8192^2, one level).
-import re, sys
+import os, re, sys
 src, out, elem = sys.argv[1], sys.argv[2], sys.argv[3]
 s = open(src).read()
-m = re.search(r'extern "C" __global__ void __launch_bounds__\([^)]*\)\n(\w+_forward_\w+_tile)\(', s)
-name = m.group(1)
-start = m.start()
-i = s.index('{', m.end()); depth = 0
-for j in range(i, len(s)):
-    if s[j] == '{': depth += 1
-    elif s[j] == '}':
-        depth -= 1
-        if depth == 0: break
-body = s[start:j + 1]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '2026-11-25-taller-tiles', 'surgery'))
+from tile_kernel import tile_kernel
+body, name, _, forward, _, _ = tile_kernel(s)
+assert forward, 'a forward module'
 bmax = int(re.search(r'const int at = .*2 \* \(mx0 - (\d+)\);', body).group(1))
 lines = int(re.search(r'Along x in registers \(read and lift\): (\d+) lines', body).group(1))
 

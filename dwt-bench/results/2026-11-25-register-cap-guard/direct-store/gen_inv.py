@@ -2,20 +2,14 @@
 # stores its results straight to the natural image from registers (vector stores of two pairs),
 # instead of writing them back to the tile, a barrier, and a store loop over the tile.
 # `ds`: the pass's work-items as emitted; `dsr`: the other order (lines <-> segments).
-import re, sys
+import os, re, sys
 src, out, elem = sys.argv[1], sys.argv[2], sys.argv[3]
 s = open(src).read()
-m = re.search(r'extern "C" __global__ void __launch_bounds__\(([^)]*)\)\n(\w+_inverse_\w+_tile)\(', s)
-threads = int(m.group(1).split(',')[0]); name = m.group(2)
-start = m.start()
-i = s.index('{', m.end()); depth = 0
-for j in range(i, len(s)):
-    if s[j] == '{': depth += 1
-    elif s[j] == '}':
-        depth -= 1
-        if depth == 0: break
-body = s[start:j + 1]
-TX, TY = map(int, re.search(r'tile of (\d+)x(\d+) polyphase', s[s.rfind('// Fused 2-D pass', 0, start):start]).groups())
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '2026-11-25-taller-tiles', 'surgery'))
+from tile_kernel import tile_kernel
+body, name, bounds, forward, TX, TY = tile_kernel(s)
+assert not forward, 'an inverse module'
+threads = int(bounds.split(',')[0])
 vec = {'int': ('int4', 'make_int4'), 'float': ('float4', 'make_float4')}[elem]
 undo = 'undo_pre_shift' in body
 

@@ -4,17 +4,10 @@
 import os, re, sys
 src, out, elem = sys.argv[1], sys.argv[2], sys.argv[3]
 s = open(src).read()
-m = re.search(r'extern "C" __global__ void __launch_bounds__\(([^)]*)\)\n(\w+_(forward|inverse)_\w+_tile)\(', s)
-threads = int(m.group(1).split(',')[0]); name = m.group(2); forward = m.group(3) == 'forward'
-start = m.start()
-i = s.index('{', m.end()); depth = 0
-for j in range(i, len(s)):
-    if s[j] == '{': depth += 1
-    elif s[j] == '}':
-        depth -= 1
-        if depth == 0: break
-body = s[start:j + 1]
-TX, TY = map(int, re.search(r'tile of (\d+)x(\d+) polyphase', s[s.rfind('// Fused 2-D pass', 0, start):start]).groups())
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '2026-11-25-taller-tiles', 'surgery'))
+from tile_kernel import tile_kernel
+body, name, bounds, forward, TX, TY = tile_kernel(s)
+threads = int(bounds.split(',')[0])
 sub = re.compile(r'^(\s*)((?:nat|low|high|\(px \? high : low\))\[.*\]) = (.*);$')
 vec = re.compile(r'^(\s*)\*\((\w+)\*\)\(((?:nat|low|high) .*?)\) = (make_\w+\(.*\));$')
 def variant(b, fn):

@@ -1,5 +1,7 @@
 # The fused tile kernel of an emitted CUDA module, for the surgery scripts of the results
-# folders (this one's gen_variants.py, ../../2026-11-25-grouped-taps/dynamic-smem/gen.py).
+# folders (this one's gen_variants.py, ../../2026-11-25-grouped-taps/dynamic-smem/gen.py,
+# ../../2026-11-25-edge-taps/inner-only/gen_inner.py, and the earlier pair-copies/i8/gen8.py,
+# register-cap-guard/direct-store/gen_inv.py and store-hints/gen_cs.py, which held copies).
 import re
 
 def tile_kernel(s):
