@@ -3,17 +3,12 @@
 # edge path and sizes registers for the inner one). usage: gen_inner.py OUT ELEM MODULE.cu [@B]
 import os, re, sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '2026-11-25-taller-tiles', 'surgery'))
-from tile_kernel import tile_kernel
+from tile_kernel import tile_kernel, inner_tiles
 out, elem, mod = sys.argv[1:4]
 s = open(mod).read()
 body, name, bounds, forward, tx, ty = tile_kernel(s)
 threads = int(bounds.split(',')[0])
-ix = re.search(r'const int inner_x = mx0 >= (\d+) && mx0 \+ (\d+) <= (nx[01]);', body)
-iy = re.search(r'const int inner_y = my0 >= (\d+) && my0 \+ (\d+) <= (ny[01]);', body)
-a = body.replace('(int)blockIdx.x', '((int)blockIdx.x + bx_lo)').replace('(int)blockIdx.y', '((int)blockIdx.y + by_lo)')
-a = a.replace('const int high_row_step)', 'const int high_row_step, const int bx_lo, const int by_lo)', 1)
-assert a.count('bx_lo') == 2, 'signature'
-a = a.replace(name + '(', name + '_a(', 1)
+a, ix, iy = inner_tiles(body, name)
 b = a.replace(name + '_a(', name + '_b(', 1)
 cut = '    if (inner_x && inner_y) {'
 assert b.count(cut) == 1
