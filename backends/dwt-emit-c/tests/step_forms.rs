@@ -37,14 +37,6 @@ fn products_of(
     (tile.full_occupancy, products(inner, c), products(edge, c))
 }
 
-/// Deslauriers-Dubuc (9,7)'s: the products by 9 (its predict: (-e0 + 9 e1 + 9 e2 - e3 + 8) >> 4).
-fn products_by_path(
-    direction: Direction,
-    config: &LaunchConfig,
-) -> (bool, (usize, usize), (usize, usize)) {
-    products_of("DeslauriersDubuc97", 9, direction, ElementType::I32, config)
-}
-
 #[test]
 fn inner_tiles_multiply_each_coefficient_once_but_under_the_register_cap() {
     let default = LaunchConfig::default();
@@ -57,7 +49,9 @@ fn inner_tiles_multiply_each_coefficient_once_but_under_the_register_cap() {
         (Direction::Forward, &uncapped, false),
         (Direction::Forward, &default, true),
     ] {
-        let (full_occupancy, (grouped, single), edge) = products_by_path(direction, config);
+        // Deslauriers-Dubuc (9,7)'s predict: (-e0 + 9 e1 + 9 e2 - e3 + 8) >> 4.
+        let (full_occupancy, (grouped, single), edge) =
+            products_of("DeslauriersDubuc97", 9, direction, ElementType::I32, config);
         let case = format!("{direction:?}, held to full occupancy: {full_occupancy}");
         assert_eq!(full_occupancy, capped, "{case}");
         if capped {

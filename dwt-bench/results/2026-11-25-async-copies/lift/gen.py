@@ -3,7 +3,9 @@
 # statement removed: loads, shared traffic, barriers and stores stay), `cpa` with the inner
 # tiles' pair loads as 4-byte cp.async straight into the tile (no registers staged), `cpa8` that
 # under __launch_bounds__(256, 8), and `cpanl` cp.async without lifting.
-import re, sys
+import os, re, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '2026-11-25-taller-tiles', 'surgery'))
+from tile_kernel import probe_harness
 src, out, tx, ty, elem = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 s = open(src).read()
 m = re.search(r'extern "C" __global__ void __launch_bounds__\([^)]*\)\n(\w+_tile)\(', s)
@@ -57,5 +59,5 @@ __device__ __forceinline__ void cp_async4(void* dst, const void* src) {
 text = s + helper
 for v, b in variants.items():
     text += '\n' + b.replace(name + '(', name + '_' + v + '(', 1) + '\n'
-h = open('harness.cu').read().replace('KERNEL', name).replace('ELEM', elem).replace('TILEX', str(tx)).replace('TILEY', str(ty))
+h = probe_harness('harness.cu').replace('KERNEL', name).replace('ELEM', elem).replace('TILEX', str(tx)).replace('TILEY', str(ty))
 open(out, 'w').write(text + h)

@@ -32,15 +32,7 @@ stream_forward(int* out, const int* __restrict__ nat, const int cols, const int 
 #endif
     __shared__ int x_s[2 * SR][XP];
     const int tid = (int)threadIdx.x;
-#ifdef PERSIST
-    for (int u = (int)blockIdx.x; u < units; u += (int)gridDim.x) {
-    const int mx0 = (u % sx + bx_lo) * SW;
-    const int my0 = (u / sx + by_lo) * SH;
-#else
-    {
-    const int mx0 = ((int)blockIdx.x + bx_lo) * SW;
-    const int my0 = ((int)blockIdx.y + by_lo) * SH;
-#endif
+#include "stream_strip.cuh"
     // Column line: x-phase 0 lines [0, SW), x-phase 1 [SW, 2 SW), the strip's own.
     const bool liner = tid < 2 * SW;
     const int px = tid >= SW;

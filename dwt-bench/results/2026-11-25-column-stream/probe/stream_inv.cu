@@ -10,12 +10,7 @@
 // harness compares what it writes with the emitted kernel's output. PERSIST: as many groups as
 // fit at once, each taking strips in turn.
 #include "stream_params.cuh"
-#define STREAM_KERNEL stream_inverse
-#define EL (SW + 14)
-#define LINES (2 * SW + 21)
-#define INP (((LINES + 31) / 32) * 32 + 1)
-#define OUTP (2 * SW + 4)
-#define XITEMS (2 * SR * (SW / SS))
+#include "stream_inv_shape.cuh"
 // PIPE: two buffers of each, so that one chunk's lifting along y, the last chunk's along x and
 // the chunk before's store share one interval between barriers (one barrier per chunk).
 #ifdef PIPE
@@ -34,35 +29,8 @@ stream_inverse(int* nat, const int* __restrict__ src, const int cols, const int 
     int* const in_s = sm;                          // [NBUF][2 * SR][INP]
     int* const out_s = sm + NBUF * 2 * SR * INP;   // [NBUF][2 * SR][OUTP]
     const int tid = (int)threadIdx.x;
-#ifdef PERSIST
-    for (int u = (int)blockIdx.x; u < units; u += (int)gridDim.x) {
-    const int mx0 = (u % sx + bx_lo) * SW;
-    const int my0 = (u / sx + by_lo) * SH;
-#else
-    {
-    const int mx0 = ((int)blockIdx.x + bx_lo) * SW;
-    const int my0 = ((int)blockIdx.y + by_lo) * SH;
-#endif
-    // This work-item's column line: even x-phase lines [mx0 - 7, mx0 + SW + 7), odd [mx0 - 4, mx0 + SW + 3).
-    const bool liner = tid < LINES;
-    const int px = tid >= EL;
-    const int mx = px ? mx0 - 4 + (tid - EL) : mx0 - 7 + tid;
-    const int* esrc = src + (px ? nx0 : 0) + mx;
-    const int* osrc = src + ny0 * cols + (px ? nx0 : 0) + mx;
-    int E[SR + 7], OA[SR + 7], NE[SR], NO[SR];
-    if (liner) {
-        int P[14];
-        #pragma unroll
-        for (int k = 0; k < 14; ++k) P[k] = esrc[(my0 - 7 + k) * cols];
-        #pragma unroll
-        for (int k = 0; k < 7; ++k) OA[k] = osrc[(my0 - 4 + k) * cols];
-        #pragma unroll
-        for (int k = 0; k < 7; ++k) OA[k] += STEP_A(P, k);
-        #pragma unroll
-        for (int k = 0; k < 7; ++k) E[k] = P[7 + k];
-        #pragma unroll
-        for (int i = 0; i < SR; ++i) { NE[i] = esrc[(my0 + 7 + i) * cols]; NO[i] = osrc[(my0 + 3 + i) * cols]; }
-    }
+#include "stream_strip.cuh"
+#include "stream_inv_line.cuh"
     const int chunks = SH / SR;
 #ifdef PIPE
     for (int j = 0; j < chunks + 2; ++j) {

@@ -12,12 +12,7 @@
 // This is the revision of runs 1 and 2 (static shared memory, one buffer of each, two barriers a
 // chunk), remade from its edits with SMEM_BYTES (0) added for the harness.
 #include "stream_params.cuh"
-#define STREAM_KERNEL stream_inverse
-#define EL (SW + 14)
-#define LINES (2 * SW + 21)
-#define INP (((LINES + 31) / 32) * 32 + 1)
-#define OUTP (2 * SW + 4)
-#define XITEMS (2 * SR * (SW / SS))
+#include "stream_inv_shape.cuh"
 #define SMEM_BYTES 0
 
 extern "C" __global__ void __launch_bounds__(256, SB)
@@ -25,36 +20,8 @@ stream_inverse(int* nat, const int* __restrict__ src, const int cols, const int 
     __shared__ int in_s[2 * SR][INP];
     __shared__ __align__(16) int out_s[2 * SR][OUTP];
     const int tid = (int)threadIdx.x;
-    // PERSIST: a grid of as many groups as fit at once, each taking strips (units) in turn.
-#ifdef PERSIST
-    for (int u = (int)blockIdx.x; u < units; u += (int)gridDim.x) {
-    const int mx0 = (u % sx + bx_lo) * SW;
-    const int my0 = (u / sx + by_lo) * SH;
-#else
-    {
-    const int mx0 = ((int)blockIdx.x + bx_lo) * SW;
-    const int my0 = ((int)blockIdx.y + by_lo) * SH;
-#endif
-    // This work-item's column line: even x-phase lines [mx0 - 7, mx0 + SW + 7), odd [mx0 - 4, mx0 + SW + 3).
-    const bool liner = tid < LINES;
-    const int px = tid >= EL;
-    const int mx = px ? mx0 - 4 + (tid - EL) : mx0 - 7 + tid;
-    const int* esrc = src + (px ? nx0 : 0) + mx;
-    const int* osrc = src + ny0 * cols + (px ? nx0 : 0) + mx;
-    int E[SR + 7], OA[SR + 7], NE[SR], NO[SR];
-    if (liner) {
-        int P[14];
-        #pragma unroll
-        for (int k = 0; k < 14; ++k) P[k] = esrc[(my0 - 7 + k) * cols];
-        #pragma unroll
-        for (int k = 0; k < 7; ++k) OA[k] = osrc[(my0 - 4 + k) * cols];
-        #pragma unroll
-        for (int k = 0; k < 7; ++k) OA[k] += STEP_A(P, k);
-        #pragma unroll
-        for (int k = 0; k < 7; ++k) E[k] = P[7 + k];
-        #pragma unroll
-        for (int i = 0; i < SR; ++i) { NE[i] = esrc[(my0 + 7 + i) * cols]; NO[i] = osrc[(my0 + 3 + i) * cols]; }
-    }
+#include "stream_strip.cuh"
+#include "stream_inv_line.cuh"
     for (int f = my0; f < my0 + SH; f += SR) {
         if (liner) {
             #pragma unroll

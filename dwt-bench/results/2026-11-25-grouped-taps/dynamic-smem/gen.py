@@ -4,7 +4,7 @@ import os, re, sys
 out, elem, base = sys.argv[1:4]
 variants = sys.argv[4:]
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '2026-11-25-taller-tiles', 'surgery'))
-from tile_kernel import tile_kernel
+from tile_kernel import tile_kernel, probe_harness
 def kernel(s):
     body, name, bounds, forward, tx, ty = tile_kernel(s)
     return body, name, int(bounds.split(',')[0]), forward, tx, ty
@@ -44,7 +44,7 @@ for k, v in enumerate(variants):
     entries.append((nv, tx, ty, threads, off))
 sig = 'const ELEM*, ELEM*, ELEM*' if forward else 'ELEM*, const ELEM*, const ELEM*'
 call = '(in, out, out,' if forward else '(out, in, in,'
-h = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'harness.cu')).read()
+h = probe_harness(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'harness.cu'))
 h = h.replace('SIG', sig).replace('CALL', call).replace('ELEM', elem).replace('NV', str(len(entries)))
 h = h.replace('ENTRIES', ',\n'.join(f'{{"{n}", {n}, {a}, {b}, {t}, {o}}}' for n, a, b, t, o in entries))
 open(out, 'w').write(text + h)

@@ -9,14 +9,7 @@ typedef void (*K)(SIG, int, int, int, int, int, int, int, int, int, int, int, in
 struct V { const char* name; K k; int tx, ty, threads, smem; };
 int main(int argc, char** argv) {
     const int n = argc > 1 ? atoi(argv[1]) : 8192, reps = 60;
-    const int rows = n, cols = n, nx0 = (cols + 1) / 2, ny0 = (rows + 1) / 2;
-    const size_t count = (size_t)rows * cols, bytes = count * sizeof(ELEM);
-    ELEM *in, *a, *b, *c0, *c1;
-    CK(cudaMalloc(&in, bytes)); CK(cudaMalloc(&a, bytes)); CK(cudaMalloc(&b, bytes)); CK(cudaMalloc(&c0, bytes)); CK(cudaMalloc(&c1, bytes));
-    std::vector<ELEM> h(count);
-    srand(1);
-    for (size_t i = 0; i < count; ++i) h[i] = (ELEM)(rand() % 256 - 128);
-    CK(cudaMemcpy(in, h.data(), bytes, cudaMemcpyHostToDevice));
+#include "harness_setup.cuh"
     V vs[] = {ENTRIES};
     const int nv = NV;
     for (int v = 0; v < nv; ++v) if (vs[v].smem) CK(cudaFuncSetAttribute(vs[v].k, cudaFuncAttributeMaxDynamicSharedMemorySize, vs[v].smem));

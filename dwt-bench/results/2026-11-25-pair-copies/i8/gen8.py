@@ -7,7 +7,7 @@ import os, re, sys
 src, out, elem = sys.argv[1], sys.argv[2], sys.argv[3]
 s = open(src).read()
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '2026-11-25-taller-tiles', 'surgery'))
-from tile_kernel import tile_kernel
+from tile_kernel import tile_kernel, probe_harness
 body, name, _, forward, _, _ = tile_kernel(s)
 assert forward, 'a forward module'
 bmax = int(re.search(r'const int at = .*2 \* \(mx0 - (\d+)\);', body).group(1))
@@ -46,5 +46,5 @@ static __device__ __forceinline__ void copy_async8(void* dst, const void* src) {
 text = s + helper
 for v, b in {'i8': i8(body, False), 'i8m': i8(body, True)}.items():
     text += '\n' + b.replace(name + '(', name + '_' + v + '(', 1) + '\n'
-h = open('harness8.cu').read().replace('KERNEL', name).replace('ELEM', elem)
+h = probe_harness('harness8.cu').replace('KERNEL', name).replace('ELEM', elem)
 open(out, 'w').write(text + h)

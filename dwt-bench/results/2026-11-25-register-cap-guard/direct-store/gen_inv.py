@@ -6,7 +6,7 @@ import os, re, sys
 src, out, elem = sys.argv[1], sys.argv[2], sys.argv[3]
 s = open(src).read()
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '2026-11-25-taller-tiles', 'surgery'))
-from tile_kernel import tile_kernel
+from tile_kernel import tile_kernel, probe_harness
 body, name, bounds, forward, TX, TY = tile_kernel(s)
 assert not forward, 'an inverse module'
 threads = int(bounds.split(',')[0])
@@ -45,6 +45,6 @@ def ds(b, remap):
 text = s
 for v, b in {'ds': ds(body, False), 'dsr': ds(body, True)}.items():
     text += '\n' + b.replace(name + '(', name + '_' + v + '(', 1) + '\n'
-h = open('harness_inv.cu').read().replace('KERNEL', name).replace('ELEM', elem).replace('TXX', str(TX)).replace('TYY', str(TY)).replace('THREADS', str(threads))
+h = probe_harness('harness_inv.cu').replace('KERNEL', name).replace('ELEM', elem).replace('TXX', str(TX)).replace('TYY', str(TY)).replace('THREADS', str(threads))
 open(out, 'w').write(text + h)
 print(name, TX, TY, threads, 'undo' if undo else '', file=sys.stderr)

@@ -8,14 +8,7 @@ static float med(std::vector<float> v) { std::sort(v.begin(), v.end()); return v
 typedef void (*K)(ELEM*, const ELEM*, const ELEM*, int, int, int, int, int, int, int, int, int, int, int, int, int);
 int main() {
     const int n = 8192, reps = 60;
-    const int rows = n, cols = n, nx0 = (cols + 1) / 2, ny0 = (rows + 1) / 2;
-    const size_t count = (size_t)rows * cols, bytes = count * sizeof(ELEM);
-    ELEM *in, *a, *b, *c0, *c1;
-    CK(cudaMalloc(&in, bytes)); CK(cudaMalloc(&a, bytes)); CK(cudaMalloc(&b, bytes)); CK(cudaMalloc(&c0, bytes)); CK(cudaMalloc(&c1, bytes));
-    std::vector<ELEM> h(count);
-    srand(1);
-    for (size_t i = 0; i < count; ++i) h[i] = (ELEM)(rand() % 256 - 128);
-    CK(cudaMemcpy(in, h.data(), bytes, cudaMemcpyHostToDevice));
+#include "harness_setup.cuh"
     const int tx = (nx0 + TXX - 1) / TXX, ty = (ny0 + TYY - 1) / TYY;
     const char* names[] = {"base", "ds", "dsr"};
     K ks[] = {KERNEL, KERNEL_ds, KERNEL_dsr};

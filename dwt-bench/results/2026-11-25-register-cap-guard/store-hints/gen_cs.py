@@ -5,7 +5,7 @@ import os, re, sys
 src, out, elem = sys.argv[1], sys.argv[2], sys.argv[3]
 s = open(src).read()
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '2026-11-25-taller-tiles', 'surgery'))
-from tile_kernel import tile_kernel
+from tile_kernel import tile_kernel, probe_harness
 body, name, bounds, forward, TX, TY = tile_kernel(s)
 threads = int(bounds.split(',')[0])
 sub = re.compile(r'^(\s*)((?:nat|low|high|\(px \? high : low\))\[.*\]) = (.*);$')
@@ -24,7 +24,7 @@ def variant(b, fn):
 text = s
 for v, fn in {'cs': '__stcs', 'cg': '__stcg'}.items():
     text += '\n' + variant(body, fn).replace(name + '(', name + '_' + v + '(', 1) + '\n'
-h = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'direct-store', 'harness_inv.cu')).read().replace('"ds", "dsr"', '"cs", "cg"').replace('KERNEL_dsr', 'KERNEL_cg').replace('KERNEL_ds', 'KERNEL_cs')
+h = probe_harness(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'direct-store', 'harness_inv.cu')).replace('"ds", "dsr"', '"cs", "cg"').replace('KERNEL_dsr', 'KERNEL_cg').replace('KERNEL_ds', 'KERNEL_cs')
 if forward:
     h = h.replace('typedef void (*K)(ELEM*, const ELEM*, const ELEM*,', 'typedef void (*K)(const ELEM*, ELEM*, ELEM*,').replace('k<<<dim3(tx, ty), THREADS>>>(out, in, in,', 'k<<<dim3(tx, ty), THREADS>>>(in, out, out,')
 h = h.replace('KERNEL', name).replace('ELEM', elem).replace('TXX', str(TX)).replace('TYY', str(TY)).replace('THREADS', str(threads))

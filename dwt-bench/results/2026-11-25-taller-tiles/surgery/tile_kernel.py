@@ -31,3 +31,11 @@ def inner_tiles(body, name):
     a = a.replace('const int high_row_step)', 'const int high_row_step, const int bx_lo, const int by_lo)', 1)
     assert a.count('bx_lo') == 2, 'signature'
     return a.replace(name + '(', name + '_a(', 1), ix, iy
+
+def probe_harness(path):
+    """The probe harness at `path` with its `#include "harness_setup.cuh"` line replaced by that
+    file's setup (beside this one), as nvcc will compile it with the kernels."""
+    import os
+    setup = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'harness_setup.cuh')).read()
+    setup = ''.join(l for l in setup.splitlines(True) if not l.startswith('//'))
+    return open(path).read().replace('#include "harness_setup.cuh"\n', setup, 1)
