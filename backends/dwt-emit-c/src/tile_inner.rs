@@ -359,8 +359,77 @@ impl Emitter<'_> {
             self.inner_pairs(w, lx, ly, PairMove::Register);
             return;
         }
-        self.inner_pairs(w, lx, ly, PairMove::Copy);
+        if self.copies_by_row(lx) {
+            self.inner_copy_rows(w, lx, ly);
+        } else {
+            self.inner_pairs(w, lx, ly, PairMove::Copy);
+        }
         w.line("wait_async();");
+    }
+
+    /// Whether the forward's inner tiles copy their pairs a row per 32 work-items
+    /// ([`Emitter::inner_copy_rows`]) rather than the tile's own pairs by row and the halo's
+    /// apart ([`Emitter::inner_pairs`]): where the row walk takes no more copies per row, counted
+    /// a warp at a time (its copies' lanes are as busy). Measured on an H200 (BENCHMARKS.md):
+    /// Fidelity's rows of 62 pairs (48 its own), two copies a row instead of 2.44, took 0.96 of
+    /// its forward's time at 8192^2; CDF 9/7's of 36 (32 its own), two instead of 1.13, 1.07.
+    fn copies_by_row(&self, lx: AxisLayout) -> bool {
+        let width = lx.pair_width();
+        let own = lx.t;
+        self.cfg.tile_threads % 32 == 0
+            && self.lean_access()
+            && 32 * width.div_ceil(32) <= 32 * own.div_ceil(32) + (width - own)
+    }
+
+    /// The copies of [`Emitter::inner_load_pairs`] a row per 32 work-items: lane `k` copies
+    /// pairs `k`, `k + 32`, ... of the row, halo and the tile's own alike, from a pointer made
+    /// once per row (the lane's column in a pointer made once per work-item), each further pair
+    /// at a constant offset from it. The split walk of [`Emitter::inner_pairs`] spends about ten
+    /// instructions of 64-bit address arithmetic per copy, and a division per halo pair (NVRTC
+    /// 13.0, sm_90 SASS); a walk of runs aligned to the tile's own pairs instead took 1.14-1.19x
+    /// the time of the split walk for the programs with halos of 4-8 pairs (three copies a row,
+    /// two of them nearly empty), and Fidelity's forward 0.99 (BENCHMARKS.md).
+    fn inner_copy_rows(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
+        let width = lx.pair_width();
+        let rows = ly.stored[0] + ly.stored[1];
+        let storage = self.d.storage_type(self.elem);
+        w.comment(format!(
+            "Load (inner tile): {rows} rows x {width} (even, odd) pairs, copied asynchronously as they lie (interleaved) a row per 32 work-items, no bounds checks."
+        ));
+        w.line("const int lane = tid % 32, lane_row = tid / 32;");
+        w.line(format!(
+            "const {storage}* lane_at = nat + nat_base + 2 * ({});",
+            offset("mx0 + lane", -(lx.lead() as i64))
+        ));
+        let row = |w: &mut Writer| {
+            w.line(format!(
+                "const {storage}* vp = lane_at + ({}) * nat_row_step;",
+                ly.natural_row("l")
+            ));
+            let dst = ly.all_lines("l");
+            for k in 0..width.div_ceil(32) {
+                let copy = format!(
+                    "copy_async_pair(&tile[{dst}][{}], {});",
+                    offset("2 * lane", 64 * k as i64),
+                    offset("vp", 64 * k as i64)
+                );
+                let left = width - 32 * k;
+                if left >= 32 {
+                    w.line(copy);
+                } else {
+                    w.block(format!("if (lane < {left})"), |w| w.line(copy));
+                }
+            }
+        };
+        share(
+            w,
+            "l",
+            "lane_row",
+            self.cfg.tile_threads / 32,
+            rows,
+            Unroll::By4,
+            row,
+        );
     }
 
     /// The walk over the tile's pairs of [`Emitter::inner_load_pairs`], moving each as `how`

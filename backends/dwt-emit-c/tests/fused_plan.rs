@@ -1537,3 +1537,51 @@ fn the_inner_tiles_image_has_inner_tiles() {
         }
     }
 }
+
+/// The inner tiles' global accesses walk rows a warp at a time where that keeps every copy or
+/// store as full: the forward's copies where a row's pairs take no more copies a warp than the
+/// tile's own pairs by row and the halo's apart (Fidelity's 62 pairs on its 48x32 tiles of
+/// 8192^2: two copies a row; CDF 9/7's 36 on 32x16: not), the inverse's pair stores in runs of
+/// rows that fill whole warps (48 pairs: two rows, three stores a work-item), and edge tiles as
+/// before, each pair under its conditions.
+#[test]
+fn inner_accesses_walk_rows_where_warps_stay_full() {
+    let cuda_8192 = |name: &str, direction: Direction| {
+        let w = dwt_catalogue::by_name(name).unwrap();
+        let elem = of_kind(w, ElementType::I32, ElementType::F32);
+        let config = LaunchConfig::default().for_request(w, direction, elem, &[8192, 8192]);
+        let source = emit_module(&Cuda, w, direction, elem, Layout::Mallat, &config)
+            .unwrap()
+            .source();
+        let tile = &source[source.find("_tile(").unwrap()..];
+        tile[..tile.find("\n}\n").unwrap()].to_string()
+    };
+    let by_row = "a row per 32 work-items, no bounds checks.";
+    let fidelity = cuda_8192("Fidelity", Direction::Forward);
+    assert!(fidelity.contains(by_row), "Fidelity's rows of 62 pairs");
+    assert!(
+        fidelity.contains("copy_async_pair(&tile[l][2 * lane + 64], vp + 64);")
+            && !fidelity.contains(" / 14, h = t % 14;"),
+        "two copies a row, no halo walk"
+    );
+    let cdf97 = cuda_8192("Cdf97", Direction::Forward);
+    let inner = &cdf97[cdf97.find("if (inner_x && inner_y)").unwrap()..];
+    assert!(
+        inner.contains("copy_async_pair(&tile[") && !inner.contains(by_row),
+        "CDF 9/7's rows of 36 pairs keep the split walk"
+    );
+    let inverse = cuda_8192("Fidelity", Direction::Inverse);
+    let inner = &inverse[inverse.find("if (inner_x && inner_y)").unwrap()..];
+    let (inner, edge) = inner.split_at(inner.find("\n    else {").unwrap());
+    assert!(
+        inner.contains("// 2 rows of 48 pairs per 32 work-items at a time")
+            && inner.contains("const int d2 = (lane + 64) / 48, m2 = mx0 + (lane + 64) % 48;")
+            && inner.contains("for (int run = lane_row; run < 32; run += 8)")
+            && !inner.contains("const int r = 2 * my0 + t / 48, m = mx0 + t % 48;"),
+        "the inner tiles' stores in runs of two rows"
+    );
+    assert!(
+        !edge.contains("per 32 work-items at a time") && edge.contains("if (r < rows && "),
+        "edge tiles store under their conditions"
+    );
+}
