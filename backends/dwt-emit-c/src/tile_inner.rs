@@ -386,7 +386,7 @@ impl Emitter<'_> {
     /// once per row (the lane's column in a pointer made once per work-item), each further pair
     /// at a constant offset from it. The split walk of [`Emitter::inner_pairs`] spends about ten
     /// instructions of 64-bit address arithmetic per copy, and a division per halo pair (NVRTC
-    /// 13.0, sm_90 SASS); a walk of runs aligned to the tile's own pairs instead took 1.14-1.19x
+    /// 13.0, sm_90 SASS); a walk of runs aligned to the tile's own pairs instead took 1.10-1.19x
     /// the time of the split walk for the programs with halos of 4-8 pairs (three copies a row,
     /// two of them nearly empty), and Fidelity's forward 0.99 (BENCHMARKS.md).
     fn inner_copy_rows(&self, w: &mut Writer, lx: AxisLayout, ly: AxisLayout) {
