@@ -11,7 +11,7 @@
 //! axis's segments move their results straight to (forward) or from (inverse) the subbands in
 //! global memory, consecutive work-items on consecutive columns so that those accesses coalesce.
 
-use dwt_ir::{Direction, ElementKind, ElementType, Op};
+use dwt_ir::{Direction, ElementKind, ElementType, Op, TileHalo};
 
 use crate::emit::{offset, Emitter};
 use crate::tile::{share, Axis, AxisLayout, Unroll, MAX_TILE_BYTES};
@@ -276,6 +276,30 @@ impl Emitter<'_> {
     /// time they took with a copy per sample (CDF 9/7 0.92, Fidelity 0.98).
     pub(crate) fn interleaved_inner_tile(&self) -> bool {
         self.async_load()
+    }
+
+    /// The indices a register segment along x reads before its first own one, per phase, where
+    /// the tile's rows take [`AxisLayout::with_vector_rows`]: the inverse of a program with a
+    /// step spanning [`LONG_STEP_SPAN`](crate::LONG_STEP_SPAN) indices or more (Fidelity), with
+    /// 4-byte working values, segments of a multiple of four indices, and phase 0's reads
+    /// beginning at a multiple of four (phase 0 is stored from index 0). Measured on an H100
+    /// with every kernel so (BENCHMARKS.md): Fidelity's inverse 0.98-0.99 of its time at 4096^2
+    /// and 8192^2, 0.95-0.99 at 1920x1080; the others within noise above 1920x1080, and there
+    /// LeGall 5/3 1.04-1.08 (its i16 inverse 32 -> 39 registers), CDF 9/7's inverse 1.03-1.04,
+    /// Daubechies 9/7 0.91-0.96 (its 8192^2 inverse 40 -> 62 registers, unchanged in time).
+    pub(crate) fn vector_row_reads(&self, halo: &TileHalo, tile_x: usize) -> Option<[usize; 2]> {
+        let seg = self.wavelet.program_for(self.direction).tile_halo(0);
+        let reads = seg.load.map(|h| h.before as usize);
+        let before = halo.load.map(|h| h.before as usize);
+        let long = crate::max_step_span(self.wavelet).is_some_and(|s| s >= crate::LONG_STEP_SPAN);
+        let aligned = long
+            && self.direction == Direction::Inverse
+            && self.work_bytes() == 4
+            && !self.interleaved_inner_tile()
+            && segment_len(tile_x, self.cfg.segment) % 4 == 0
+            && (0..2).all(|q| before[q] >= reads[q])
+            && (before[0] - reads[0]) % 4 == 0;
+        aligned.then_some(reads)
     }
 
     /// The row pitch (samples) of the tile array: the x layout's extent, or for an
@@ -712,7 +736,8 @@ impl Emitter<'_> {
         // where the pass reads or writes the subbands. Along x, where the pass stays in the tile
         // (whose x extent is odd), a line of exactly 32 indices gives its segments to neighbouring
         // work-items instead: a group of 32 then reads `s` whole lines, `segs` segments each, in
-        // 32 distinct banks (`s` divides 32 and the row stride is odd), rather than straddling one
+        // 32 distinct banks (`s` divides 32 and the row stride is odd, or with vector rows four more
+        // than a multiple of eight for its 16-byte accesses), rather than straddling one
         // segment's last lines and the next one's first (2-way conflicts; 1-2.5% at 8192^2 on an
         // H200, BENCHMARKS.md). Not for lines of 64 indices: segments j and j + 4 share banks.
         // Nor in interleaved inner tiles (their pitch is even; the write-back after the barrier
