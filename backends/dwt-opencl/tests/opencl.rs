@@ -8,6 +8,7 @@ use dwt_ir::{
 use dwt_opencl::{LaunchConfig, OpenClBackend};
 use dwt_runtime::conformance::matches_reference;
 use dwt_runtime::{cpu, Backend, DwtError, Request, Samples};
+use ocl::enums::{DeviceInfo, DeviceInfoResult};
 use ocl::Buffer;
 
 fn backend() -> OpenClBackend {
@@ -120,17 +121,25 @@ fn kernels_too_large_for_the_device_are_refused_before_the_data_is_touched() {
         &request(legall, Direction::Forward, &[4, 100], 1),
         "work-groups of 8192 work-items",
     );
-    // Windows of 4096 rows over slabs of 32 columns: 4098 x 32 values of 4 bytes, 512.25 KiB.
-    // A driver that compiles the kernel anyway (PoCL) is refused by the local-memory check; one
-    // whose compiler refuses it first (NVIDIA's: "uses too much shared data") is a build error
-    // with that log. Either way before the data is touched.
+    // Windows over slabs of 32 columns one row pair taller than the device's local memory holds
+    // (height + 2 rows of 32 values of 4 bytes): PoCL offers its processor's L2 cache, 512 KiB
+    // on some machines and 1 MiB on others, so the height is read off the device. A driver that
+    // compiles the kernel anyway (PoCL) is refused by the local-memory check; one whose compiler
+    // refuses it first (NVIDIA's: "uses too much shared data") is a build error with that log.
+    // Either way before the data is touched.
+    let offered = match backend().ocl_device().info(DeviceInfo::LocalMemSize) {
+        Ok(DeviceInfoResult::LocalMemSize(n)) => n as usize,
+        other => panic!("the device's local memory size: {other:?}"),
+    };
+    let height = offered / (32 * 4);
     let tall_windows = OpenClBackend::with_config(LaunchConfig {
-        window_height: 4096,
+        window_height: height,
         ..LaunchConfig::two_pass()
     })
     .unwrap();
-    let r = request(legall, Direction::Forward, &[5000, 40], 1);
-    let mut d: Vec<i32> = (0..5000 * 40).collect();
+    let rows = height + 1000;
+    let r = request(legall, Direction::Forward, &[rows, 40], 1);
+    let mut d: Vec<i32> = (0..(rows * 40) as i32).collect();
     let before = d.clone();
     match tall_windows.run(&r, Samples::I32(&mut d)) {
         Err(DwtError::Unsupported { what, .. }) => {
