@@ -295,27 +295,26 @@ impl AxisLayout {
     /// This (x) layout with rows that the register pass along x reads and writes 16 bytes at a
     /// time, where ptxas can prove the alignment: phase 1 moved so that a segment's reads of it
     /// begin at a multiple of four storage indices (`reads`: the indices a segment reads before
-    /// its first own one, per phase), and an extent of four more than a multiple of eight, so
-    /// that the eight work-items of a 16-byte access's quarter warp, on neighbouring rows (or on
-    /// the segments of two rows), hit 32 distinct banks. A segment of 16 indices then reads
-    /// Fidelity's 53 values in 14 accesses instead of 53 and writes its 32 in 10 (NVRTC 13.0,
-    /// sm_90 SASS). Phase 1 keeps the half-warp spacing of [`AxisLayout::new`] too where both
-    /// hold (`spaced`), else not: natural-order walks of the tile (edge tiles' loads and stores)
-    /// then take two passes of the banks.
-    fn with_vector_rows(self, reads: [usize; 2], spaced: bool) -> Option<Self> {
-        let [b0, b1] = self.before;
-        let aligned = |p: usize| (p + b1).checked_sub(reads[1]).is_some_and(|r| r % 4 == 0);
-        let halves = |p: usize| (p + b1 + 32 - b0 % 32) % 32 == 16;
-        let phase1 = (self.stored[0]..self.stored[0] + 32)
-            .find(|&p| aligned(p) && (halves(p) || !spaced))?;
+    /// its first own one, per phase, at most the tile's own halo), and an extent of four more
+    /// than a multiple of eight, so that the eight work-items of a 16-byte access's quarter warp,
+    /// on neighbouring rows (or on the segments of two rows), hit 32 distinct banks. A segment of
+    /// 16 indices then reads Fidelity's 53 values in 14 accesses instead of 53 and writes its 32
+    /// in 10 (NVRTC 13.0, sm_90 SASS). Phase 1 loses the half-warp spacing of
+    /// [`AxisLayout::new`]: natural-order walks of the tile (edge tiles' stores) take two passes
+    /// of the banks.
+    fn with_vector_rows(self, reads: [usize; 2]) -> Self {
+        let mut phase1 = self.stored[0];
+        while (phase1 + self.before[1] - reads[1]) % 4 != 0 {
+            phase1 += 1;
+        }
         let total = phase1 + self.stored[1];
-        Some(AxisLayout {
+        AxisLayout {
             phase1,
             total,
             extent: total + (12 - total % 8) % 8,
             vector_rows: true,
             ..self
-        })
+        }
     }
 
     /// The natural samples the tile loads along this axis, from the first loaded even or odd one
@@ -449,14 +448,13 @@ impl Emitter<'_> {
                 y.total, x.total
             )));
         }
-        // Vector rows where they fit, with both spacings where those hold, else aligned alone;
-        // never a tile the odd layout would not fit (the planner's choice of tiles stays).
+        // Vector rows where they fit too: never a tile the odd layout would not fit, so that the
+        // planner's choice of tiles stays.
         if let Some(reads) = self.vector_row_reads(&halo, tile[0]) {
-            x = [true, false]
-                .into_iter()
-                .filter_map(|spaced| x.with_vector_rows(reads, spaced))
-                .find(|v| self.local_bytes([*v, y]) <= MAX_TILE_BYTES)
-                .unwrap_or(x);
+            let vector = x.with_vector_rows(reads);
+            if self.local_bytes([vector, y]) <= MAX_TILE_BYTES {
+                x = vector;
+            }
         }
         // Reflected edges where they hold on every line of up to `lines` samples, as the halo's
         // margin is chosen; the planner checks each band it runs the kernel on either way.

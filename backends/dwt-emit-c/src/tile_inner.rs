@@ -285,8 +285,8 @@ impl Emitter<'_> {
     /// beginning at a multiple of four (phase 0 is stored from index 0). Measured on an H100
     /// with every kernel so (BENCHMARKS.md): Fidelity's inverse 0.98-0.99 of its time at 4096^2
     /// and 8192^2, 0.95-0.99 at 1920x1080; the others within noise above 1920x1080, and there
-    /// LeGall 5/3 1.04-1.08 (its i16 inverse 32 -> 39 registers), CDF 9/7's inverse 1.03-1.04,
-    /// Daubechies 9/7 0.91-0.96 (its 8192^2 inverse 40 -> 62 registers, unchanged in time).
+    /// LeGall 5/3 1.02-1.09 (its i16 inverse 32 -> 39 registers) and CDF 9/7's inverse
+    /// 1.03-1.05 in three calls, Daubechies 9/7 0.91-0.96 in one and 0.99-1.00 in the next.
     pub(crate) fn vector_row_reads(&self, halo: &TileHalo, tile_x: usize) -> Option<[usize; 2]> {
         let seg = self.wavelet.program_for(self.direction).tile_halo(0);
         let reads = seg.load.map(|h| h.before as usize);
