@@ -127,7 +127,7 @@ fn kernels_too_large_for_the_device_are_refused_before_the_data_is_touched() {
     // compiles the kernel anyway (PoCL) is refused by the local-memory check; one whose compiler
     // refuses it first (NVIDIA's: "uses too much shared data") is a build error with that log.
     // Either way before the data is touched.
-    let offered = match backend().ocl_device().info(DeviceInfo::LocalMemSize) {
+    let offered = match wide_rows.ocl_device().info(DeviceInfo::LocalMemSize) {
         Ok(DeviceInfoResult::LocalMemSize(n)) => n as usize,
         other => panic!("the device's local memory size: {other:?}"),
     };
