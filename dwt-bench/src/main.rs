@@ -23,7 +23,7 @@
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d]
 //!           [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H]
 //!           [--slab WxR] [--column-segment N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off]
-//!           [--default-plan-only] [--own-stream]
+//!           [--default-plan-only] [--own-stream] [--level-steps]
 //! ```
 
 use std::collections::HashSet;
@@ -81,6 +81,9 @@ struct Opts {
     register_cap: Option<bool>,
     /// `--default-plan-only`: only the default plan's rows (and `--tuned`'s), for sweeps.
     default_plan_only: bool,
+    /// `--level-steps`: also time each 2-D size's three-level forward step by step (where a
+    /// multi-level transform's time goes, level by level).
+    level_steps: bool,
 }
 
 fn parse_args() -> Res<Opts> {
@@ -107,6 +110,7 @@ fn parse_args() -> Res<Opts> {
         async_load: None,
         register_cap: None,
         default_plan_only: false,
+        level_steps: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -129,6 +133,7 @@ fn parse_args() -> Res<Opts> {
             "--skip-fidelity-8192" => o.skip_fidelity_8192 = true,
             "--tuned" => o.tuned = true,
             "--default-plan-only" => o.default_plan_only = true,
+            "--level-steps" => o.level_steps = true,
             "--f64" => o.f64 = true,
             "--i16" => o.i16 = true,
             "--tile" => o.tile = Some(pair(&a, &value()?)?),
@@ -939,6 +944,18 @@ fn run() -> Res<()> {
                     .rows::<f32>(true, w, &shape, &levels, label)
                     .and_then(|()| bench.rows::<f64>(o.f64, w, &shape, &levels, label)),
             };
+            let done = match (done, o.level_steps, w.kind, small) {
+                (Ok(()), true, ElementKind::Integer, true) => {
+                    bench.step_times::<i16>(w, &shape, 3, label)
+                }
+                (Ok(()), true, ElementKind::Integer, false) => {
+                    bench.step_times::<i32>(w, &shape, 3, label)
+                }
+                (Ok(()), true, ElementKind::Float, _) => {
+                    bench.step_times::<f32>(w, &shape, 3, label)
+                }
+                (done, ..) => done,
+            };
             if let Err(e) = done {
                 eprintln!("FAILED: {} {label}: {e}", w.name);
                 failures.push(format!("{} {label}: {e}", w.name));
@@ -1042,7 +1059,7 @@ fn run() -> Res<()> {
     if !bench.step_rows.is_empty() {
         let _ = writeln!(
             md,
-            "\n## Steps of the 3-D transforms (default plan, forward)\n"
+            "\n## Steps of the multi-level transforms (default plan, forward)\n"
         );
         table_head(&mut md, &["case", "type", "step", "median"]);
         for s in &bench.step_rows {

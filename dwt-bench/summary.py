@@ -1,0 +1,248 @@
+"""Writes BENCHMARKS.md's first section from one full run's folder: the device, every 2-D case
+of the issue (time, effective bandwidth, share of copy, speed-up over each peer), 3-D, the
+passes apart, the small transforms against their floor, compile times, and where each target
+stands, with the bound the copy bandwidth puts on the peers' ratios.
+
+    python3 dwt-bench/summary.py RUN_FOLDER COMMAND > section.md
+
+RUN_FOLDER holds what `full.sh` and `floor.cu` wrote in one call: dwt-bench.md, peers.md,
+floor.md and device.txt. COMMAND is the call's command line, quoted into the section.
+"""
+import re
+import sys
+
+from compare import PEER_WAVELET, VOLUMES, ours, peers
+
+SIZES = ["1920x1080", "4096x4096", "8192x8192"]
+PEERS = ["ptwt", "pytorch_wavelets"]
+NAMES = {
+    "Cdf97": "CDF 9/7",
+    "Cdf53": "CDF 5/3",
+    "LeGall53": "LeGall 5/3",
+    "HaarNoShift": "Haar (no shift)",
+    "HaarWithShift": "Haar (with shift)",
+    "DeslauriersDubuc97": "Deslauriers-Dubuc (9,7)",
+    "DeslauriersDubuc137": "Deslauriers-Dubuc (13,7)",
+    "Daubechies97Integer": "Daubechies 9/7",
+    "Fidelity": "Fidelity",
+}
+BYTES = {"i16": 2, "i32": 4, "f32": 4, "f64": 8}
+# The issue's targets.
+SHARE_TARGET = 80.0
+PEER_TARGET = 10.0
+
+
+def bench_rows(path):
+    """(program, size, levels, direction, variant) -> (type, ms, effective GB/s, share of copy %)."""
+    pat = re.compile(
+        r"^\| (\w+) ([\dx^]+) L(\d) (fwd|inv) \| (\w+) \| ([^|]+?) \|[^|]*\| ([\d.]+) ms \|"
+        r"[^|]*\|[^|]*\|[^|]*\| (\d+) GB/s \| ([\d.]+)% \|"
+    )
+    rows = {}
+    for line in open(path):
+        m = pat.match(line)
+        if m:
+            name, size, levels, d, ty, variant, ms, bw, share = m.groups()
+            rows[(name, size, int(levels), d, variant)] = (ty, float(ms), int(bw), float(share))
+    return rows
+
+
+def section(path, heading):
+    """The lines of the markdown section of `path` under `## heading...`, up to the next one."""
+    out, on = [], False
+    for line in open(path):
+        if line.startswith("## "):
+            on = line[3:].startswith(heading)
+            continue
+        if on:
+            out.append(line.rstrip("\n"))
+    return out
+
+
+def header_value(path, key):
+    for line in open(path):
+        if line.startswith(f"- {key}:"):
+            return line.split(":", 1)[1].strip()
+    return "?"
+
+
+def copy_bandwidth(path):
+    """GB/s of the largest device-to-device copy of the run."""
+    best = None
+    for line in section(path, "Device-to-device copy"):
+        m = re.match(r"^\| (\d+) MiB \| [\d.]+ ms \| (\d+) GB/s", line)
+        if m:
+            best = (int(m.group(1)), int(m.group(2)))
+    return best[1]
+
+
+def floors(path):
+    """(size, type, levels) -> us of the floor's graph of dependent copies (programmatic
+    dependent launches where the floor has them)."""
+    out = {}
+    for line in open(path):
+        m = re.match(r"^\| (\d+x\d+) (\w+) \| (\d) \| ([^|]*)\| [\d.]+ MB \| ([\d.]+) us", line)
+        if m:
+            size, ty, levels, kernels, us = m.groups()
+            key = (size, ty, int(levels))
+            if "programmatic" in kernels or key not in out:
+                out[key] = float(us)
+    return out
+
+
+def level_bytes(size, levels, ty):
+    """One read and one write of every level's band: what a transform must move at the least."""
+    dims = [int(d) for d in size.replace("^3", "").split("x")]
+    if "^3" in size:
+        dims = dims * 3
+    total = 0
+    for level in range(levels):
+        n = 1
+        for d in dims:
+            for _ in range(level):
+                d = (d + 1) // 2
+            n *= d
+        total += n
+    return 2 * BYTES[ty] * total
+
+
+def main(folder, command):
+    bench = f"{folder}/dwt-bench.md"
+    rows = bench_rows(bench)
+    peer = peers(f"{folder}/peers.md")
+    floor = floors(f"{folder}/floor.md")
+    device = open(f"{folder}/device.txt").read().strip().splitlines()[-1]
+    copy = copy_bandwidth(bench)
+    programs = list(dict.fromkeys(k[0] for k in rows))
+    p = print
+
+    p(f"- Device: {header_value(bench, 'Device')}; `nvidia-smi`: {device}; NVRTC "
+      f"{header_value(bench, 'NVRTC')}; peers: {header_value(f'{folder}/peers.md', 'Device').split('; ', 1)[-1]}.")
+    p(f"- Command (one call on the GPU machine): `{command}`.")
+    p(f"- Roofline: a device-to-device copy of 1 GiB, **{copy} GB/s** (bytes read + written).")
+    p("- Our times: the default plan, source to destination, Mallat layout, data on the device, CUDA")
+    p("  events around each call, median of 25 after warm-up, buffers rotated; transforms of up to")
+    p("  1920x1080 samples as CUDA graphs. Effective bandwidth: one read and one write of the image")
+    p("  over the time; share: that over the copy's. Peers: the faster of their `zero` and")
+    p("  `symmetric` modes, float32, `torch.cuda.synchronize` around CUDA events, in the same call.")
+    p("  Integer programs run i16 at 1920x1080 and i32 above; CDF 9/7 and 5/3 f32 (the peers: f32).")
+    p()
+
+    for size in SIZES:
+        p(f"### 2-D, {size}")
+        p()
+        p("| program | levels | dir | type | time | effective BW | of copy | ptwt | vs ptwt | pytorch_wavelets | vs pytorch_wavelets |")
+        p("|---|---|---|---|---|---|---|---|---|---|---|")
+        for name in programs:
+            for levels in [1, 3]:
+                for d in ["fwd", "inv"]:
+                    r = rows.get((name, size, levels, d, "src->dst"))
+                    if r is None:
+                        continue
+                    ty, ms, bw, share = r
+                    cells = [NAMES.get(name, name), str(levels), d, ty, f"{ms * 1000:.1f} us", f"{bw} GB/s", f"{share:.1f}%"]
+                    for who in PEERS:
+                        theirs = peer.get((who, PEER_WAVELET.get(name), size, levels, d))
+                        cells += [f"{theirs[0]:.3f} ms", f"{theirs[0] / ms:.1f}x"] if theirs else ["-", "-"]
+                    p("| " + " | ".join(cells) + " |")
+        p()
+
+    p("### 3-D, three levels")
+    p()
+    p("| program | size | dir | type | time | effective BW | of copy | ptwt | vs ptwt |")
+    p("|---|---|---|---|---|---|---|---|---|")
+    for name, pw, size in VOLUMES:
+        for d in ["fwd", "inv"]:
+            r = rows.get((name, size, 3, d, "src->dst"))
+            if r is None:
+                continue
+            ty, ms, bw, share = r
+            theirs = peer.get(("ptwt", pw, size, 3, d))
+            tail = [f"{theirs[0]:.3f} ms ({pw})", f"{theirs[0] / ms:.1f}x"] if theirs else ["-", "-"]
+            p("| " + " | ".join([NAMES.get(name, name), size, d, ty, f"{ms:.3f} ms", f"{bw} GB/s", f"{share:.1f}%"] + tail) + " |")
+    p()
+
+    p("### Horizontal and vertical passes apart (one level forward, Table IV's case)")
+    p()
+    table = [l for l in section(bench, "Horizontal and vertical pass") if l.startswith("|")]
+    p("\n".join(table))
+    p()
+
+    p("### Small transforms against their floor (1920x1080, three levels)")
+    p()
+    p("The floor: the same levels' bytes moved by one copy kernel per level, dependent launches")
+    p("in a CUDA graph, timed the same way (`dwt-bench/floor/floor.cu`): what launching and")
+    p("draining three kernels costs before any lifting.")
+    p()
+    p("| program | type | floor | forward | over the floor | inverse | over the floor |")
+    p("|---|---|---|---|---|---|---|")
+    over = []
+    for name in programs:
+        f = rows.get((name, "1920x1080", 3, "fwd", "src->dst"))
+        i = rows.get((name, "1920x1080", 3, "inv", "src->dst"))
+        if f is None or i is None:
+            continue
+        fl = floor.get(("1920x1080", f[0], 3))
+        if fl is None:
+            continue
+        fus, ius = f[1] * 1000, i[1] * 1000
+        over += [fus - fl, ius - fl]
+        p(f"| {NAMES.get(name, name)} | {f[0]} | {fl:.1f} us | {fus:.1f} us | {fus - fl:+.1f} us | {ius:.1f} us | {ius - fl:+.1f} us |")
+    p()
+
+    p("### Kernel compile time per plan (NVRTC)")
+    p()
+    compile_rows = [l for l in section(bench, "First transform of each module") if l.startswith("| ") and " ms |" in l]
+    firsts = [float(l.split("|")[2].split()[0]) for l in compile_rows]
+    warms = [float(l.split("|")[3].split()[0]) for l in compile_rows]
+    p(f"The first transform of each of {len(firsts)} modules (emission, NVRTC, module load and the run):")
+    p(f"{min(firsts):.0f}-{max(firsts):.0f} ms; warm, the same call {min(warms):.2f}-{max(warms):.2f} ms; a")
+    p("plan whose kernels are in the disk cache compiles nothing (`PrepareReport`). The full table is")
+    p(f"in the run's `dwt-bench.md`.")
+    p()
+
+    p("### Where the targets stand")
+    p()
+    large = [(name, d, rows[(name, "8192x8192", 1, d, "src->dst")][3])
+             for name in programs for d in ["fwd", "inv"] if (name, "8192x8192", 1, d, "src->dst") in rows]
+    low = min(large, key=lambda x: x[2])
+    under = [x for x in large if x[2] < SHARE_TARGET]
+    p(f"- **8192x8192, one level, at least {SHARE_TARGET:.0f}% of copy:** {len(large) - len(under)} of "
+      f"{len(large)} cases; the lowest {NAMES.get(low[0], low[0])} {low[1]} at {low[2]:.1f}%"
+      + (". Under: " + ", ".join(f"{NAMES.get(n, n)} {d} {s:.1f}%" for n, d, s in under) if under else "."))
+    misses = []
+    cases = 0
+    for name, pw in PEER_WAVELET.items():
+        for size in SIZES:
+            for d in ["fwd", "inv"]:
+                r = rows.get((name, size, 3, d, "src->dst"))
+                if r is None:
+                    continue
+                for who in PEERS:
+                    theirs = peer.get((who, pw, size, 3, d))
+                    if theirs is None:
+                        continue
+                    cases += 1
+                    ratio = theirs[0] / r[1]
+                    if ratio < PEER_TARGET:
+                        bound_ms = level_bytes(size, 3, r[0]) / (copy * 1e9) * 1000
+                        misses.append(f"{NAMES.get(name, name)} {size} {d} over {who} {ratio:.1f}x (a copy of "
+                                      f"its levels' bytes at {copy} GB/s would be {theirs[0] / bound_ms:.1f}x)")
+    for name, pw, size in VOLUMES:
+        for d in ["fwd", "inv"]:
+            r, theirs = rows.get((name, size, 3, d, "src->dst")), peer.get(("ptwt", pw, size, 3, d))
+            if r and theirs:
+                cases += 1
+                if theirs[0] / r[1] < PEER_TARGET:
+                    misses.append(f"{NAMES.get(name, name)} {size} {d} over ptwt {theirs[0] / r[1]:.1f}x")
+    p(f"- **Three levels, at least {PEER_TARGET:.0f}x over each peer:** {cases - len(misses)} of {cases} "
+      "comparisons (2-D and 3-D)" + (". Under: " + "; ".join(misses) + "." if misses else "."))
+    if over:
+        p(f"- **1920x1080, three levels, a few microseconds over the floor:** {min(over):+.1f} to "
+          f"{max(over):+.1f} us over it (the table above).")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    main(sys.argv[1], sys.argv[2])
