@@ -1,13 +1,20 @@
-"""Writes BENCHMARKS.md's first section from one full run's folder: the device, every 2-D case
+"""Writes BENCHMARKS.md's current numbers from one full run's folder: the device, every 2-D case
 of the issue (time, effective bandwidth, share of copy, speed-up over each peer), 3-D, the
 passes apart, the small transforms against their floor, compile times, and where each target
 stands, with the bound the copy bandwidth puts on the peers' ratios.
 
-    python3 dwt-bench/summary.py RUN_FOLDER COMMAND > section.md
+    python3 dwt-bench/summary.py RUN_FOLDER COMMAND          # the section, to stdout
+    python3 dwt-bench/summary.py --write FILE RUN_FOLDER COMMAND
+    python3 dwt-bench/summary.py --check FILE                # CI: FILE holds what RUN_FOLDER says
 
 RUN_FOLDER holds what `full.sh` and `floor.cu` wrote in one call: dwt-bench.md, peers.md,
-floor.md and device.txt. COMMAND is the call's command line, quoted into the section.
+floor.md and device.txt. COMMAND is the call's command line, quoted into the section. In FILE
+the section lies between a `<!-- summary.py RUN_FOLDER | COMMAND -->` line and `<!-- end
+summary.py -->`: `--write` replaces it, `--check` fails where it is not what RUN_FOLDER gives
+(numbers edited by hand, or a run folder changed without the file).
 """
+import contextlib
+import io
 import re
 import sys
 
@@ -242,7 +249,40 @@ def main(folder, command):
           f"{max(over):+.1f} us over it (the table above).")
 
 
+BEGIN, END = "<!-- summary.py ", "<!-- end summary.py -->"
+
+
+def generated(folder, command):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(folder, command)
+    return out.getvalue()
+
+
+def marked(path):
+    """(text before the section, its folder, its command, the section, text after) of `path`."""
+    text = open(path).read()
+    start = text.index(BEGIN)
+    head_end = text.index("\n", start) + 1
+    folder, command = text[start + len(BEGIN):head_end].rstrip().removesuffix("-->").rstrip().split(" | ", 1)
+    end = text.index(END, head_end)
+    return text[:head_end], folder, command, text[head_end:end], text[end:]
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    if len(args) == 2 and args[0] == "--check":
+        _, folder, command, section_text, _ = marked(args[1])
+        if section_text != generated(folder, command):
+            sys.exit(f"{args[1]}: the section after `{BEGIN}{folder} | ...` is not what "
+                     f"`python3 dwt-bench/summary.py --write {args[1]} {folder} '{command}'` writes")
+        print(f"{args[1]}: the current numbers are {folder}'s")
+    elif len(args) == 4 and args[0] == "--write":
+        path, folder, command = args[1:]
+        before, _, _, _, after = marked(path)
+        before = before[:before.rindex(BEGIN)] + f"{BEGIN}{folder} | {command} -->\n"
+        open(path, "w").write(before + generated(folder, command) + after)
+    elif len(args) == 2 and not args[0].startswith("--"):
+        main(*args)
+    else:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2])
