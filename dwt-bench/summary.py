@@ -18,7 +18,7 @@ import io
 import re
 import sys
 
-from compare import PEER_WAVELET, VOLUMES, ours, peers
+from compare import PEER_WAVELET, VOLUMES, peers
 
 SIZES = ["1920x1080", "4096x4096", "8192x8192"]
 PEERS = ["ptwt", "pytorch_wavelets"]
@@ -67,6 +67,7 @@ def section(path, heading):
 
 
 def header_value(path, key):
+    """The value of a report's `- key: value` header line."""
     for line in open(path):
         if line.startswith(f"- {key}:"):
             return line.split(":", 1)[1].strip()
@@ -75,12 +76,9 @@ def header_value(path, key):
 
 def copy_bandwidth(path):
     """GB/s of the largest device-to-device copy of the run."""
-    best = None
-    for line in section(path, "Device-to-device copy"):
-        m = re.match(r"^\| (\d+) MiB \| [\d.]+ ms \| (\d+) GB/s", line)
-        if m:
-            best = (int(m.group(1)), int(m.group(2)))
-    return best[1]
+    copies = [re.match(r"^\| (\d+) MiB \| [\d.]+ ms \| (\d+) GB/s", line)
+              for line in section(path, "Device-to-device copy")]
+    return max((int(m.group(1)), int(m.group(2))) for m in copies if m)[1]
 
 
 def floors(path):
