@@ -512,6 +512,46 @@ fn plans_with_match_the_reference(
     }
 }
 
+/// The small forwards whose first level takes `FIRST_LEVEL_TILE` (programs with a step spanning
+/// four indices or more, more than 960x540 samples and at most 1920x1080): that level on 32x32
+/// tiles, the later ones on the configured tiles, against the CPU reference in i16 and i32, both
+/// layouts, at 1920x1080 and an odd 601x1001.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn small_forwards_on_wider_first_level_tiles_match_the_reference() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    let (tile, threads, _) = dwt_emit_c::FIRST_LEVEL_TILE;
+    for name in ["DeslauriersDubuc97", "DeslauriersDubuc137", "Fidelity"] {
+        let w = dwt_catalogue::by_name(name).expect("catalogue");
+        for shape in [[1080, 1920], [601, 1001]] {
+            for layout in [Layout::Mallat, Layout::Interleaved] {
+                let req = Request {
+                    wavelet: w,
+                    direction: Direction::Forward,
+                    shape: shape.to_vec(),
+                    levels: 3,
+                    layout,
+                };
+                let what = format!("{name} {shape:?} {layout:?}");
+                let plan = b.launch_plan(&req, dwt_ir::ElementType::I16).unwrap();
+                let Some(Step::Launch(first)) = plan.steps.first() else {
+                    panic!("{what}: {plan:?}");
+                };
+                let groups = [
+                    shape[1].div_ceil(2).div_ceil(tile[0]),
+                    shape[0].div_ceil(2).div_ceil(tile[1]),
+                    1,
+                ];
+                assert_eq!((first.groups, first.block[0]), (groups, threads), "{what}");
+                let n = shape[0] * shape[1];
+                let i16s: Vec<i16> = (0..n).map(|i| ((i * 7919) % 511) as i16 - 255).collect();
+                assert_eq!(matches_reference(&b, &req, &i16s), Ok(true), "{what} i16");
+                assert_eq!(residues_match_reference(&b, &req), Ok(true), "{what} i32");
+            }
+        }
+    }
+}
+
 /// Rows longer than the rows kernel holds (a 1-D signal of 300001 samples, an image 20000 wide)
 /// take the row-segments kernel, many groups per row, and match the CPU reference at three
 /// levels, both layouts: the segments' margins and the rows' ends in every step.

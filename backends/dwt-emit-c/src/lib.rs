@@ -90,6 +90,16 @@ pub const SMALL_TRANSFORM: usize = 1920 * 1080;
 /// shorten.
 pub const SMALL_BAND: usize = 960 * 540;
 
+/// The tile, work-items and register segment of the first level of a small transform's forward
+/// (at most [`SMALL_TRANSFORM`] samples, more than [`SMALL_BAND`]) by a program with a step
+/// spanning four indices or more (Deslauriers-Dubuc, Fidelity), its later levels on the
+/// configured tiles (the small bands' kernel, [`LaunchConfig::small_band_shape`]). At 1920x1080
+/// on an H100, four runs of each build alternating: one level 0.92-0.96 of the configured tiles'
+/// time (Deslauriers-Dubuc (9,7) 0.92, Fidelity 0.94, (13,7) 0.96), three levels 0.95, 0.99 and
+/// 0.98 (64x16 tiles: 0.94-0.98 and 0.96-0.99); with every level on such tiles three levels took
+/// 1.07-1.40 (BENCHMARKS.md).
+pub const FIRST_LEVEL_TILE: ([usize; 2], usize, usize) = ([32, 32], 256, 16);
+
 /// The tile (polyphase indices per phase along x and y) and work-items of the kernel that lifts
 /// bands of at most [`SMALL_BAND`] samples ([`LaunchConfig::small_band_tiles`]).
 pub const SMALL_BAND_TILE: ([usize; 2], usize) = ([16, 8], 128);
@@ -260,8 +270,16 @@ pub struct LaunchConfig {
     /// steps span at most three indices ([`for_request`](Self::for_request) resolves it;
     /// emitted without a request, not): at 1920x1080 three levels the forwards of
     /// Deslauriers-Dubuc (13,7) and Fidelity took 1.05 and 1.15 times as long on them, the
-    /// others 0.94-1.01 (BENCHMARKS.md). Not for 3-D plans. A choice the tuner times.
+    /// others 0.94-1.01 (BENCHMARKS.md); there those forwards take [`FIRST_LEVEL_TILE`] on
+    /// their first level instead and the configured tiles as the small bands' kernel
+    /// ([`small_band_shape`](Self::small_band_shape)). Not for 3-D plans. A choice the tuner
+    /// times.
     pub small_band_tiles: Option<bool>,
+    /// The tile, work-items and register segment of the small bands' kernel
+    /// ([`small_band_tiles`](Self::small_band_tiles)): `None`, [`SMALL_BAND_TILE`] with segments
+    /// of [`SMALL_BAND_SEGMENT`]. [`for_request`](Self::for_request) sets it to the default tiles
+    /// where a small transform's first level takes wider ones ([`FIRST_LEVEL_TILE`]).
+    pub small_band_shape: Option<([usize; 2], usize, usize)>,
     /// Whether the fused kernels ask for full occupancy (on CUDA `__launch_bounds__(threads,
     /// 2048 / threads)`: 32 registers for groups of 256; OpenCL C has no such bound). `None`:
     /// the measured rule, the 2-D forwards but those measured to spill under the cap (the
@@ -292,7 +310,8 @@ impl LaunchConfig {
     /// This configuration as a transform of `shape` (slowest axis first) of `elem` samples by
     /// `wavelet` in `direction` takes it: [`for_axes`](Self::for_axes), the measured rules of
     /// [`clamped_edges_reach_back`](Self::clamped_edges_reach_back) and
-    /// [`small_band_tiles`](Self::small_band_tiles) where they are `None`, and the
+    /// [`small_band_tiles`](Self::small_band_tiles) where they are `None`, [`FIRST_LEVEL_TILE`]
+    /// on the first level of the small forwards it names, and the
     /// tiles of [`long_filter_tiles`](Self::long_filter_tiles) where they apply and keep the
     /// fused pass and its kind of edge tiles (a program whose halo would not fit them keeps the
     /// configured tiles). What the executors emit each request's module with.
@@ -311,14 +330,29 @@ impl LaunchConfig {
             small_band_tiles: Some(self.small_band_tiles.unwrap_or(small_bands)),
             ..self.for_axes(shape.len())
         };
-        let shapes = config.long_filter_shapes(wavelet, direction, elem, shape);
-        if shapes.is_empty() {
-            return config;
-        }
         let edges = |c: &LaunchConfig| {
             emit::fused_edges(wavelet, direction, elem, c).map(|e| std::mem::discriminant(&e))
         };
         let configured = edges(&config);
+        if let Some(first_level) = self.first_level_tile(wavelet, direction, shape) {
+            // The later levels (bands of at most SMALL_BAND samples) keep the configured tiles
+            // as the small bands' kernel.
+            let wide = LaunchConfig {
+                tile: first_level.0,
+                tile_threads: first_level.1,
+                segment: first_level.2,
+                small_band_tiles: Some(true),
+                small_band_shape: Some((config.tile, config.tile_threads, config.segment)),
+                ..config
+            };
+            if configured.is_some() && edges(&wide) == configured {
+                return wide;
+            }
+        }
+        let shapes = config.long_filter_shapes(wavelet, direction, elem, shape);
+        if shapes.is_empty() {
+            return config;
+        }
         (shapes.into_iter())
             .map(|(tile, tile_threads, segment)| LaunchConfig {
                 tile,
@@ -338,6 +372,29 @@ impl LaunchConfig {
             ElementType::I16 | ElementType::I32 | ElementType::F32 => 4,
         };
         self.max_row_len.min(ROW_LOCAL_BYTES / work_bytes)
+    }
+
+    /// [`FIRST_LEVEL_TILE`] where the measured rule gives it: a 2-D forward of at most
+    /// [`SMALL_TRANSFORM`] samples whose first band is larger than [`SMALL_BAND`], by a program
+    /// with a step spanning four indices or more, where neither
+    /// [`long_filter_tiles`](Self::long_filter_tiles) nor
+    /// [`small_band_tiles`](Self::small_band_tiles) is set.
+    fn first_level_tile(
+        &self,
+        wavelet: &Wavelet,
+        direction: Direction,
+        shape: &[usize],
+    ) -> Option<([usize; 2], usize, usize)> {
+        let samples: usize = shape.iter().product();
+        let applies = direction == Direction::Forward
+            && self.strategy == Strategy::Fused
+            && shape.len() == 2
+            && self.long_filter_tiles.is_none()
+            && self.small_band_tiles.is_none()
+            && samples > SMALL_BAND
+            && samples <= SMALL_TRANSFORM
+            && max_step_span(wavelet).is_some_and(|span| span >= 4);
+        applies.then_some(FIRST_LEVEL_TILE)
     }
 
     /// The tiles, work-items and register segments a request may take by
@@ -423,11 +480,15 @@ impl LaunchConfig {
     /// [`small_band_tiles`](Self::small_band_tiles) is `Some(true)` and whose own tiles are
     /// other ones.
     pub fn small_band_config(&self) -> Option<LaunchConfig> {
-        let (tile, tile_threads) = SMALL_BAND_TILE;
+        let (tile, tile_threads, segment) = self.small_band_shape.unwrap_or((
+            SMALL_BAND_TILE.0,
+            SMALL_BAND_TILE.1,
+            SMALL_BAND_SEGMENT,
+        ));
         let small = LaunchConfig {
             tile,
             tile_threads,
-            segment: SMALL_BAND_SEGMENT,
+            segment,
             ..*self
         };
         let applies = self.strategy == Strategy::Fused
@@ -610,6 +671,7 @@ impl Default for LaunchConfig {
             clamped_edges_reach_back: None,
             long_filter_tiles: None,
             small_band_tiles: None,
+            small_band_shape: None,
             register_cap: None,
             planes: false,
         }

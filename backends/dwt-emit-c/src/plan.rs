@@ -514,15 +514,13 @@ fn tiles_fit(
 
 /// The fused kernel that lifts a 2-D band: the module's small-band kernel for a band of at most
 /// [`SMALL_BAND`](crate::SMALL_BAND) samples where it has one proven exact there, else its
-/// configured one, if proven exact there.
+/// configured one, if proven exact there, else the small-band kernel if proven exact there.
 fn tile_for(module: &KernelModule, [h, w]: [usize; 2]) -> Option<&TilePass> {
-    let small = (module.small_tile.as_ref())
-        .filter(|t| h * w <= crate::SMALL_BAND && exact_on(module, t, [h, w]));
-    small.or(module
-        .tile
-        .as_ref()
-        .ok()
-        .filter(|t| exact_on(module, t, [h, w])))
+    let small = (module.small_tile.as_ref()).filter(|t| exact_on(module, t, [h, w]));
+    let configured = (module.tile.as_ref().ok()).filter(|t| exact_on(module, t, [h, w]));
+    (small.filter(|_| h * w <= crate::SMALL_BAND))
+        .or(configured)
+        .or(small)
 }
 
 /// The fused plan of a 2-D transform, or `None` where it does not apply: no tile kernel, a level

@@ -919,13 +919,21 @@ fn long_filters_take_wider_tiles_on_large_planes() {
                 assert!(plan(&m, shape, 3).unwrap().is_fused(), "{what}");
             }
             // Smaller planes (the last one sample short of 3840x2160), 1-D and two-pass
-            // requests keep the configured tiles; `Some(true)` widens at every size.
+            // requests keep the configured tiles, but for the first level of a small forward
+            // (`FIRST_LEVEL_TILE`, its own test); `Some(true)` widens at every size.
             let expected = widened(&w.name, direction, usize::MAX);
             for shape in [&[1080, 1920][..], &[2048, 2048], &[2159, 3840], &[17, 33]] {
                 let what = format!("{} {direction:?} {shape:?}", w.name);
+                let first_level = direction == Direction::Forward
+                    && shape == [1080, 1920]
+                    && ["DeslauriersDubuc97", "DeslauriersDubuc137", "Fidelity"]
+                        .contains(&w.name.as_str());
                 assert_eq!(
                     configured(&resolve(&default, shape)),
-                    configured(&default),
+                    match first_level {
+                        true => dwt_emit_c::FIRST_LEVEL_TILE,
+                        false => configured(&default),
+                    },
                     "{what}"
                 );
                 let small = expected.unwrap_or(configured(&default));
@@ -1312,7 +1320,9 @@ fn small_bands_take_the_small_tiles() {
             .iter()
             .all(|(k, _, t)| *k == big && *t == 256));
     }
-    // The rule: not the forwards of the programs with a step spanning four indices or more.
+    // The rule: not the forwards of the programs with a step spanning four indices or more,
+    // but where their first level takes wider tiles (`FIRST_LEVEL_TILE`) their small bands'
+    // kernel is on the configured tiles.
     for (name, forward, inverse) in [
         ("HaarWithShift", true, true),
         ("Daubechies97Integer", true, true),
@@ -1321,11 +1331,25 @@ fn small_bands_take_the_small_tiles() {
     ] {
         for (direction, expect) in [(Direction::Forward, forward), (Direction::Inverse, inverse)] {
             let m = request(name, direction, &hd, None);
-            assert_eq!(m.small_tile.is_some(), expect, "{name} {direction:?}");
+            let small = m.small_tile.as_ref().map(|t| (t.tile, t.threads));
+            let (tile, threads) = dwt_emit_c::SMALL_BAND_TILE;
+            let configured = (LaunchConfig::default().tile, 256);
+            assert_eq!(
+                small,
+                Some(if expect { (tile, threads) } else { configured }),
+                "{name} {direction:?}"
+            );
             assert_eq!(
                 m.config.small_band_tiles,
-                Some(expect),
+                Some(true),
                 "{name} {direction:?}"
+            );
+            // Where neither applies (a plane too small for the first level's tiles): none.
+            let m = request(name, direction, &[540, 960], None);
+            assert_eq!(
+                m.small_tile.is_some(),
+                expect,
+                "{name} {direction:?} 960x540"
             );
         }
     }
@@ -1339,7 +1363,7 @@ fn small_bands_take_the_small_tiles() {
             if let Some(small) = &m.small_tile {
                 let on_small = launches(&m, &hd, 3)
                     .iter()
-                    .filter(|(k, _, t)| *k == small.kernel && *t == 128)
+                    .filter(|(k, _, t)| *k == small.kernel && *t == small.threads)
                     .count();
                 assert_eq!(on_small, 2, "{} {direction:?}", w.name);
             }
@@ -1357,6 +1381,121 @@ fn small_bands_take_the_small_tiles() {
     // Never over the planes of a volume, whatever is asked.
     let volume = request("LeGall53", Direction::Forward, &[16, 64, 64], Some(true));
     assert!(volume.config.planes && volume.small_tile.is_none());
+}
+
+/// `FIRST_LEVEL_TILE`: a small 2-D forward (more than 960x540 samples, at most 1920x1080) by a
+/// program with a step spanning four indices or more lifts its first level on 32x32 tiles with
+/// segments of 16 and its later ones on the configured tiles (as the small bands' kernel); its
+/// inverse, other programs, other sizes, volumes and a configuration that sets the long
+/// filters' or the small bands' tiles keep their own.
+#[test]
+fn small_forwards_of_long_steps_take_wider_tiles_on_their_first_level() {
+    let default = LaunchConfig::default();
+    let hd = [1080, 1920];
+    let kernels = |w: &dwt_ir::Wavelet, direction, shape: &[usize], config: &LaunchConfig| {
+        let elem = of_kind(w, ElementType::I16, ElementType::F32);
+        let config = config.for_request(w, direction, elem, shape);
+        let m = emit_module(&Cuda, w, direction, elem, Layout::Mallat, &config).unwrap();
+        let tile_of = |kernel: &str| {
+            [m.tile.as_ref().ok(), m.small_tile.as_ref()]
+                .into_iter()
+                .flatten()
+                .find(|t| t.kernel == kernel)
+                .map(|t| (t.tile, t.threads))
+                .unwrap()
+        };
+        let launched = plan(&m, shape, 3)
+            .unwrap()
+            .steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Launch(l) => Some((tile_of(&l.kernel), l.groups)),
+                Step::Copy(_) => None,
+            })
+            .collect::<Vec<_>>();
+        (config, launched)
+    };
+    let (tile, threads, segment) = dwt_emit_c::FIRST_LEVEL_TILE;
+    let wide = (tile, threads);
+    let configured = (default.tile, default.tile_threads);
+    for name in ["DeslauriersDubuc97", "DeslauriersDubuc137", "Fidelity"] {
+        let w = dwt_catalogue::by_name(name).unwrap();
+        let (config, launched) = kernels(w, Direction::Forward, &hd, &default);
+        assert_eq!(config.segment, segment, "{name}");
+        assert_eq!(
+            config.small_band_shape,
+            Some((default.tile, default.tile_threads, default.segment)),
+            "{name}"
+        );
+        // 1920x1080 on 32x32 tiles (30x17 groups), 960x540 and 480x270 on 32x16.
+        assert_eq!(
+            launched,
+            vec![
+                (wide, [30, 17, 1]),
+                (configured, [15, 17, 1]),
+                (configured, [8, 9, 1])
+            ],
+            "{name}"
+        );
+        // One sample more than 960x540 takes them; 960x540 itself and the inverse keep the
+        // configured tiles at every level (the inverse its small bands' too); from 3840x2160 the
+        // long filters' tiles apply instead (Fidelity's forward: 32x32 at every level).
+        let (_, launched) = kernels(w, Direction::Forward, &[541, 960], &default);
+        assert_eq!(launched[0].0, wide, "{name} 541x960");
+        // The interleaved layout's plan likewise starts on them.
+        let config = default.for_request(w, Direction::Forward, ElementType::I16, &hd);
+        let m = emit_module(
+            &Cuda,
+            w,
+            Direction::Forward,
+            ElementType::I16,
+            Layout::Interleaved,
+            &config,
+        )
+        .unwrap();
+        let p = plan(&m, &hd, 3).unwrap();
+        let Some(Step::Launch(first)) = p.steps.first() else {
+            panic!("{name} interleaved: {p:?}");
+        };
+        assert_eq!(
+            (first.groups, first.block[0]),
+            ([30, 17, 1], threads),
+            "{name} interleaved"
+        );
+        for (direction, shape) in [
+            (Direction::Forward, &[540, 960][..]),
+            (Direction::Forward, &[2160, 3840]),
+            (Direction::Inverse, &hd),
+        ] {
+            let (config, launched) = kernels(w, direction, shape, &default);
+            let what = format!("{name} {direction:?} {shape:?}");
+            assert_eq!(config.small_band_shape, None, "{what}");
+            if shape != [2160, 3840] {
+                assert!(launched.iter().all(|(t, _)| *t != wide), "{what}");
+            }
+        }
+        // Set by hand, the long filters' or the small bands' tiles are what was asked for.
+        for config in [
+            LaunchConfig {
+                long_filter_tiles: Some(false),
+                ..default
+            },
+            LaunchConfig {
+                small_band_tiles: Some(false),
+                ..default
+            },
+        ] {
+            let (_, launched) = kernels(w, Direction::Forward, &hd, &config);
+            assert!(launched.iter().all(|(t, _)| *t == configured), "{name}");
+        }
+    }
+    // The short programs' forwards keep theirs.
+    for name in ["LeGall53", "Cdf97", "Daubechies97Integer", "HaarNoShift"] {
+        let w = dwt_catalogue::by_name(name).unwrap();
+        let (config, launched) = kernels(w, Direction::Forward, &hd, &default);
+        assert_eq!(config.small_band_shape, None, "{name}");
+        assert_eq!(launched[0].0, configured, "{name}");
+    }
 }
 
 /// The forward's inner tiles copy asynchronously (`cp.async`) by rule where a program has 6

@@ -594,15 +594,23 @@ fn names_itself() {
 /// A transform whose first band is larger than `dwt_emit_c::SMALL_BAND` and whose later ones are
 /// not: its plan launches both fused kernels of the module (`small_band_tiles`; each a program of
 /// its own here, both in one for NVRTC, which `dwt-cuda`'s `nvrtc` test compiles) and matches the
-/// reference bit for bit.
+/// reference bit for bit: LeGall 5/3 both ways (the small bands on the small tiles), and the
+/// forwards whose first level takes `FIRST_LEVEL_TILE` (the small bands on the configured ones).
 #[test]
 fn a_plan_on_both_fused_kernels_matches_the_reference() {
     let b = backend();
     let shape = [544, 962];
     assert!(shape[0] * shape[1] > dwt_emit_c::SMALL_BAND);
     assert!(shape[0].div_ceil(2) * shape[1].div_ceil(2) <= dwt_emit_c::SMALL_BAND);
-    let w = dwt_catalogue::by_name("LeGall53").unwrap();
-    for direction in [Direction::Forward, Direction::Inverse] {
+    let (forward, inverse) = (Direction::Forward, Direction::Inverse);
+    for (name, direction) in [
+        ("LeGall53", forward),
+        ("LeGall53", inverse),
+        // The rule's shortest steps (four indices) and longest (eight).
+        ("DeslauriersDubuc97", forward),
+        ("Fidelity", forward),
+    ] {
+        let w = dwt_catalogue::by_name(name).unwrap();
         let config = b
             .config()
             .for_request(w, direction, dwt_ir::ElementType::I16, &shape);
@@ -617,8 +625,17 @@ fn a_plan_on_both_fused_kernels_matches_the_reference() {
         .unwrap();
         let plan = dwt_emit_c::plan(&module, &shape, 3).unwrap();
         let launched = plan.kernels();
-        assert!(launched.contains(&module.tile.as_ref().unwrap().kernel.as_str()));
-        assert!(launched.contains(&module.small_tile.as_ref().unwrap().kernel.as_str()));
+        let tile = module.tile.as_ref().unwrap();
+        assert!(launched.contains(&tile.kernel.as_str()), "{name}");
+        assert!(
+            launched.contains(&module.small_tile.as_ref().unwrap().kernel.as_str()),
+            "{name}"
+        );
+        assert_eq!(
+            tile.tile == dwt_emit_c::FIRST_LEVEL_TILE.0,
+            name != "LeGall53",
+            "{name}"
+        );
         check_case(&b, &request(w, direction, &shape, 3), 3);
     }
 }
