@@ -97,7 +97,8 @@ pub const SMALL_BAND: usize = 960 * 540;
 /// on an H100, four runs of each build alternating: one level 0.92-0.96 of the configured tiles'
 /// time (Deslauriers-Dubuc (9,7) 0.92, Fidelity 0.94, (13,7) 0.96), three levels 0.95, 0.99 and
 /// 0.98 (64x16 tiles: 0.94-0.98 and 0.96-0.99), where the unchanged kernels spread 0.97-1.07;
-/// with every level on such tiles three levels took 1.07-1.40 (BENCHMARKS.md).
+/// six runs each in a later call: 0.94-0.96 and 0.97-0.98, the controls 0.995-1.011. With every
+/// level on such tiles three levels took 1.07-1.40 (BENCHMARKS.md).
 pub const FIRST_LEVEL_TILE: ([usize; 2], usize, usize) = ([32, 32], 256, 16);
 
 /// The tile (polyphase indices per phase along x and y) and work-items of the kernel that lifts
