@@ -1,11 +1,14 @@
-"""Joins a dwt-bench report and a peers.py report of the same run into the speed-up table of
-BENCHMARKS.md: per case, our src->dst and in-place medians, each peer's faster mode, and the ratio.
+"""Joins a dwt-bench report and a peers.py report of the same run into a run folder's speed-up
+tables (compare.md, compare-3d.md): per case, our src->dst and in-place medians, each peer's
+faster mode, and the ratio. BENCHMARKS.md's current numbers come from summary.py, which reads
+the reports with the functions here.
 
     python3 dwt-bench/compare.py dwt-bench.md peers.md
     python3 dwt-bench/compare.py --3d dwt-bench.md peers-3d.md   (the 3-D volumes)
 """
 import re
 import sys
+from collections import namedtuple
 
 PEER_WAVELET = {"Cdf97": "bior4.4", "Cdf53": "bior2.2", "HaarNoShift": "haar"}
 # 3-D: ours and ptwt's on the same volume; LeGall53 is integer (i32), bior2.2 float: for scale.
@@ -21,12 +24,19 @@ def table_rows(path, pattern):
             yield m.groups()
 
 
+# A row of our report: median, element type, effective bandwidth, share of the copy's.
+Ours = namedtuple("Ours", "ms ty bw share")
+
+
 def ours(path):
+    """(program, size, levels, direction, variant) -> Ours, of a dwt-bench report's transforms."""
     rows = {}
-    for name, size, levels, d, ty, variant, ms in table_rows(
-        path, r"^\| (\w+) ([\dx^]+) L(\d) (fwd|inv) \| (\w+) \| ([^|]+?) \|[^|]*\| ([\d.]+) ms"
+    for name, size, levels, d, ty, variant, ms, bw, share in table_rows(
+        path,
+        r"^\| (\w+) ([\dx^]+) L(\d) (fwd|inv) \| (\w+) \| ([^|]+?) \|[^|]*\| ([\d.]+) ms \|"
+        r"[^|]*\|[^|]*\|[^|]*\| (\d+) GB/s \| ([\d.]+)% \|",
     ):
-        rows[(name, size, int(levels), d, variant)] = (float(ms), ty)
+        rows[(name, size, int(levels), d, variant)] = Ours(float(ms), ty, int(bw), float(share))
     return rows
 
 

@@ -18,7 +18,7 @@ import io
 import re
 import sys
 
-from compare import PEER_WAVELET, VOLUMES, peers
+from compare import PEER_WAVELET, VOLUMES, ours, peers
 
 SIZES = ["1920x1080", "4096x4096", "8192x8192"]
 PEERS = ["ptwt", "pytorch_wavelets"]
@@ -37,21 +37,6 @@ BYTES = {"i16": 2, "i32": 4, "f32": 4, "f64": 8}
 # The issue's targets.
 SHARE_TARGET = 80.0
 PEER_TARGET = 10.0
-
-
-def bench_rows(path):
-    """(program, size, levels, direction, variant) -> (type, ms, effective GB/s, share of copy %)."""
-    pat = re.compile(
-        r"^\| (\w+) ([\dx^]+) L(\d) (fwd|inv) \| (\w+) \| ([^|]+?) \|[^|]*\| ([\d.]+) ms \|"
-        r"[^|]*\|[^|]*\|[^|]*\| (\d+) GB/s \| ([\d.]+)% \|"
-    )
-    rows = {}
-    for line in open(path):
-        m = pat.match(line)
-        if m:
-            name, size, levels, d, ty, variant, ms, bw, share = m.groups()
-            rows[(name, size, int(levels), d, variant)] = (ty, float(ms), int(bw), float(share))
-    return rows
 
 
 def section(path, heading):
@@ -113,7 +98,7 @@ def level_bytes(size, levels, ty):
 
 def main(folder, command):
     bench = f"{folder}/dwt-bench.md"
-    rows = bench_rows(bench)
+    rows = ours(bench)
     peer = peers(f"{folder}/peers.md")
     floor = floors(f"{folder}/floor.md")
     device = open(f"{folder}/device.txt").read().strip().splitlines()[-1]
@@ -144,7 +129,7 @@ def main(folder, command):
                     r = rows.get((name, size, levels, d, "src->dst"))
                     if r is None:
                         continue
-                    ty, ms, bw, share = r
+                    ms, ty, bw, share = r
                     cells = [NAMES.get(name, name), str(levels), d, ty, f"{ms * 1000:.1f} us", f"{bw} GB/s", f"{share:.1f}%"]
                     for who in PEERS:
                         theirs = peer.get((who, PEER_WAVELET.get(name), size, levels, d))
@@ -161,7 +146,7 @@ def main(folder, command):
             r = rows.get((name, size, 3, d, "src->dst"))
             if r is None:
                 continue
-            ty, ms, bw, share = r
+            ms, ty, bw, share = r
             theirs = peer.get(("ptwt", pw, size, 3, d))
             tail = [f"{theirs[0]:.3f} ms ({pw})", f"{theirs[0] / ms:.1f}x"] if theirs else ["-", "-"]
             p("| " + " | ".join([NAMES.get(name, name), size, d, ty, f"{ms:.3f} ms", f"{bw} GB/s", f"{share:.1f}%"] + tail) + " |")
@@ -187,12 +172,12 @@ def main(folder, command):
         i = rows.get((name, "1920x1080", 3, "inv", "src->dst"))
         if f is None or i is None:
             continue
-        fl = floor.get(("1920x1080", f[0], 3))
+        fl = floor.get(("1920x1080", f.ty, 3))
         if fl is None:
             continue
-        fus, ius = f[1] * 1000, i[1] * 1000
+        fus, ius = f.ms * 1000, i.ms * 1000
         over += [fus - fl, ius - fl]
-        p(f"| {NAMES.get(name, name)} | {f[0]} | {fl:.1f} us | {fus:.1f} us | {fus - fl:+.1f} us | {ius:.1f} us | {ius - fl:+.1f} us |")
+        p(f"| {NAMES.get(name, name)} | {f.ty} | {fl:.1f} us | {fus:.1f} us | {fus - fl:+.1f} us | {ius:.1f} us | {ius - fl:+.1f} us |")
     p()
 
     p("### Kernel compile time per plan (NVRTC)")
@@ -208,38 +193,28 @@ def main(folder, command):
 
     p("### Where the targets stand")
     p()
-    large = [(name, d, rows[(name, "8192x8192", 1, d, "src->dst")][3])
+    large = [(name, d, rows[(name, "8192x8192", 1, d, "src->dst")].share)
              for name in programs for d in ["fwd", "inv"] if (name, "8192x8192", 1, d, "src->dst") in rows]
     low = min(large, key=lambda x: x[2])
     under = [x for x in large if x[2] < SHARE_TARGET]
     p(f"- **8192x8192, one level, at least {SHARE_TARGET:.0f}% of copy:** {len(large) - len(under)} of "
       f"{len(large)} cases; the lowest {NAMES.get(low[0], low[0])} {low[1]} at {low[2]:.1f}%"
       + (". Under: " + ", ".join(f"{NAMES.get(n, n)} {d} {s:.1f}%" for n, d, s in under) if under else "."))
+    comparisons = [(name, pw, size, d, who) for name, pw in PEER_WAVELET.items() for size in SIZES
+                   for d in ["fwd", "inv"] for who in PEERS]
+    comparisons += [(name, pw, size, d, "ptwt") for name, pw, size in VOLUMES for d in ["fwd", "inv"]]
     misses = []
     cases = 0
-    for name, pw in PEER_WAVELET.items():
-        for size in SIZES:
-            for d in ["fwd", "inv"]:
-                r = rows.get((name, size, 3, d, "src->dst"))
-                if r is None:
-                    continue
-                for who in PEERS:
-                    theirs = peer.get((who, pw, size, 3, d))
-                    if theirs is None:
-                        continue
-                    cases += 1
-                    ratio = theirs[0] / r[1]
-                    if ratio < PEER_TARGET:
-                        bound_ms = level_bytes(size, 3, r[0]) / (copy * 1e9) * 1000
-                        misses.append(f"{NAMES.get(name, name)} {size} {d} over {who} {ratio:.1f}x (a copy of "
-                                      f"its levels' bytes at {copy} GB/s would be {theirs[0] / bound_ms:.1f}x)")
-    for name, pw, size in VOLUMES:
-        for d in ["fwd", "inv"]:
-            r, theirs = rows.get((name, size, 3, d, "src->dst")), peer.get(("ptwt", pw, size, 3, d))
-            if r and theirs:
-                cases += 1
-                if theirs[0] / r[1] < PEER_TARGET:
-                    misses.append(f"{NAMES.get(name, name)} {size} {d} over ptwt {theirs[0] / r[1]:.1f}x")
+    for name, pw, size, d, who in comparisons:
+        r, theirs = rows.get((name, size, 3, d, "src->dst")), peer.get((who, pw, size, 3, d))
+        if r is None or theirs is None:
+            continue
+        cases += 1
+        ratio = theirs[0] / r.ms
+        if ratio < PEER_TARGET:
+            bound_ms = level_bytes(size, 3, r.ty) / (copy * 1e9) * 1000
+            misses.append(f"{NAMES.get(name, name)} {size} {d} over {who} {ratio:.1f}x (a copy of "
+                          f"its levels' bytes at {copy} GB/s would be {theirs[0] / bound_ms:.1f}x)")
     p(f"- **Three levels, at least {PEER_TARGET:.0f}x over each peer:** {cases - len(misses)} of {cases} "
       "comparisons (2-D and 3-D)" + (". Under: " + "; ".join(misses) + "." if misses else "."))
     if over:

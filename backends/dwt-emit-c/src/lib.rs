@@ -335,6 +335,8 @@ impl LaunchConfig {
             emit::fused_edges(wavelet, direction, elem, c).map(|e| std::mem::discriminant(&e))
         };
         let configured = edges(&config);
+        // Other tiles are taken only where they keep the fused pass and its kind of edge tiles.
+        let keeps_edges = |c: &LaunchConfig| configured.is_some() && edges(c) == configured;
         if let Some(first_level) = self.first_level_tile(wavelet, direction, shape) {
             // The later levels (bands of at most SMALL_BAND samples) keep the configured tiles
             // as the small bands' kernel.
@@ -346,7 +348,7 @@ impl LaunchConfig {
                 small_band_shape: Some((config.tile, config.tile_threads, config.segment)),
                 ..config
             };
-            if configured.is_some() && edges(&wide) == configured {
+            if keeps_edges(&wide) {
                 return wide;
             }
         }
@@ -361,7 +363,7 @@ impl LaunchConfig {
                 segment,
                 ..config
             })
-            .find(|wide| configured.is_some() && edges(wide) == configured)
+            .find(|wide| keeps_edges(wide))
             .unwrap_or(config)
     }
 
