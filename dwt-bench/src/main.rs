@@ -49,6 +49,9 @@ fn drv<E: std::fmt::Debug>(e: E) -> String {
 const ROTATION_BYTES: usize = 256 << 20;
 /// Calls before timing (after the first, compiling, call).
 const WARMUP: usize = 3;
+/// Cases of up to this many samples (1920x1080 and smaller) are also timed without CUDA graphs
+/// (`no graph`): there launching is much of the time.
+const NO_GRAPH_SAMPLES: usize = 1 << 21;
 
 struct Opts {
     out: Option<PathBuf>,
@@ -323,7 +326,7 @@ enum Variant {
     /// The two passes per level (van der Laan et al.), in place.
     TwoPass,
     /// As `Into`, every kernel launched on its own (no CUDA graph): only for the transforms
-    /// small enough to be recorded as graphs by default.
+    /// small enough to be recorded as graphs whatever their plan keeps.
     Direct,
     /// As `Into` on a backend that measures its candidate configurations per request
     /// (`--tuned`): the configuration it chose.
@@ -538,15 +541,12 @@ impl Bench<'_> {
         let n: usize = shape.iter().product();
         let bytes = n * std::mem::size_of::<T>();
         let host: Vec<T> = random_vec(n, n as u64 ^ 0xD1B5);
-        // Transforms run as CUDA graphs keep one graph per buffer pair, up to GRAPHS_KEPT: more
-        // buffers would time recordings, not replays.
-        let graphs = n <= dwt_cuda::GRAPH_SAMPLES;
-        let count = ROTATION_BYTES.div_ceil(bytes).max(3);
-        let count = if graphs {
-            count.min(dwt_cuda::GRAPHS_KEPT)
-        } else {
-            count
-        };
+        // Transforms run as CUDA graphs, one per buffer pair, up to GRAPHS_KEPT: more buffers
+        // would time recordings, not replays.
+        let graphs = n <= NO_GRAPH_SAMPLES;
+        let count = ROTATION_BYTES
+            .div_ceil(bytes)
+            .clamp(3, dwt_cuda::GRAPHS_KEPT);
         let mut bufs: Vec<CudaSlice<T>> = (0..count)
             .map(|_| self.stream.clone_htod(&host).map_err(drv))
             .collect::<Res<_>>()?;
@@ -688,8 +688,9 @@ impl Bench<'_> {
             }
             .map_err(|e| e.to_string())
         };
-        // At least one call per buffer (pair): every graph is recorded before the timing.
-        let warmup = WARMUP.max(k);
+        // At least two calls per buffer (pair): every graph is recorded (at the second) before
+        // the timing.
+        let warmup = WARMUP.max(2 * k);
         for i in 0..warmup {
             run(i)?;
         }
@@ -839,12 +840,12 @@ fn run() -> Res<()> {
     );
     let _ = writeln!(
         md,
-        "- Timing: CUDA events, {WARMUP} warm-up calls (or one per rotated buffer, if more), median of {} calls (each between its own events: host submission included; printed to 0.1 us, though events resolve about 0.5 us, which the median of many calls smooths); `pipelined` = mean of {} calls back to back; buffers rotated (at least 3, together over {} MiB; at most {} for transforms of up to {} samples, which run as CUDA graphs recorded per buffer pair, with the same case without graphs as `no graph`)",
+        "- Timing: CUDA events, {WARMUP} warm-up calls (or two per rotated buffer, if more), median of {} calls (each between its own events: host submission included; printed to 0.1 us, though events resolve about 0.5 us, which the median of many calls smooths); `pipelined` = mean of {} calls back to back; buffers rotated (at least 3, together over {} MiB, at most {}: transforms run as CUDA graphs, recorded per buffer pair at its second call); cases of up to {} samples also without graphs, as `no graph`",
         o.reps,
         o.reps,
         ROTATION_BYTES >> 20,
         dwt_cuda::GRAPHS_KEPT,
-        dwt_cuda::GRAPH_SAMPLES
+        NO_GRAPH_SAMPLES
     );
     let _ = writeln!(
         md,

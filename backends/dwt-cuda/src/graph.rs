@@ -3,13 +3,20 @@
 //! a few short kernels whose cost is mostly launching them (host submission of each, and the
 //! GPU's gap between dependent launches); a replay submits them together.
 //!
-//! A recorded graph holds its buffers' addresses, so it is kept per (stream, source, data) and
-//! owns the scratch (and, for a fused plan run in place, the copy of the input) it was recorded
-//! with. Each prepared request keeps the [`KEPT`] most recently used ones. What is recorded is
-//! [`crate::launch::issue`], the same steps a transform runs without a graph.
+//! A recorded graph holds its buffers' addresses, so it is kept per (stream, source, data); each
+//! prepared request keeps the [`KEPT`] most recently used ones. The scratch (and, for a fused
+//! plan run in place, the copy of the input) its nodes address is shared by the request's graphs
+//! on that stream, which run in the stream's order: graphs take the memory of one call without
+//! them, whatever the size. What is recorded is [`crate::launch::issue`], the same steps a
+//! transform runs without a graph.
+//!
+//! Buffers are recorded on their second call, not their first: recording (capture and
+//! instantiation) costs more than launching directly, so a caller that brings new buffers every
+//! call would otherwise pay it every call and never replay.
 
 use std::any::Any;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use cudarc::driver::{result, sys};
@@ -17,8 +24,46 @@ use dwt_runtime::DwtError;
 
 use crate::device_error;
 
-/// Graphs kept per prepared request (each with its own scratch).
+/// Graphs kept per prepared request (those of one stream sharing its buffers).
 pub const KEPT: usize = 16;
+
+/// Buffers seen once per prepared request, remembered so that their next call records.
+const SEEN: usize = 4 * KEPT;
+
+/// How many graphs a backend recorded and replayed (every prepared request of it together),
+/// to tell whether a caller's loop replays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GraphCounts {
+    pub recorded: usize,
+    pub replayed: usize,
+}
+
+/// [`GraphCounts`], shared by a backend and the transforms it prepares.
+#[derive(Debug, Default)]
+pub(crate) struct Counters {
+    recorded: AtomicUsize,
+    replayed: AtomicUsize,
+}
+
+impl Counters {
+    pub(crate) fn get(&self) -> GraphCounts {
+        GraphCounts {
+            recorded: self.recorded.load(Ordering::Relaxed),
+            replayed: self.replayed.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// What [`Graphs::replay`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Replay {
+    /// The graph of these buffers was launched.
+    Replayed,
+    /// The buffers' first call: remembered, to be issued directly.
+    FirstCall,
+    /// Seen before without a graph: record one.
+    Record,
+}
 
 /// The buffers a graph was recorded on (a prepared request's data always has its length).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -28,15 +73,35 @@ pub(crate) struct Key {
     pub data: sys::CUdeviceptr,
 }
 
-/// Buffers a graph's nodes address that it owns (`CudaSlice`s of any element type).
-pub(crate) type Owned = Vec<Box<dyn Any + Send + Sync>>;
+/// A device buffer of any element type (a `CudaSlice`, freed in its stream's order when
+/// dropped) and its address.
+pub(crate) struct DeviceBuffer {
+    pub at: sys::CUdeviceptr,
+    _slice: Box<dyn Any + Send + Sync>,
+}
 
-/// An instantiated graph and what it must keep alive.
+impl DeviceBuffer {
+    pub(crate) fn new(at: sys::CUdeviceptr, slice: impl Any + Send + Sync) -> Self {
+        DeviceBuffer {
+            at,
+            _slice: Box::new(slice),
+        }
+    }
+}
+
+/// The buffers of a request's graphs on one stream: the copy of the input (in place) and the
+/// scratch, each allocated at the first recording that needs it.
+#[derive(Default)]
+struct StreamBuffers {
+    copy: Option<DeviceBuffer>,
+    scratch: Option<DeviceBuffer>,
+}
+
+/// An instantiated graph.
 struct Recorded {
     key: Key,
     graph: sys::CUgraph,
     exec: sys::CUgraphExec,
-    _buffers: Owned,
 }
 
 // SAFETY: the handles are only used under the `Graphs` mutex (the driver asks that calls on one
@@ -54,36 +119,88 @@ impl Drop for Recorded {
     }
 }
 
-/// The graphs of one prepared request, most recently used last.
+/// The graphs of one prepared request, most recently used last, the buffers called once, and
+/// per stream the buffers its graphs share.
+#[derive(Default)]
+struct Kept {
+    graphs: VecDeque<Recorded>,
+    seen: VecDeque<Key>,
+    buffers: HashMap<usize, StreamBuffers>,
+}
+
+impl Kept {
+    fn see(&mut self, key: Key) {
+        if self.seen.len() >= SEEN {
+            self.seen.pop_front();
+        }
+        self.seen.push_back(key);
+    }
+}
+
+/// The graphs of one prepared request.
 #[derive(Default)]
 pub(crate) struct Graphs {
-    kept: Mutex<VecDeque<Recorded>>,
+    kept: Mutex<Kept>,
 }
 
 impl Graphs {
-    /// Replays the graph recorded for `key` on `stream`; `false` when there is none.
-    pub(crate) fn replay(&self, key: Key, stream: sys::CUstream) -> Result<bool, DwtError> {
+    /// Replays the graph recorded for `key` on `stream`, or says whether to record one.
+    pub(crate) fn replay(
+        &self,
+        key: Key,
+        stream: sys::CUstream,
+        counters: &Counters,
+    ) -> Result<Replay, DwtError> {
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(i) = kept.iter().position(|r| r.key == key) else {
-            return Ok(false);
+        let Some(i) = kept.graphs.iter().position(|r| r.key == key) else {
+            if let Some(j) = kept.seen.iter().position(|&k| k == key) {
+                kept.seen.remove(j);
+                return Ok(Replay::Record);
+            }
+            kept.see(key);
+            return Ok(Replay::FirstCall);
         };
-        let recorded = kept.remove(i).expect("found");
+        let recorded = kept.graphs.remove(i).expect("found");
         // SAFETY: the exec is valid (owned by `recorded`), the stream is the caller's live one.
         let launched = unsafe { result::graph::launch(recorded.exec, stream) };
-        kept.push_back(recorded);
+        kept.graphs.push_back(recorded);
         launched.map_err(device_error)?;
-        Ok(true)
+        counters.replayed.fetch_add(1, Ordering::Relaxed);
+        Ok(Replay::Replayed)
+    }
+
+    /// The addresses of the copy of the input (of `copy` elements; 0 when `None`) and of the
+    /// scratch (`scratch` elements; 0 when none) that this request's graphs on `stream` share,
+    /// allocated by `alloc` where not yet.
+    pub(crate) fn stream_buffers(
+        &self,
+        stream: usize,
+        copy: Option<usize>,
+        scratch: usize,
+        mut alloc: impl FnMut(usize) -> Result<DeviceBuffer, DwtError>,
+    ) -> Result<(sys::CUdeviceptr, sys::CUdeviceptr), DwtError> {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        let buffers = kept.buffers.entry(stream).or_default();
+        let mut take = |slot: &mut Option<DeviceBuffer>, n: Option<usize>| -> Result<_, DwtError> {
+            Ok(match (n, slot.as_ref()) {
+                (None | Some(0), _) => 0,
+                (Some(_), Some(b)) => b.at,
+                (Some(n), None) => slot.insert(alloc(n)?).at,
+            })
+        };
+        let copy_at = take(&mut buffers.copy, copy)?;
+        let scratch_at = take(&mut buffers.scratch, Some(scratch))?;
+        Ok((copy_at, scratch_at))
     }
 
     /// Records what `issue` issues on `capture` (a stream of this context that nothing else
-    /// uses meanwhile) into a graph owning `buffers`, keeps it for `key` and launches it on
-    /// `stream`.
+    /// uses meanwhile) into a graph, keeps it for `key` and launches it on `stream`.
     pub(crate) fn record(
         &self,
         key: Key,
         capture: sys::CUstream,
         stream: sys::CUstream,
-        buffers: Owned,
+        counters: &Counters,
         issue: impl FnOnce(sys::CUstream) -> Result<(), DwtError>,
     ) -> Result<(), DwtError> {
         // SAFETY: `capture` is a valid stream; the capture is ended on every path below.
@@ -109,19 +226,22 @@ impl Graphs {
                     return Err(device_error(e));
                 }
             };
-        let recorded = Recorded {
-            key,
-            graph,
-            exec,
-            _buffers: buffers,
-        };
+        let recorded = Recorded { key, graph, exec };
         // SAFETY: as in `replay`.
         unsafe { result::graph::launch(recorded.exec, stream) }.map_err(device_error)?;
+        counters.recorded.fetch_add(1, Ordering::Relaxed);
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        if kept.len() >= KEPT {
-            kept.pop_front();
+        kept.graphs.push_back(recorded);
+        if kept.graphs.len() > KEPT {
+            // Its buffers were called more than once: their next call records again.
+            let evicted = kept.graphs.pop_front().expect("full").key;
+            kept.see(evicted);
+            // The last graph on its stream gone, so are the buffers they shared (freed after
+            // the stream's launches).
+            if !kept.graphs.iter().any(|r| r.key.stream == evicted.stream) {
+                kept.buffers.remove(&evicted.stream);
+            }
         }
-        kept.push_back(recorded);
         Ok(())
     }
 }

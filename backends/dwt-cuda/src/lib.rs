@@ -24,8 +24,11 @@
 //!   [`CudaBackend::run_on_device`] takes a [`CudaSlice`] already on the device and copies nothing
 //!   to or from the host.
 //! - Every transform's steps go through one interpreter of the plan (raw driver launches);
-//!   transforms on the device of up to [`GRAPH_SAMPLES`] samples record them as a CUDA graph per
-//!   (stream, source, data) buffers and replay it ([`CudaBackend::with_graph_limit`]).
+//!   transforms on the device record them as a CUDA graph per (stream, source, data) buffers at
+//!   those buffers' second call and replay it from the third, at every size: a replay submits
+//!   a transform's launches at once, which starts its first kernel sooner and keeps the short
+//!   later levels' kernels back to back ([`CudaBackend::with_graph_limit`],
+//!   [`CudaBackend::graph_counts`]).
 //! - The Mallat layout's sliding-window passes (and column segments) read one buffer and write
 //!   the other (their writes land on samples other windows still read): the plan moves each
 //!   level's band between the data and a scratch buffer, the rows kernel bringing it back; a
@@ -61,7 +64,7 @@ use dwt_runtime::{
 };
 
 pub use dwt_emit_c::{LaunchConfig, Strategy};
-pub use graph::KEPT as GRAPHS_KEPT;
+pub use graph::{GraphCounts, KEPT as GRAPHS_KEPT};
 pub use nvrtc::{
     annotate_log, check_nvrtc, compile, function_usage, options, version as nvrtc_version,
     Compiled, FunctionUsage, PROGRAM_NAME,
@@ -210,12 +213,8 @@ pub struct CudaBackend {
     tuning: Tuning,
     plans: PreparedCache<Prepared>,
     graph_samples: usize,
+    graph_counts: Arc<graph::Counters>,
 }
-
-/// Transforms of up to this many samples run as CUDA graphs by default (1920x1080 and smaller:
-/// there launching costs more than moving the data; above, graphs would save under a few percent
-/// and keep large scratch buffers per graph).
-pub const GRAPH_SAMPLES: usize = 1 << 21;
 
 impl CudaBackend {
     /// The backend on device 0 with the default [`LaunchConfig`]; [`DwtError::Unavailable`]
@@ -235,18 +234,26 @@ impl CudaBackend {
             config,
             tuning: Tuning::from_env()?,
             plans: PreparedCache::default(),
-            graph_samples: GRAPH_SAMPLES,
+            graph_samples: usize::MAX,
+            graph_counts: Arc::default(),
         })
     }
 
     /// The backend running transforms of up to `samples` samples on the device
-    /// ([`CudaBackend::run_on_device`], [`CudaBackend::run_on_device_into`]) as CUDA graphs:
-    /// each prepared request records its launches once per (stream, source, destination)
-    /// buffers, keeps the [`GRAPHS_KEPT`] most recent with the scratch each was recorded with,
-    /// and replays them. 0 launches every kernel on its own. Host runs never record.
+    /// ([`CudaBackend::run_on_device`], [`CudaBackend::run_on_device_into`]) as CUDA graphs (by
+    /// default every size): each prepared request records its launches at the second call on
+    /// the same (stream, source, destination) buffers, keeps the [`GRAPHS_KEPT`] most recent,
+    /// and replays them; its graphs on one stream share one scratch (and one copy of the input,
+    /// in place). 0 launches every kernel on its own. Host runs never record.
     pub fn with_graph_limit(mut self, samples: usize) -> Self {
         self.graph_samples = samples;
         self
+    }
+
+    /// How many CUDA graphs this backend (and the transforms it prepared) recorded and replayed
+    /// so far: a loop over the same buffers should replay from its third call.
+    pub fn graph_counts(&self) -> GraphCounts {
+        self.graph_counts.get()
     }
 
     pub fn config(&self) -> &LaunchConfig {
@@ -598,9 +605,10 @@ impl CudaBackend {
 
     /// Runs every step of the plan on `data`, on `stream` (not waited for). A plan that reads a
     /// source reads `source`, or when there is none a copy of `data` (`data` itself where the
-    /// plan says its source may be the data). With `graphs`, transforms
-    /// of up to `graph_samples` samples replay the graph recorded for these buffers (recorded
-    /// now when there is none); the rest issue their steps directly. Host runs pass no `graphs`:
+    /// plan says its source may be the data). With `graphs`, transforms of up to
+    /// `graph_samples` samples replay the graph recorded for these buffers (recorded now if
+    /// they were called before without one); the rest, and first calls, issue their steps
+    /// directly. Host runs pass no `graphs`:
     /// their upload and download cost far more than the launches, and their buffers are fresh
     /// allocations each call, which could mean a recording per call.
     fn execute<T: DeviceElement>(
@@ -625,38 +633,62 @@ impl CudaBackend {
             None => (0, None),
         };
         let (data_at, _write) = data.device_ptr_mut(stream);
-        let recorded = graphs && len <= self.graph_samples;
+        let in_place_source = plan.reads_source && source.is_none();
+        let copy_in = source.is_none() && !plan.runs_in_place();
         let key = graph::Key {
             stream: stream.cu_stream() as usize,
             source: source_at,
             data: data_at,
         };
-        if recorded && prepared.graphs.replay(key, stream.cu_stream())? {
-            return Ok(());
-        }
-        // The plan's own buffers, freed in stream order after the steps (or kept with the graph).
-        let mut owned: graph::Owned = Vec::new();
-        let mut own = |n: usize| -> Result<u64, DwtError> {
+        let recorded = graphs
+            && len <= self.graph_samples
+            && match prepared
+                .graphs
+                .replay(key, stream.cu_stream(), &self.graph_counts)?
+            {
+                graph::Replay::Replayed => return Ok(()),
+                graph::Replay::FirstCall => false,
+                graph::Replay::Record => true,
+            };
+        let alloc = |n: usize| -> Result<graph::DeviceBuffer, DwtError> {
             // SAFETY: every element is written (the source copy, the plan's band copies or
             // levels) before a kernel reads it.
             let buffer = unsafe { stream.alloc::<T>(n) }.map_err(device_error)?;
             let at = buffer.device_ptr(stream).0;
-            owned.push(Box::new(buffer));
-            Ok(at)
+            Ok(graph::DeviceBuffer::new(at, buffer))
         };
-        let in_place_source = plan.reads_source && source.is_none();
-        let copy_in = source.is_none() && !plan.runs_in_place();
-        let at = launch::Addresses {
-            source: match (copy_in, in_place_source) {
-                (true, _) => own(len)?,
-                (false, true) => data_at,
-                (false, false) => source_at,
-            },
-            scratch: if plan.scratch > 0 {
+        // This call's own buffers, freed in stream order after its steps; a recording's are its
+        // stream's, shared with the request's other graphs there.
+        let mut owned = Vec::new();
+        let (copy_at, scratch_at) = if recorded {
+            prepared.graphs.stream_buffers(
+                key.stream,
+                copy_in.then_some(len),
+                plan.scratch,
+                alloc,
+            )?
+        } else {
+            let mut own = |n: usize| -> Result<u64, DwtError> {
+                let buffer = alloc(n)?;
+                let at = buffer.at;
+                owned.push(buffer);
+                Ok(at)
+            };
+            let copy_at = if copy_in { own(len)? } else { 0 };
+            let scratch_at = if plan.scratch > 0 {
                 own(plan.scratch)?
             } else {
                 0
+            };
+            (copy_at, scratch_at)
+        };
+        let at = launch::Addresses {
+            source: match (copy_in, in_place_source) {
+                (true, _) => copy_at,
+                (false, true) => data_at,
+                (false, false) => source_at,
             },
+            scratch: scratch_at,
             data: data_at,
             len,
             scratch_len: plan.scratch,
@@ -679,7 +711,7 @@ impl CudaBackend {
                 key,
                 *capture as sys::CUstream,
                 stream.cu_stream(),
-                owned,
+                &self.graph_counts,
                 issue,
             )
         } else {
@@ -801,6 +833,7 @@ impl Backend for CudaBackend {
                     tuning: self.tuning,
                     plans: self.plans.clone(),
                     graph_samples: self.graph_samples,
+                    graph_counts: self.graph_counts.clone(),
                 },
                 prepared,
                 element,

@@ -155,9 +155,12 @@ fn out_of_place_runs_leave_the_source_alone() {
     }
 }
 
-/// Small transforms replay a recorded CUDA graph: a replay must read the buffers' current data,
-/// and other buffers (more than the graphs kept), in place, two-pass and on another stream must
-/// each get a graph of their own. Every result is checked against the CPU reference.
+/// Transforms replay a recorded CUDA graph from their buffers' third call: a replay must read
+/// the buffers' current data, and other buffers (more than the graphs kept), in place, two-pass
+/// and on another stream must each get a graph of their own; the graphs of one stream share
+/// their scratch and input copy, also when replays are queued without waiting. Every result is
+/// checked against the CPU reference, and the backend's counts say what was recorded and
+/// replayed.
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn graph_replays_read_the_current_data_of_their_own_buffers() {
@@ -167,15 +170,148 @@ fn graph_replays_read_the_current_data_of_their_own_buffers() {
     let two_pass = CudaBackend::with_config(dwt_cuda::LaunchConfig::two_pass()).unwrap();
     let unrecorded = CudaBackend::new().unwrap().with_graph_limit(0);
     let other_stream = fused.context().new_stream().unwrap();
+    let req = legall_forward(&shape, Layout::Mallat);
+    let want = |host: &[i32]| {
+        let mut want = host.to_vec();
+        cpu::transform(
+            legall(),
+            Direction::Forward,
+            &mut want,
+            &shape,
+            3,
+            Layout::Mallat,
+        )
+        .unwrap();
+        want
+    };
+    let data = |round: usize, i: usize| -> Vec<i32> {
+        ramp::<i32>(&shape)
+            .iter()
+            .map(|v| v + (round * 1000 + i) as i32)
+            .collect()
+    };
     for (b, stream, what) in [
         (&fused, fused.stream(), "fused"),
         (&two_pass, two_pass.stream(), "two-pass"),
         (&unrecorded, unrecorded.stream(), "no graphs"),
         (&fused, other_stream.clone(), "fused, another stream"),
     ] {
-        let req = legall_forward(&shape, Layout::Mallat);
-        let want = |host: &[i32]| {
-            let mut want = host.to_vec();
+        let few = 3;
+        let many = dwt_cuda::GRAPHS_KEPT + 2;
+        let mut srcs: Vec<_> = (0..few + many)
+            .map(|_| stream.alloc_zeros::<i32>(n).unwrap())
+            .collect();
+        let mut dsts: Vec<_> = (0..few + many)
+            .map(|_| stream.alloc_zeros::<i32>(n).unwrap())
+            .collect();
+        // Three rounds over fewer buffer pairs than the graphs kept, then over more, new data
+        // every call: each pair runs into its destination and in place on its source.
+        for (phase, pairs) in [(0, 0..few), (1, few..few + many)] {
+            let before = b.graph_counts();
+            for round in 0..3 {
+                for i in pairs.clone() {
+                    let (src, dst) = (&mut srcs[i], &mut dsts[i]);
+                    let host = data(round, i);
+                    stream.memcpy_htod(&host, src).unwrap();
+                    b.run_on_device_into(&req, src, dst).unwrap();
+                    assert_eq!(
+                        stream.clone_dtoh(dst).unwrap(),
+                        want(&host),
+                        "{what}: into, phase {phase}, round {round}, pair {i}"
+                    );
+                    // In place on the source: the fused plan copies it first.
+                    b.run_on_device(&req, src).unwrap();
+                    assert_eq!(
+                        stream.clone_dtoh(src).unwrap(),
+                        want(&host),
+                        "{what}: in place, phase {phase}, round {round}, pair {i}"
+                    );
+                }
+            }
+            let after = b.graph_counts();
+            let calls = 2 * pairs.len();
+            // Round 0 runs directly, round 1 records; round 2 replays when the graphs fit, and
+            // records again when the pairs outnumber them (the oldest was dropped each time).
+            let (recorded, replayed) = match (what, phase) {
+                ("no graphs", _) => (0, 0),
+                (_, 0) => (calls, calls),
+                _ => (2 * calls, 0),
+            };
+            assert_eq!(
+                (
+                    after.recorded - before.recorded,
+                    after.replayed - before.replayed
+                ),
+                (recorded, replayed),
+                "{what}, phase {phase}: graphs recorded and replayed"
+            );
+            if phase == 0 {
+                // The few pairs' replays queued back to back, read back only at the end: each
+                // waits for the one before it on the stream, so their shared scratch and copy
+                // hold.
+                let before = b.graph_counts();
+                let hosts: Vec<Vec<i32>> = (0..few).map(|i| data(3, i)).collect();
+                for (i, host) in hosts.iter().enumerate() {
+                    stream.memcpy_htod(host, &mut srcs[i]).unwrap();
+                    b.run_on_device_into(&req, &srcs[i], &mut dsts[i]).unwrap();
+                    b.run_on_device(&req, &mut srcs[i]).unwrap();
+                }
+                for (i, host) in hosts.iter().enumerate() {
+                    let want = want(host);
+                    assert_eq!(
+                        stream.clone_dtoh(&dsts[i]).unwrap(),
+                        want,
+                        "{what}: queued into, pair {i}"
+                    );
+                    assert_eq!(
+                        stream.clone_dtoh(&srcs[i]).unwrap(),
+                        want,
+                        "{what}: queued in place, pair {i}"
+                    );
+                }
+                let replayed = b.graph_counts().replayed - before.replayed;
+                let expected = if what == "no graphs" { 0 } else { 2 * few };
+                assert_eq!(replayed, expected, "{what}: queued replays");
+            }
+        }
+    }
+}
+
+/// Large transforms replay graphs too (above 2^21 samples, where they once launched directly):
+/// the fused plan's three levels hand their low bands on through a scratch, which the graphs
+/// of a stream share, and in place each also copies the input into a buffer they share. A
+/// limit below the size launches directly.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn large_transforms_replay_graphs_sharing_their_scratch() {
+    let shape = vec![1100usize, 2048];
+    let n: usize = shape.iter().product();
+    let graphed = CudaBackend::new().expect("a CUDA device");
+    let limited = CudaBackend::new().unwrap().with_graph_limit(n - 1);
+    let req = legall_forward(&shape, Layout::Mallat);
+    for (b, in_place, graphs) in [
+        (&graphed, false, (1, 1)),
+        (&graphed, true, (1, 1)),
+        (&limited, false, (0, 0)),
+    ] {
+        let stream = b.stream();
+        let mut src = stream.alloc_zeros::<i32>(n).unwrap();
+        let mut dst = stream.alloc_zeros::<i32>(n).unwrap();
+        let before = b.graph_counts();
+        for round in 0..3 {
+            let host: Vec<i32> = ramp::<i32>(&shape)
+                .iter()
+                .map(|v| v * (round + 1) - 7 * round)
+                .collect();
+            stream.memcpy_htod(&host, &mut src).unwrap();
+            let out = if in_place {
+                b.run_on_device(&req, &mut src).unwrap();
+                &src
+            } else {
+                b.run_on_device_into(&req, &src, &mut dst).unwrap();
+                &dst
+            };
+            let mut want = host.clone();
             cpu::transform(
                 legall(),
                 Direction::Forward,
@@ -185,38 +321,22 @@ fn graph_replays_read_the_current_data_of_their_own_buffers() {
                 Layout::Mallat,
             )
             .unwrap();
-            want
-        };
-        let pairs = dwt_cuda::GRAPHS_KEPT + 2;
-        let mut srcs: Vec<_> = (0..pairs)
-            .map(|_| stream.alloc_zeros::<i32>(n).unwrap())
-            .collect();
-        let mut dsts: Vec<_> = (0..pairs)
-            .map(|_| stream.alloc_zeros::<i32>(n).unwrap())
-            .collect();
-        // Three rounds over more buffer pairs than the graphs kept, new data every call.
-        for round in 0..3 {
-            for (i, (src, dst)) in srcs.iter_mut().zip(dsts.iter_mut()).enumerate() {
-                let host: Vec<i32> = ramp::<i32>(&shape)
-                    .iter()
-                    .map(|v| v + (round * 1000 + i) as i32)
-                    .collect();
-                stream.memcpy_htod(&host, src).unwrap();
-                b.run_on_device_into(&req, src, dst).unwrap();
-                assert_eq!(
-                    stream.clone_dtoh(dst).unwrap(),
-                    want(&host),
-                    "{what}: into, round {round}, pair {i}"
-                );
-                // In place on the source: the fused plan copies it first.
-                b.run_on_device(&req, src).unwrap();
-                assert_eq!(
-                    stream.clone_dtoh(src).unwrap(),
-                    want(&host),
-                    "{what}: in place, round {round}, pair {i}"
-                );
-            }
+            assert_eq!(
+                stream.clone_dtoh(out).unwrap(),
+                want,
+                "in place {in_place}, limit {}, round {round}",
+                graphs.0
+            );
         }
+        let after = b.graph_counts();
+        assert_eq!(
+            (
+                after.recorded - before.recorded,
+                after.replayed - before.replayed
+            ),
+            graphs,
+            "in place {in_place}: graphs recorded and replayed"
+        );
     }
 }
 
