@@ -75,6 +75,30 @@ fn legall_forward(shape: &[usize], layout: Layout) -> Request<'static> {
     }
 }
 
+/// What the CPU reference makes of `host` under [`legall_forward`] in the Mallat layout.
+fn legall_forward_reference(host: &[i32], shape: &[usize]) -> Vec<i32> {
+    let mut want = host.to_vec();
+    cpu::transform(
+        legall(),
+        Direction::Forward,
+        &mut want,
+        shape,
+        3,
+        Layout::Mallat,
+    )
+    .unwrap();
+    want
+}
+
+/// The graphs `b` recorded and replayed since it counted `before`.
+fn graphs_since(b: &CudaBackend, before: dwt_cuda::GraphCounts) -> (usize, usize) {
+    let now = b.graph_counts();
+    (
+        now.recorded - before.recorded,
+        now.replayed - before.replayed,
+    )
+}
+
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn device_slice_round_trip_copies_nothing_to_the_host() {
@@ -171,19 +195,7 @@ fn graph_replays_read_the_current_data_of_their_own_buffers() {
     let unrecorded = CudaBackend::new().unwrap().with_graph_limit(0);
     let other_stream = fused.context().new_stream().unwrap();
     let req = legall_forward(&shape, Layout::Mallat);
-    let want = |host: &[i32]| {
-        let mut want = host.to_vec();
-        cpu::transform(
-            legall(),
-            Direction::Forward,
-            &mut want,
-            &shape,
-            3,
-            Layout::Mallat,
-        )
-        .unwrap();
-        want
-    };
+    let want = |host: &[i32]| legall_forward_reference(host, &shape);
     let data = |round: usize, i: usize| -> Vec<i32> {
         ramp::<i32>(&shape)
             .iter()
@@ -228,7 +240,6 @@ fn graph_replays_read_the_current_data_of_their_own_buffers() {
                     );
                 }
             }
-            let after = b.graph_counts();
             let calls = 2 * pairs.len();
             // Round 0 runs directly, round 1 records; round 2 replays when the graphs fit, and
             // records again when the pairs outnumber them (the oldest was dropped each time).
@@ -238,10 +249,7 @@ fn graph_replays_read_the_current_data_of_their_own_buffers() {
                 _ => (2 * calls, 0),
             };
             assert_eq!(
-                (
-                    after.recorded - before.recorded,
-                    after.replayed - before.replayed
-                ),
+                graphs_since(b, before),
                 (recorded, replayed),
                 "{what}, phase {phase}: graphs recorded and replayed"
             );
@@ -269,9 +277,12 @@ fn graph_replays_read_the_current_data_of_their_own_buffers() {
                         "{what}: queued in place, pair {i}"
                     );
                 }
-                let replayed = b.graph_counts().replayed - before.replayed;
-                let expected = if what == "no graphs" { 0 } else { 2 * few };
-                assert_eq!(replayed, expected, "{what}: queued replays");
+                let replayed = if what == "no graphs" { 0 } else { 2 * few };
+                assert_eq!(
+                    graphs_since(b, before),
+                    (0, replayed),
+                    "{what}: queued replays"
+                );
             }
         }
     }
@@ -289,10 +300,10 @@ fn large_transforms_replay_graphs_sharing_their_scratch() {
     let graphed = CudaBackend::new().expect("a CUDA device");
     let limited = CudaBackend::new().unwrap().with_graph_limit(n - 1);
     let req = legall_forward(&shape, Layout::Mallat);
-    for (b, in_place, graphs) in [
-        (&graphed, false, (1, 1)),
-        (&graphed, true, (1, 1)),
-        (&limited, false, (0, 0)),
+    for (b, in_place, graphs, what) in [
+        (&graphed, false, (1, 1), "into"),
+        (&graphed, true, (1, 1), "in place"),
+        (&limited, false, (0, 0), "into, under a smaller limit"),
     ] {
         let stream = b.stream();
         let mut src = stream.alloc_zeros::<i32>(n).unwrap();
@@ -311,31 +322,16 @@ fn large_transforms_replay_graphs_sharing_their_scratch() {
                 b.run_on_device_into(&req, &src, &mut dst).unwrap();
                 &dst
             };
-            let mut want = host.clone();
-            cpu::transform(
-                legall(),
-                Direction::Forward,
-                &mut want,
-                &shape,
-                3,
-                Layout::Mallat,
-            )
-            .unwrap();
             assert_eq!(
                 stream.clone_dtoh(out).unwrap(),
-                want,
-                "in place {in_place}, limit {}, round {round}",
-                graphs.0
+                legall_forward_reference(&host, &shape),
+                "{what}, round {round}"
             );
         }
-        let after = b.graph_counts();
         assert_eq!(
-            (
-                after.recorded - before.recorded,
-                after.replayed - before.replayed
-            ),
+            graphs_since(b, before),
             graphs,
-            "in place {in_place}: graphs recorded and replayed"
+            "{what}: graphs recorded and replayed"
         );
     }
 }
