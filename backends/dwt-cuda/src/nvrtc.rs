@@ -21,11 +21,19 @@ pub struct Compiled {
 /// float kernels' instructions were 36% floating point, each step's tap two of them and its update
 /// one more, and fusing (with the taps of one coefficient summed first) made CDF 9/7's forward
 /// pass of 8192^2 6% faster (BENCHMARKS.md). Floats agree with the CPU reference to rounding.
+///
+/// NVRTC 12.9 and later may answer from a cache of its own without running ptxas, and then the
+/// log reports nothing for the cached kernels (NVIDIA/Fuser#4694): `--no-cache` keeps the
+/// report whole. Built modules are cached by this crate anyway ([`crate::disk_cache`]).
 pub fn options(arch: &str) -> Vec<String> {
-    vec![
+    let mut options = vec![
         format!("--gpu-architecture={arch}"),
         "--ptxas-options=-v".to_string(),
-    ]
+    ];
+    if version().is_ok_and(|v| v >= (12, 9)) {
+        options.push("--no-cache".to_string());
+    }
+    options
 }
 
 /// Whether NVRTC can be loaded; [`DwtError::Unavailable`] with what to install if not. Every
