@@ -76,10 +76,13 @@ pub(crate) const LONG_STEP_SPAN: usize = 8;
 pub(crate) const TALLEST_TILE: ([usize; 2], usize, usize) = ([48, 32], 256, 16);
 
 /// The most samples a transform may have for [`LaunchConfig::clamped_edges_reach_back`] to apply
-/// by default: 1920x1080. Its levels are each about a wave of groups or less and last as long as
-/// their slowest tile, so Haar's forward edge tiles in registers saved 27% at three levels there
-/// (and 9% at one); larger transforms are bound by memory, where the 40 registers those tiles
-/// take cost 8% at 8192^2 (BENCHMARKS.md, measured at 5b37047 on an H200).
+/// by default whatever its direction and axes: 1920x1080. Its levels are each about a wave of
+/// groups or less and last as long as their slowest tile, so Haar's forward edge tiles in
+/// registers saved 27% at three levels there (and 9% at one). Larger 2-D forwards take them too:
+/// on an H100 at 1416463's kernels Haar's forward took 0.92 of the time at 4096^2 three levels
+/// and 0.96 at 8192^2 (BENCHMARKS.md), where an H200 at 5b37047 had found the 40 registers those
+/// tiles take 8% slower at 8192^2 one level; larger inverses and volumes keep the general path
+/// (not measured since).
 pub const SMALL_TRANSFORM: usize = 1920 * 1080;
 
 /// The most samples a band may have for [`LaunchConfig::small_band_tiles`] to lift it: 960x540,
@@ -241,10 +244,10 @@ pub struct LaunchConfig {
     /// the program reads (Haar's forward: its even step reads odd index `m` alone, and the rule
     /// sends the last even index of an odd-length line to odd index `m - 1`), rather than step
     /// by step through the rule. `None`: the measured rule, for transforms of at most
-    /// [`SMALL_TRANSFORM`] samples ([`for_request`](Self::for_request) resolves it; emitted
-    /// without a request, not): that forward then takes 40 registers instead of 32 (capped, it
-    /// spills), which cost Haar's forward 8% at 8192^2 one level while saving 27% at 1920x1080
-    /// three levels (BENCHMARKS.md). A choice the tuner times.
+    /// [`SMALL_TRANSFORM`] samples and for every 2-D forward ([`for_request`](Self::for_request)
+    /// resolves it; emitted without a request, not): that forward then takes 40 registers
+    /// instead of 32 (capped, it spills), and saved 27% at 1920x1080 three levels and 4-8% at
+    /// 4096^2 and 8192^2 on an H100 (BENCHMARKS.md). A choice the tuner times.
     pub clamped_edges_reach_back: Option<bool>,
     /// Whether the fused kernels of the long filters take the tiles measured fastest for them
     /// instead of [`tile`](Self::tile), [`tile_threads`](Self::tile_threads) and
@@ -324,10 +327,11 @@ impl LaunchConfig {
         shape: &[usize],
     ) -> Self {
         let small = shape.iter().product::<usize>() <= SMALL_TRANSFORM;
+        let reach_back = small || (direction == Direction::Forward && shape.len() == 2);
         let short_steps = max_step_span(wavelet).is_some_and(|span| span < 4);
         let small_bands = direction == Direction::Inverse || short_steps;
         let config = LaunchConfig {
-            clamped_edges_reach_back: Some(self.clamped_edges_reach_back.unwrap_or(small)),
+            clamped_edges_reach_back: Some(self.clamped_edges_reach_back.unwrap_or(reach_back)),
             small_band_tiles: Some(self.small_band_tiles.unwrap_or(small_bands)),
             ..self.for_axes(shape.len())
         };

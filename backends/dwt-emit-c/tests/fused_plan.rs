@@ -909,9 +909,10 @@ fn long_filters_take_wider_tiles_on_large_planes() {
                     "{what}"
                 );
                 widened_requests += expected.is_some() as usize;
-                // The wider tiles keep the fused pass and the kind of edge tiles the default has.
+                // The wider tiles keep the fused pass and the kind of edge tiles the request has
+                // on the configured tiles.
                 let m = emit_module(&Cuda, w, direction, elem, Layout::Mallat, &c).unwrap();
-                let d = module(&w.name, direction, &default.for_axes(shape.len()));
+                let d = module(&w.name, direction, &resolve(&off, shape));
                 let edges = |m: &dwt_emit_c::KernelModule| {
                     std::mem::discriminant(&m.tile.as_ref().unwrap().edges)
                 };
@@ -1139,11 +1140,11 @@ fn forward_edge_tiles_store_each_segment_under_one_condition() {
 }
 
 /// `LaunchConfig::clamped_edges_reach_back` by default (`None`): a request of at most 1920x1080
-/// samples takes Haar's forward edge tiles in registers under the clamp rule, a larger one the
-/// general path; `Some(_)` decides whatever the size. Programs whose clamped segments already
-/// hold the index are the same either way.
+/// samples, or any 2-D forward, takes Haar's forward edge tiles in registers under the clamp
+/// rule, a larger volume the general path; `Some(_)` decides whatever the size. Programs whose
+/// clamped segments already hold the index are the same either way.
 #[test]
-fn small_transforms_take_haars_forward_edge_tiles_in_registers() {
+fn haars_forward_edge_tiles_in_registers_but_in_large_volumes() {
     let edges = |name: &str, config: &LaunchConfig, shape: &[usize]| {
         let w = dwt_catalogue::by_name(name).unwrap();
         let c = config.for_request(w, Direction::Forward, ElementType::I32, shape);
@@ -1164,7 +1165,14 @@ fn small_transforms_take_haars_forward_edge_tiles_in_registers() {
         ..default
     });
     for name in ["HaarNoShift", "HaarWithShift"] {
-        for shape in [&[1080, 1920][..], &[17, 33], &[4, 512, 512]] {
+        let small_or_plane = [
+            &[1080, 1920][..],
+            &[17, 33],
+            &[4, 512, 512],
+            &[1081, 1920],
+            &[8192, 8192],
+        ];
+        for shape in small_or_plane {
             assert_eq!(
                 edges(name, &default, shape).0,
                 EdgeTiles::Clamped,
@@ -1176,7 +1184,7 @@ fn small_transforms_take_haars_forward_edge_tiles_in_registers() {
                 "{name} {shape:?}"
             );
         }
-        for shape in [&[1081, 1920][..], &[8192, 8192], &[64, 512, 512]] {
+        for shape in [&[9, 512, 512][..], &[64, 512, 512]] {
             assert_eq!(
                 edges(name, &default, shape).0,
                 EdgeTiles::BoundaryRule,
