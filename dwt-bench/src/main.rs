@@ -477,8 +477,8 @@ impl Bench<'_> {
                             &mut horizontal_ms
                         }
                         Pass::Window(Axis::Y | Axis::Z) => &mut vertical_ms,
-                        Pass::Fused => {
-                            return Err("the two-pass plan launched the fused kernel".into())
+                        Pass::Fused | Pass::Pyramid => {
+                            return Err("the two-pass plan launched a fused kernel".into())
                         }
                     };
                     *pass += t.median_ms + std::mem::take(&mut copies);

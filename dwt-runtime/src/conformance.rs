@@ -438,6 +438,91 @@ pub fn large(backend: &dyn Backend, volume: [usize; 3]) {
     report("large sizes", backend, ran, failures);
 }
 
+/// A float wavelet whose steps read only their own pair (an orthonormal Haar): with the
+/// catalogue's two integer Haars, what [`pyramids`] runs in every element type.
+pub const FLOAT_HAAR: &str = "wavelet FloatHaar { kind = float; boundary = symmetric; \
+    odd -= even[0]; even += 1/2*odd[0]; scale 1.4142135623730951; }";
+
+/// Sizes whose sides are multiples of 4 or 8, where a 2-D Mallat transform by a pair-local program
+/// (Haar) lifts its first levels in pyramid launches of two or three levels, then a tile launch
+/// per level: with `levels` up to the table's, every split of the levels the planner makes
+/// (3; 2 + 2; 3 + 2; 3 + 3; pyramids then tiles) and a row wider than one group of 128 with a
+/// part-filled last group (264).
+pub const PYRAMID_SHAPES: &[([usize; 2], u32)] = &[
+    ([8, 8], 3),
+    ([4, 12], 3),
+    ([16, 24], 4),
+    ([32, 48], 5),
+    ([64, 128], 6),
+    ([40, 264], 3),
+    ([24, 8], 4),
+];
+
+/// The pair-local programs (the catalogue's Haars in i16 and i32, [`FLOAT_HAAR`] in f32 and
+/// f64) on [`PYRAMID_SHAPES`] at every level count up to the table's, Mallat, both ways and the
+/// round trip, and at 1920x1080 (i16) three levels: the pyramid kernels and the tile launches
+/// after them against the CPU reference.
+pub fn pyramids(backend: &dyn Backend) {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    let float = dwt_ir::parse_wavelet(FLOAT_HAAR).expect("FLOAT_HAAR parses");
+    let haars =
+        ["HaarNoShift", "HaarWithShift"].map(|n| dwt_catalogue::by_name(n).expect("catalogue"));
+    for &(shape, most) in PYRAMID_SHAPES {
+        for levels in 1..=most {
+            let seed = shape.iter().fold(levels as u64, |s, &n| s * 37 + n as u64);
+            for w in haars {
+                ran += case::<i16>(
+                    backend,
+                    w,
+                    &shape,
+                    levels,
+                    Layout::Mallat,
+                    seed,
+                    &mut failures,
+                ) + case::<i32>(
+                    backend,
+                    w,
+                    &shape,
+                    levels,
+                    Layout::Mallat,
+                    seed,
+                    &mut failures,
+                );
+            }
+            ran += case::<f32>(
+                backend,
+                &float,
+                &shape,
+                levels,
+                Layout::Mallat,
+                seed,
+                &mut failures,
+            ) + case::<f64>(
+                backend,
+                &float,
+                &shape,
+                levels,
+                Layout::Mallat,
+                seed,
+                &mut failures,
+            );
+        }
+    }
+    for w in haars {
+        ran += case::<i16>(
+            backend,
+            w,
+            &[1080, 1920],
+            3,
+            Layout::Mallat,
+            5,
+            &mut failures,
+        );
+    }
+    report("pyramids", backend, ran, failures);
+}
+
 fn random_step() -> impl Strategy<Value = Step> {
     (
         any::<bool>(),
@@ -609,6 +694,7 @@ macro_rules! conformance_tests {
         $crate::conformance_tests!(@one [$(#[$attr])*] conformance_large_sizes, $crate::conformance::large(&$backend, $v));
         $crate::conformance_tests!(@one [$(#[$attr])*] conformance_random_programs, $crate::conformance::random_programs(&$backend, $n));
         $crate::conformance_tests!(@one [$(#[$attr])*] conformance_rejects_bad_requests, $crate::conformance::rejects_bad_requests(&$backend));
+        $crate::conformance_tests!(@one [$(#[$attr])*] conformance_pyramids, $crate::conformance::pyramids(&$backend));
     };
     (@one [$($attr:tt)*] $test:ident, $check:expr) => {
         #[test]
@@ -687,6 +773,7 @@ macro_rules! conformance_candidates {
             $crate::conformance_tests!(@one [$(#[$attr])*] conformance_catalogue_3d, each(|b| $crate::conformance::catalogue_3d(b)));
             $crate::conformance_tests!(@one [$(#[$attr])*] conformance_large_sizes, each(|b| $crate::conformance::large(b, $v)));
             $crate::conformance_tests!(@one [$(#[$attr])*] conformance_random_programs, each(|b| $crate::conformance::random_programs(b, $n)));
+            $crate::conformance_tests!(@one [$(#[$attr])*] conformance_pyramids, each(|b| $crate::conformance::pyramids(b)));
         }
     };
 }

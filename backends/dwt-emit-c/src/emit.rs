@@ -5,6 +5,7 @@ use dwt_ir::{Boundary, Coeff, Direction, Op, Program, Sign, Step, Wavelet};
 
 use crate::dialect::{Dialect, Param};
 use crate::plan::LaunchPlan;
+use crate::pyramid::{pair_local, PyramidPass, PYRAMID_MAX_DEPTH};
 use crate::row_segments::{row_segments, step_margins, RowSegments, ROW_SEGMENT_WIDTH};
 use crate::tile::TilePass;
 use crate::writer::Writer;
@@ -100,6 +101,10 @@ pub struct KernelModule {
     /// module has one: the fused plan lifts bands of at most [`SMALL_BAND`](crate::SMALL_BAND)
     /// samples with it where its tiles are proven exact.
     pub small_tile: Option<TilePass>,
+    /// The pyramid kernels ([`PyramidPass`]), by depth, where the program is pair-local
+    /// ([`pair_local`]), the layout Mallat and the strategy fused: the fused plan lifts the first
+    /// levels of a 2-D transform whose sides they divide with them.
+    pub pyramids: Vec<PyramidPass>,
     /// The program the kernels lift (the wavelet's, in `direction`) and its boundary rule.
     pub program: Program,
     pub boundary: Boundary,
@@ -321,6 +326,22 @@ pub fn emit_module(
     let small_tile = small_config
         .as_ref()
         .and_then(|small| fused_kernel(&Emitter { cfg: small, ..e }, "small_tile").ok());
+    let pyramid_applies =
+        config.strategy == Strategy::Fused && layout == Layout::Mallat && pair_local(&program);
+    let pyramids = if pyramid_applies {
+        (2..=PYRAMID_MAX_DEPTH)
+            .map(|depth| {
+                let name = dialect.kernel_name(&prefix, elem, &format!("pyramid{depth}"));
+                kernels.push(kernel(&name, true, &|w| e.pyramid(w, &name, depth)));
+                PyramidPass {
+                    kernel: name,
+                    depth,
+                }
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Ok(KernelModule {
         prelude,
         prelude_any_layout,
@@ -335,6 +356,7 @@ pub fn emit_module(
         }),
         tile,
         small_tile,
+        pyramids,
         program: program.clone(),
         boundary: wavelet.boundary,
         elem,

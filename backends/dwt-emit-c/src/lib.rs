@@ -13,7 +13,10 @@
 //! - a fused 2-D pass ([`TilePass`], module `tile`): one tile of the band with its halo read once,
 //!   lifted along both axes in local memory, its subbands written once, out of place; the planner
 //!   ([`plan()`]) prefers it for 2-D transforms, and for the x-y planes of 3-D ones (then the depth
-//!   pass), where the IR proves its edge tiles exact.
+//!   pass), where the IR proves its edge tiles exact;
+//! - a pyramid pass ([`PyramidPass`], module `pyramid`): two or three levels of a pair-local
+//!   program (Haar) in one launch, each work-item a column of a block in registers; the planner
+//!   runs a 2-D transform's first levels with it where they divide the sides.
 //!
 //! The VC-2 per-level pre-shift is fused into the horizontal pass: applied as the row is loaded
 //! (forward), undone as it is stored (inverse). Rows longer than [`LaunchConfig::row_limit`] run
@@ -26,6 +29,7 @@ mod dialect;
 pub mod disk_cache;
 mod emit;
 pub mod plan;
+mod pyramid;
 mod row_segments;
 mod tile;
 mod tile_inner;
@@ -34,6 +38,7 @@ mod writer;
 pub use dialect::{Cuda, Dialect, OpenCl, Param};
 pub use emit::{emit_module, KernelModule, VerticalGeometry, VerticalPass};
 pub use plan::{plan, Axis, BandCopy, Buffer, Launch, LaunchPlan, Pass, Step};
+pub use pyramid::{pair_local, PyramidPass, PYRAMID_MAX_DEPTH, PYRAMID_THREADS};
 pub use row_segments::{RowSegments, ROW_SEGMENT_WIDTH};
 pub use tile::{EdgeTiles, TilePass, MAX_TILE_BYTES};
 

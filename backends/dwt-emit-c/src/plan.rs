@@ -61,6 +61,8 @@ pub enum Pass {
     Window(Axis),
     /// The fused kernel: rows and columns of each x-y plane at once.
     Fused,
+    /// The pyramid kernel: rows and columns of two or three levels at once.
+    Pyramid,
 }
 
 /// One kernel launch: `groups` blocks (work-groups) along x, y and z of `block` threads
@@ -523,43 +525,132 @@ fn tile_for(module: &KernelModule, [h, w]: [usize; 2]) -> Option<&TilePass> {
         .or(small)
 }
 
+/// The levels of a 2-D transform that pyramid kernels lift, from level 0: the most levels (at
+/// most `levels`) whose powers of two divide both sides, where they are two or more and the
+/// module has pyramid kernels; else 0.
+fn pyramid_levels(module: &KernelModule, [height, width]: [usize; 2], levels: u32) -> u32 {
+    if module.pyramids.is_empty() {
+        return 0;
+    }
+    let divides = |l: u32| height % (1 << l) == 0 && width % (1 << l) == 0;
+    let m = (0..=levels.min(30))
+        .take_while(|&l| divides(l))
+        .last()
+        .unwrap_or(0);
+    if m >= 2 {
+        m
+    } else {
+        0
+    }
+}
+
+/// The depths of the pyramid launches over `m` levels (none for 0, else at least two), each two
+/// or three: three while more than four levels remain.
+fn pyramid_depths(m: u32) -> Vec<u32> {
+    let mut depths = Vec::new();
+    let mut left = m;
+    while left > 0 {
+        let depth = if left == 4 || left == 2 {
+            2
+        } else {
+            3.min(left)
+        };
+        depths.push(depth);
+        left -= depth;
+    }
+    depths
+}
+
+/// A launch of a fused plan: levels `first..first + depth` by one kernel.
+#[derive(Clone, Copy)]
+enum Stage<'m> {
+    Pyramid(&'m crate::PyramidPass),
+    Tile(&'m TilePass),
+}
+
+/// The pyramid kernel's launch over an `h` x `w` band (sides multiples of `2^depth`): natural
+/// samples at `nat`, the last level's low band at `low`, each level's high subbands at `highs`
+/// (Mallat: one element apart along x, all rows `high_row_step` apart).
+fn pyramid_launch(
+    pyramid: &crate::PyramidPass,
+    [h, w]: [usize; 2],
+    nat: Place,
+    low: Place,
+    highs: &[[Place; 3]],
+) -> Result<Launch, String> {
+    let threads = crate::PYRAMID_THREADS;
+    let rows = 1usize << pyramid.depth;
+    let ints = [
+        h,
+        w,
+        nat.base,
+        nat.row_step,
+        low.base,
+        low.row_step,
+        highs[0][0].row_step,
+    ]
+    .into_iter()
+    .chain(highs.iter().flat_map(|level| level.map(|p| p.base)))
+    .map(int)
+    .collect::<Result<Vec<_>, _>>()?;
+    Ok(Launch {
+        kernel: pyramid.kernel.clone(),
+        pass: Pass::Pyramid,
+        groups: [w.div_ceil(threads), h / rows, 1],
+        block: [threads, 1],
+        buffers: vec![nat.buffer, low.buffer, highs[0][0].buffer],
+        ints,
+    })
+}
+
 /// The fused plan of a 2-D transform, or `None` where it does not apply: no tile kernel, a level
-/// with a band of one row or column, or tiles not proven exact at some level's size.
+/// with a band of one row or column, or tiles not proven exact at some level's size. Its first
+/// levels run on pyramid kernels where [`pyramid_levels`] finds them, the rest a tile kernel
+/// per level.
 fn fused(
     module: &KernelModule,
     [height, width]: [usize; 2],
     levels: u32,
 ) -> Result<Option<LaunchPlan>, String> {
-    let band = |level: u32| [band_shape(height, level), band_shape(width, level)];
-    let Some(tiles) = (0..levels)
-        .map(|level| tile_for(module, band(level)))
-        .collect::<Option<Vec<_>>>()
-    else {
-        return Ok(None);
-    };
     if levels == 0 {
         return Ok(None);
     }
+    let band = |level: u32| [band_shape(height, level), band_shape(width, level)];
+    let pyramid_levels = pyramid_levels(module, [height, width], levels);
+    let mut stages: Vec<(u32, u32, Stage)> = Vec::new();
+    let mut first = 0;
+    for depth in pyramid_depths(pyramid_levels) {
+        let Some(pyramid) = module.pyramids.iter().find(|p| p.depth == depth) else {
+            return Err(format!("no pyramid kernel of depth {depth}: a planner bug"));
+        };
+        stages.push((first, depth, Stage::Pyramid(pyramid)));
+        first += depth;
+    }
+    for level in first..levels {
+        let Some(tile) = tile_for(module, band(level)) else {
+            return Ok(None);
+        };
+        stages.push((level, 1, Stage::Tile(tile)));
+    }
     let image = [height, width];
-    // Band b >= 1 (the low band of level b - 1) lives compact in scratch region (b - 1) % 2.
+    // The low band stage k (in level order) hands on, band `first + depth` (the forward's
+    // output of stage k, the inverse's input of it), lives compact in scratch region k % 2. The
+    // bands shrink, so region 1 (stages 1, 3...) holds band 2 or smaller.
     let region_len = |b: u32| band_shape(height, b) * band_shape(width, b);
-    let region = |b: u32| -> usize {
-        if (b - 1) % 2 == 0 {
-            0
-        } else {
-            region_len(1)
-        }
-    };
-    let scratch = match levels {
+    let scratch = match stages.len() {
         1 => 0,
         2 => region_len(1),
         _ => region_len(1) + region_len(2),
     };
-    let compact = |b: u32| Place {
-        buffer: Buffer::Scratch,
-        base: region(b),
-        col_step: 1,
-        row_step: band_shape(width, b),
+    let handed_on = |k: usize| {
+        let (first, depth, _) = stages[k];
+        let b = first + depth;
+        Place {
+            buffer: Buffer::Scratch,
+            base: if k % 2 == 0 { 0 } else { region_len(1) },
+            col_step: 1,
+            row_step: band_shape(width, b),
+        }
     };
     let natural = |buffer: Buffer| Place {
         buffer,
@@ -568,49 +659,56 @@ fn fused(
         row_step: width,
     };
     let layout = module.layout;
-    let launch = |level: u32, nat: Place, low: Place, high: Buffer| {
-        let [h, w] = band(level);
-        let tile = tiles[level as usize];
-        tile_launch(
-            tile,
-            [1, h, w],
-            0,
-            nat,
-            low,
-            highs(layout, high, image, level),
-        )
-        .map(Step::Launch)
+    let launch =
+        |(first, depth, stage): (u32, u32, Stage), nat: Place, low: Place, high: Buffer| {
+            match stage {
+                Stage::Tile(tile) => {
+                    let [h, w] = band(first);
+                    tile_launch(
+                        tile,
+                        [1, h, w],
+                        0,
+                        nat,
+                        low,
+                        highs(layout, high, image, first),
+                    )
+                }
+                Stage::Pyramid(pyramid) => {
+                    let highs: Vec<[Place; 3]> = (first..first + depth)
+                        .map(|level| highs(layout, high, image, level))
+                        .collect();
+                    pyramid_launch(pyramid, band(first), nat, low, &highs)
+                }
+            }
+            .map(Step::Launch)
+        };
+    let last = stages.len() - 1;
+    let low = |k: usize, buffer: Buffer| {
+        if k == last {
+            subband(layout, buffer, image, levels - 1, [0, 0])
+        } else {
+            handed_on(k)
+        }
+    };
+    let nat = |k: usize, buffer: Buffer| {
+        if k == 0 {
+            natural(buffer)
+        } else {
+            handed_on(k - 1)
+        }
     };
     let mut steps = Vec::new();
     match module.direction {
         Direction::Forward => {
-            for level in 0..levels {
-                let nat = if level == 0 {
-                    natural(Buffer::Source)
-                } else {
-                    compact(level)
-                };
-                let low = if level + 1 == levels {
-                    subband(layout, Buffer::Data, image, level, [0, 0])
-                } else {
-                    compact(level + 1)
-                };
-                steps.push(launch(level, nat, low, Buffer::Data)?);
+            for (k, &stage) in stages.iter().enumerate() {
+                let (nat, low) = (nat(k, Buffer::Source), low(k, Buffer::Data));
+                steps.push(launch(stage, nat, low, Buffer::Data)?);
             }
         }
         Direction::Inverse => {
-            for level in (0..levels).rev() {
-                let low = if level + 1 == levels {
-                    subband(layout, Buffer::Source, image, level, [0, 0])
-                } else {
-                    compact(level + 1)
-                };
-                let nat = if level == 0 {
-                    natural(Buffer::Data)
-                } else {
-                    compact(level)
-                };
-                steps.push(launch(level, nat, low, Buffer::Source)?);
+            for (k, &stage) in stages.iter().enumerate().rev() {
+                let (nat, low) = (nat(k, Buffer::Data), low(k, Buffer::Source));
+                steps.push(launch(stage, nat, low, Buffer::Source)?);
             }
         }
     }
