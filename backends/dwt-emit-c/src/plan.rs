@@ -8,7 +8,9 @@
 //!   [`Buffer::Source`] (the window the band's low quadrant from the data);
 //! - fused 2-D ([`Strategy::Fused`](crate::Strategy)): one tile kernel per level, out of place:
 //!   level 0 reads [`Buffer::Source`], the subbands land in [`Buffer::Data`], and the low band
-//!   each level hands the next lives in [`Buffer::Scratch`] (two regions used in turn);
+//!   each level hands the next lives in [`Buffer::Scratch`] (two regions used in turn); for a
+//!   pair-local program (Haar) the first levels whose powers of two divide the sides take
+//!   pyramid kernels instead, two or three levels per launch;
 //! - fused 3-D ([`Strategy::Fused`](crate::Strategy)): per level the tile kernel on every x-y
 //!   plane of the band at once and the depth pass, between the data and the scratch, the source
 //!   read where the level's samples still are (see `fused_volume`).

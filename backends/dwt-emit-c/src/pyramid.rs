@@ -5,7 +5,8 @@
 //! columns away through local memory. A forward reads the band once and writes every level's
 //! high subbands and the last level's low band once: the levels between never pass through
 //! global memory, where the per-level plan writes each low band and reads it back in a launch
-//! of its own (Quan and Jeong's multi-level Haar in registers, section III).
+//! of its own (Quan and Jeong fuse a multi-level Haar into one launch likewise, section 3.2, into
+//! their mixed-band layout; these kernels write the Mallat layout).
 
 use dwt_ir::{Direction, Op, Phase, Program};
 
@@ -88,14 +89,15 @@ impl Emitter<'_> {
         w.comment("along y there; along x, at level l, it trades with the work-item 2^l columns away through");
         w.comment("local memory. Level l lifts the work-items whose column is a multiple of 2^l.");
         w.comment(if forward {
-            "Each level's high subbands are stored once lifted, the last level's low band with them."
+            "Natural samples are loaded first; every level's subbands are stored at the end."
         } else {
-            "Every level's subbands are loaded first, the natural samples stored at the end."
+            "Every level's subbands are loaded first; natural samples are stored at the end."
         });
         let sig = d.kernel_signature(name, &params, [threads, 1, 1], true);
         self.kernel_block(w, sig, |w| {
             // One region of the exchange per level, so that a level's writes never meet the
-            // reads of the level before: one barrier per level.
+            // reads of the level before: one barrier per level. Level 0's region (the first
+            // `rows` rows) also stages the subbands (`pyramid_staged`).
             let exchanged: usize = (0..depth).map(|l| rows >> l).sum();
             w.line(d.local_array(self.work(), "ex", &[exchanged, threads]));
             w.line(format!("const int lx = {};", d.local_id(0)));
@@ -105,7 +107,6 @@ impl Emitter<'_> {
             w.line("const int inside = x < cols;");
             let regs: Vec<String> = (0..rows).map(|r| format!("v{r}")).collect();
             w.line(format!("{} {} = 0;", self.work(), regs.join(" = 0, ")));
-            let exchanged: usize = (0..depth).map(|l| rows >> l).sum();
             if forward {
                 w.block("if (inside)", |w| {
                     for (r, v) in regs.iter().enumerate() {
@@ -159,9 +160,7 @@ impl Emitter<'_> {
         w.line(format!("const int x0 = {} * {threads};", d.group_id(0)));
         // `body(w, run)` for the work-items of each run of round `k`, `j` the run's index.
         let per_run = |w: &mut Writer, k: usize, body: &dyn Fn(&mut Writer, &Run)| {
-            let round: Vec<&Run> = (runs.iter())
-                .filter(|r| r.start / threads == k)
-                .collect();
+            let round: Vec<&Run> = (runs.iter()).filter(|r| r.start / threads == k).collect();
             for (i, run) in round.iter().enumerate() {
                 let start = run.start % threads;
                 let end = start + run.width;
