@@ -459,9 +459,9 @@ pub const PYRAMID_SHAPES: &[([usize; 2], u32)] = &[
 ];
 
 /// The pair-local programs (the catalogue's Haars in i16 and i32, [`FLOAT_HAAR`] in f32 and
-/// f64) on [`PYRAMID_SHAPES`] at every level count up to the table's, Mallat, both ways and the
-/// round trip, and at 1920x1080 (i16) three levels: the pyramid kernels and the tile launches
-/// after them against the CPU reference.
+/// f64) on [`PYRAMID_SHAPES`] at every level count up to the table's, in both layouts, both ways
+/// and the round trip, and at 1920x1080 (i16) three levels: the pyramid kernels and the tile
+/// launches after them against the CPU reference.
 pub fn pyramids(backend: &dyn Backend) {
     let mut failures = Vec::new();
     let mut ran = 0;
@@ -471,54 +471,20 @@ pub fn pyramids(backend: &dyn Backend) {
     for &(shape, most) in PYRAMID_SHAPES {
         for levels in 1..=most {
             let seed = shape.iter().fold(levels as u64, |s, &n| s * 37 + n as u64);
-            for w in haars {
-                ran += case::<i16>(
-                    backend,
-                    w,
-                    &shape,
-                    levels,
-                    Layout::Mallat,
-                    seed,
-                    &mut failures,
-                ) + case::<i32>(
-                    backend,
-                    w,
-                    &shape,
-                    levels,
-                    Layout::Mallat,
-                    seed,
-                    &mut failures,
-                );
+            for layout in [Layout::Mallat, Layout::Interleaved] {
+                for w in haars {
+                    ran += case::<i16>(backend, w, &shape, levels, layout, seed, &mut failures)
+                        + case::<i32>(backend, w, &shape, levels, layout, seed, &mut failures);
+                }
+                ran += case::<f32>(backend, &float, &shape, levels, layout, seed, &mut failures)
+                    + case::<f64>(backend, &float, &shape, levels, layout, seed, &mut failures);
             }
-            ran += case::<f32>(
-                backend,
-                &float,
-                &shape,
-                levels,
-                Layout::Mallat,
-                seed,
-                &mut failures,
-            ) + case::<f64>(
-                backend,
-                &float,
-                &shape,
-                levels,
-                Layout::Mallat,
-                seed,
-                &mut failures,
-            );
         }
     }
     for w in haars {
-        ran += case::<i16>(
-            backend,
-            w,
-            &[1080, 1920],
-            3,
-            Layout::Mallat,
-            5,
-            &mut failures,
-        );
+        for layout in [Layout::Mallat, Layout::Interleaved] {
+            ran += case::<i16>(backend, w, &[1080, 1920], 3, layout, 5, &mut failures);
+        }
     }
     report("pyramids", backend, ran, failures);
 }

@@ -80,6 +80,8 @@ fn check_module(
     }
     let tile = (module.tile.as_ref()).unwrap_or_else(|e| panic!("{what}: {e}"));
     expected.push(tile.kernel.clone());
+    // Haar's pyramids (two and three levels), in 2-D and 3-D modules alike.
+    expected.extend(module.pyramids.iter().map(|p| p.kernel.clone()));
     for k in &expected {
         let u = usage.iter().find(|u| &u.function == k).unwrap_or_else(|| {
             panic!(
@@ -135,7 +137,9 @@ fn every_candidate_fused_kernel_compiles_for_sm_90() {
                 let module = emit_module(&Cuda, w, direction, elem, Layout::Mallat, &hd)
                     .expect("catalogue wavelets emit");
                 if let Some(small) = &module.small_tile {
-                    let plan = dwt_emit_c::plan(&module, &[1080, 1920], 3).expect("plans");
+                    // Four levels: Haar's first three take one pyramid launch, its fourth a
+                    // small band's tile.
+                    let plan = dwt_emit_c::plan(&module, &[1080, 1920], 4).expect("plans");
                     let what = format!("{} {direction:?} {} small bands", w.name, elem.name());
                     cases.push((what, module.source_for(&plan), small.kernel.clone()));
                 }

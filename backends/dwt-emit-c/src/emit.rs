@@ -102,7 +102,7 @@ pub struct KernelModule {
     /// samples with it where its tiles are proven exact.
     pub small_tile: Option<TilePass>,
     /// The pyramid kernels ([`PyramidPass`]), by depth, where the program is pair-local
-    /// ([`pair_local`]), the layout Mallat and the strategy fused: the fused plan lifts the first
+    /// ([`pair_local`]) and the strategy fused, in 2-D modules: the fused plan lifts the first
     /// levels of a 2-D transform whose sides they divide with them.
     pub pyramids: Vec<PyramidPass>,
     /// The program the kernels lift (the wavelet's, in `direction`) and its boundary rule.
@@ -326,8 +326,9 @@ pub fn emit_module(
     let small_tile = small_config
         .as_ref()
         .and_then(|small| fused_kernel(&Emitter { cfg: small, ..e }, "small_tile").ok());
+    // Not for the planes of a volume, whose fused plan lifts one level per launch.
     let pyramid_applies =
-        config.strategy == Strategy::Fused && layout == Layout::Mallat && pair_local(&program);
+        config.strategy == Strategy::Fused && !config.planes && pair_local(&program);
     let pyramids = if pyramid_applies {
         (2..=PYRAMID_MAX_DEPTH)
             .map(|depth| {

@@ -10,7 +10,8 @@
 //!   level 0 reads [`Buffer::Source`], the subbands land in [`Buffer::Data`], and the low band
 //!   each level hands the next lives in [`Buffer::Scratch`] (two regions used in turn); for a
 //!   pair-local program (Haar) the first levels whose powers of two divide the sides take
-//!   pyramid kernels instead, two or three levels per launch;
+//!   pyramid kernels instead, two or three levels per launch (interleaved: the data's band of
+//!   their first level, in place, beside the compact low band they hand on);
 //! - fused 3-D ([`Strategy::Fused`](crate::Strategy)): per level the tile kernel on every x-y
 //!   plane of the band at once and the depth pass, between the data and the scratch, the source
 //!   read where the level's samples still are (see `fused_volume`).
@@ -570,37 +571,61 @@ enum Stage<'m> {
     Tile(&'m TilePass),
 }
 
+/// Where a pyramid launch writes (forward) or reads (inverse) its levels' coefficients.
+enum Coefficients {
+    /// Mallat: each level's three high subbands (one element apart along x, all rows the same
+    /// step apart).
+    Subbands(Vec<[Place; 3]>),
+    /// Interleaved: the band of the launch's first level, in place, its coefficients where its
+    /// samples were.
+    InPlace(Place),
+}
+
 /// The pyramid kernel's launch over an `h` x `w` band (sides multiples of `2^depth`): natural
-/// samples at `nat`, the last level's low band at `low`, each level's high subbands at `highs`
-/// (Mallat: one element apart along x, all rows `high_row_step` apart).
+/// samples at `nat`, the last level's low band at `low`, the levels' coefficients at `coeffs`.
 fn pyramid_launch(
     pyramid: &crate::PyramidPass,
     [h, w]: [usize; 2],
     nat: Place,
     low: Place,
-    highs: &[[Place; 3]],
+    coeffs: &Coefficients,
 ) -> Result<Launch, String> {
     let threads = crate::PYRAMID_THREADS;
     let rows = 1usize << pyramid.depth;
-    let ints = [
-        h,
-        w,
-        nat.base,
-        nat.row_step,
-        low.base,
-        low.row_step,
-        highs[0][0].row_step,
-    ]
-    .into_iter()
-    .chain(highs.iter().flat_map(|level| level.map(|p| p.base)))
-    .map(int)
-    .collect::<Result<Vec<_>, _>>()?;
+    let (addressing, high) = match coeffs {
+        Coefficients::Subbands(highs) => (
+            [nat.base, nat.row_step, low.base, low.row_step]
+                .into_iter()
+                .chain([highs[0][0].row_step])
+                .chain(highs.iter().flat_map(|level| level.map(|p| p.base)))
+                .collect::<Vec<_>>(),
+            highs[0][0].buffer,
+        ),
+        Coefficients::InPlace(band) => (
+            vec![
+                nat.base,
+                nat.row_step,
+                low.base,
+                low.col_step,
+                low.row_step,
+                band.base,
+                band.col_step,
+                band.row_step,
+            ],
+            band.buffer,
+        ),
+    };
+    let ints = [h, w]
+        .into_iter()
+        .chain(addressing)
+        .map(int)
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(Launch {
         kernel: pyramid.kernel.clone(),
         pass: Pass::Pyramid,
         groups: [w.div_ceil(threads), h / rows, 1],
         block: [threads, 1],
-        buffers: vec![nat.buffer, low.buffer, highs[0][0].buffer],
+        buffers: vec![nat.buffer, low.buffer, high],
         ints,
     })
 }
@@ -676,10 +701,23 @@ fn fused(
                     )
                 }
                 Stage::Pyramid(pyramid) => {
-                    let highs: Vec<[Place; 3]> = (first..first + depth)
-                        .map(|level| highs(layout, high, image, level))
-                        .collect();
-                    pyramid_launch(pyramid, band(first), nat, low, &highs)
+                    let coeffs = match layout {
+                        Layout::Mallat => Coefficients::Subbands(
+                            (first..first + depth)
+                                .map(|level| highs(layout, high, image, level))
+                                .collect(),
+                        ),
+                        Layout::Interleaved => {
+                            let s = 1usize << first;
+                            Coefficients::InPlace(Place {
+                                buffer: high,
+                                base: 0,
+                                col_step: s,
+                                row_step: s * width,
+                            })
+                        }
+                    };
+                    pyramid_launch(pyramid, band(first), nat, low, &coeffs)
                 }
             }
             .map(Step::Launch)

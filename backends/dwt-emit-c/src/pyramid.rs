@@ -6,9 +6,11 @@
 //! high subbands and the last level's low band once: the levels between never pass through
 //! global memory, where the per-level plan writes each low band and reads it back in a launch
 //! of its own (Quan and Jeong fuse a multi-level Haar into one launch likewise, section 3.2, into
-//! their mixed-band layout; these kernels write the Mallat layout).
+//! their mixed-band layout). In the Mallat layout the subbands move through local memory in
+//! coalesced rounds; in the interleaved layout a block's registers are its coefficients' places,
+//! so each work-item stores its own column.
 
-use dwt_ir::{Direction, Op, Phase, Program};
+use dwt_ir::{Direction, Layout, Op, Phase, Program};
 
 use crate::dialect::Param;
 use crate::emit::Emitter;
@@ -38,14 +40,27 @@ pub fn pair_local(program: &Program) -> bool {
     })
 }
 
-/// The kernel's `int` parameters after the band's `rows` and `cols`: where the natural samples
-/// and the last level's low band are, the high subbands' row step, then per level the bases of
-/// subbands (0, 1), (1, 0) and (1, 1) (Mallat: row-major, one element apart along x).
+/// The Mallat kernels' `int` parameters after the band's `rows` and `cols`: where the natural
+/// samples and the last level's low band are, the high subbands' row step, then per level the
+/// bases of subbands (0, 1), (1, 0) and (1, 1) (row-major, one element apart along x).
 const ADDRESSING: [&str; 5] = [
     "nat_base",
     "nat_row_step",
     "low_base",
     "low_row_step",
+    "high_row_step",
+];
+/// The interleaved kernels' `int` parameters after `rows` and `cols`: the natural samples, the
+/// last level's low band (compact, for the next launch) and the band's coefficients in place,
+/// every sample `high_col_step` apart along x (`2^level` of the band's first level).
+const INTERLEAVED_ADDRESSING: [&str; 8] = [
+    "nat_base",
+    "nat_row_step",
+    "low_base",
+    "low_col_step",
+    "low_row_step",
+    "high_base",
+    "high_col_step",
     "high_row_step",
 ];
 const HIGH_BASES: [[&str; 3]; PYRAMID_MAX_DEPTH as usize] = [
@@ -55,7 +70,7 @@ const HIGH_BASES: [[&str; 3]; PYRAMID_MAX_DEPTH as usize] = [
 ];
 
 impl Emitter<'_> {
-    /// The pyramid kernel `name` over `depth` levels (Mallat layout).
+    /// The pyramid kernel `name` over `depth` levels.
     pub(crate) fn pyramid(&self, w: &mut Writer, name: &str, depth: u32) {
         let d = self.d;
         let forward = self.direction == Direction::Forward;
@@ -74,10 +89,15 @@ impl Emitter<'_> {
                 Param::Input("high", self.elem),
             )
         };
+        let mallat = self.layout == Layout::Mallat;
         let mut params = vec![nat, low, high, Param::Int("rows"), Param::Int("cols")];
-        params.extend(ADDRESSING.map(Param::Int));
-        for level in &HIGH_BASES[..depth as usize] {
-            params.extend(level.map(Param::Int));
+        if mallat {
+            params.extend(ADDRESSING.map(Param::Int));
+            for level in &HIGH_BASES[..depth as usize] {
+                params.extend(level.map(Param::Int));
+            }
+        } else {
+            params.extend(INTERLEAVED_ADDRESSING.map(Param::Int));
         }
         w.comment(format!(
             "Pyramid pass: {depth} levels of a pair-local program in one launch, on bands whose sides are"
@@ -121,9 +141,15 @@ impl Emitter<'_> {
                     self.pyramid_columns(w, level, rows);
                     region += rows >> level;
                 }
-                self.pyramid_staged(w, depth, true);
+                match mallat {
+                    true => self.pyramid_staged(w, depth, true),
+                    false => self.pyramid_in_place(w, depth, true),
+                }
             } else {
-                self.pyramid_staged(w, depth, false);
+                match mallat {
+                    true => self.pyramid_staged(w, depth, false),
+                    false => self.pyramid_in_place(w, depth, false),
+                }
                 let mut region = exchanged;
                 for level in (0..depth).rev() {
                     region -= rows >> level;
@@ -138,6 +164,38 @@ impl Emitter<'_> {
                     }
                 });
             }
+        });
+    }
+
+    /// The interleaved layout's coefficients between registers and their places: each
+    /// work-item's column of the block in place (coalesced along x on level 0's band), and the
+    /// last level's low band also at `low`, where the next launch reads it (the forward) or
+    /// where the coarser one left it (the inverse).
+    fn pyramid_in_place(&self, w: &mut Writer, depth: u32, store: bool) {
+        let rows = 1usize << depth;
+        w.comment(format!(
+            "The block's coefficients {} their places in the band (interleaved), the low band's {} `low`.",
+            if store { "to" } else { "from" },
+            if store { "also to" } else { "from" }
+        ));
+        let at =
+            |r: usize| format!("high[high_base + (y0 + {r}) * high_row_step + x * high_col_step]");
+        let low = format!(
+            "low[low_base + (y0 >> {depth}) * low_row_step + (x >> {depth}) * low_col_step]"
+        );
+        w.block("if (inside)", |w| {
+            for r in 0..rows {
+                w.line(match store {
+                    true => format!("{} = to_elem(v{r});", at(r)),
+                    false => format!("v{r} = to_work({});", at(r)),
+                });
+            }
+            w.block(format!("if ((x & {}) == 0)", rows - 1), |w| {
+                w.line(match store {
+                    true => format!("{low} = to_elem(v0);"),
+                    false => format!("v0 = to_work({low});"),
+                })
+            });
         });
     }
 

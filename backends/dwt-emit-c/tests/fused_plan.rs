@@ -1756,7 +1756,7 @@ fn inner_accesses_walk_rows_where_warps_stay_full() {
 /// A 2-D Mallat transform by a pair-local program (Haar) lifts its first levels, as many as
 /// divide both sides, in pyramid launches of two or three levels (three while more than four
 /// remain), then a tile launch per level; the inverse runs the same launches coarsest first.
-/// Other programs, the interleaved layout and the two passes take no pyramid.
+/// Both layouts; other programs and the two passes take no pyramid.
 #[test]
 fn pair_local_programs_lift_their_first_levels_in_pyramids() {
     let kernels =
@@ -1808,15 +1808,17 @@ fn pair_local_programs_lift_their_first_levels_in_pyramids() {
         );
     }
     let hd = [1080, 1920];
-    let interleaved = kernels(
-        "HaarNoShift",
-        Direction::Forward,
-        Layout::Interleaved,
-        &default,
-        &hd,
-        3,
-    );
-    assert_eq!(interleaved, ["tile"; 3]);
+    for (levels, want) in [(3, &["pyramid3"][..]), (5, &["pyramid3", "tile", "tile"])] {
+        let interleaved = kernels(
+            "HaarNoShift",
+            Direction::Forward,
+            Layout::Interleaved,
+            &default,
+            &hd,
+            levels,
+        );
+        assert_eq!(interleaved, want, "interleaved, {levels} levels");
+    }
     let legall = kernels(
         "LeGall53",
         Direction::Forward,
@@ -1860,4 +1862,24 @@ fn pair_local_programs_lift_their_first_levels_in_pyramids() {
     // pyramid2 on 8x16 from the scratch: its low band (2x4) at the origin, rows 128 apart.
     assert_eq!(&launches[1].ints[..7], &[8, 16, 0, 16, 0, 128, 128]);
     assert_eq!(p.scratch, 32 * 64);
+    // Interleaved: the second launch's coefficients in place with samples 8 apart (the band of
+    // level 3), its low band where level 5's samples are (32 apart).
+    let m = module_in(
+        "HaarNoShift",
+        Direction::Forward,
+        Layout::Interleaved,
+        &default,
+    );
+    let p = plan(&m, &[64, 128], 5).unwrap();
+    let Some(Step::Launch(second)) = p.steps.get(1) else {
+        panic!("{p:?}");
+    };
+    assert_eq!(
+        second.buffers,
+        [Buffer::Scratch, Buffer::Data, Buffer::Data]
+    );
+    assert_eq!(
+        &second.ints,
+        &[8, 16, 0, 16, 0, 32, 32 * 128, 0, 8, 8 * 128]
+    );
 }

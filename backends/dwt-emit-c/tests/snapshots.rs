@@ -1,5 +1,6 @@
 //! Every emitted kernel module, as a reader sees it: each catalogue wavelet, forward and inverse,
-//! each element type of its kind, Mallat layout, plus one interleaved example. One snapshot per
+//! each element type of its kind, Mallat layout, plus interleaved examples (LeGall 5/3, and Haar's
+//! CUDA modules with their in-place pyramid kernels). One snapshot per
 //! module, named `{wavelet}_{direction}_{elem}_{layout}` (OpenCL C) and
 //! `cuda_{wavelet}_{direction}_{elem}_{layout}` (CUDA C++); and the modules of 3-D requests for
 //! one wavelet (`volume_`, `cuda_volume_`: the fused kernel over planes) and of a 1920x1080 one
@@ -59,6 +60,23 @@ fn an_interleaved_module() {
         ElementType::I16,
         Layout::Interleaved,
     );
+}
+
+/// Haar's interleaved modules: their pyramid kernels store each work-item's column in place.
+#[test]
+fn haars_interleaved_modules() {
+    let w = dwt_catalogue::by_name("HaarWithShift").expect("catalogue wavelet");
+    for direction in [Direction::Forward, Direction::Inverse] {
+        snapshot_in(
+            &Cuda,
+            "cuda_",
+            w,
+            direction,
+            ElementType::I32,
+            Layout::Interleaved,
+            2,
+        );
+    }
 }
 
 #[test]
