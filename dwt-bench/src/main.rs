@@ -23,7 +23,8 @@
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d]
 //!           [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H]
 //!           [--slab WxR] [--column-segment N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off]
-//!           [--default-plan-only] [--own-stream] [--level-steps]
+//!           [--pyramids on|off] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]
+//!           [--level-steps]
 //! ```
 
 use std::collections::HashSet;
@@ -82,6 +83,11 @@ struct Opts {
     async_load: Option<bool>,
     /// `--register-cap on|off`: `LaunchConfig::register_cap` (default: the rule).
     register_cap: Option<bool>,
+    /// `--pyramids on|off`: `LaunchConfig::pyramids` (default: on).
+    pyramids: bool,
+    /// `--layout mallat|interleaved`: the layout of every 2-D and 3-D case (default: Mallat, as
+    /// the peers write).
+    layout: Layout,
     /// `--default-plan-only`: only the default plan's rows (and `--tuned`'s), for sweeps.
     default_plan_only: bool,
     /// `--level-steps`: also time each 2-D size's three-level forward step by step (where a
@@ -112,6 +118,8 @@ fn parse_args() -> Res<Opts> {
         small_band_tiles: None,
         async_load: None,
         register_cap: None,
+        pyramids: true,
+        layout: Layout::Mallat,
         default_plan_only: false,
         level_steps: false,
     };
@@ -164,8 +172,16 @@ fn parse_args() -> Res<Opts> {
             "--small-band-tiles" => o.small_band_tiles = Some(on_off(&a, &value()?)?),
             "--async-load" => o.async_load = Some(on_off(&a, &value()?)?),
             "--register-cap" => o.register_cap = Some(on_off(&a, &value()?)?),
+            "--pyramids" => o.pyramids = on_off(&a, &value()?)?,
+            "--layout" => {
+                o.layout = match value()?.as_str() {
+                    "mallat" => Layout::Mallat,
+                    "interleaved" => Layout::Interleaved,
+                    v => return Err(format!("--layout: mallat or interleaved, not {v}")),
+                }
+            }
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off] [--default-plan-only] [--own-stream]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off] [--pyramids on|off] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
@@ -396,6 +412,8 @@ struct Bench<'a> {
     /// Only the default plan (and the tuned one): no graph-less, in-place or two-pass rows, no
     /// pass breakdown.
     default_plan_only: bool,
+    /// The layout of every request.
+    layout: Layout,
 }
 
 impl Bench<'_> {
@@ -450,7 +468,7 @@ impl Bench<'_> {
             direction: Direction::Forward,
             shape: shape.to_vec(),
             levels,
-            layout: Layout::Mallat,
+            layout: self.layout,
         };
         backend
             .time_steps(&r, &src, &mut dst, self.reps)
@@ -560,7 +578,7 @@ impl Bench<'_> {
                     direction,
                     shape: shape.to_vec(),
                     levels: l,
-                    layout: Layout::Mallat,
+                    layout: self.layout,
                 };
                 let dir = match direction {
                     Direction::Forward => "fwd",
@@ -636,7 +654,7 @@ impl Bench<'_> {
                     direction,
                     shape: shape.to_vec(),
                     levels: l,
-                    layout: Layout::Mallat,
+                    layout: self.layout,
                 };
                 let (fwd, inv) = (request(Direction::Forward), request(Direction::Inverse));
                 let b = self.backend(variant);
@@ -750,6 +768,7 @@ fn run() -> Res<()> {
     config.small_band_tiles = o.small_band_tiles.or(config.small_band_tiles);
     config.async_load = o.async_load;
     config.register_cap = o.register_cap;
+    config.pyramids = o.pyramids;
     if let Some(h) = o.window {
         config.window_height = h;
     }
@@ -825,6 +844,12 @@ fn run() -> Res<()> {
             Some(true) => "every fused kernel",
             Some(false) => "off",
         }
+    );
+    let _ = writeln!(
+        md,
+        "- Pair-local programs' first levels in pyramid kernels (`pyramids`): {}; layout: {}",
+        if b.config().pyramids { "on" } else { "off" },
+        o.layout.name()
     );
     let _ = writeln!(
         md,
@@ -908,6 +933,7 @@ fn run() -> Res<()> {
         seen: HashSet::new(),
         checks: Vec::new(),
         default_plan_only: o.default_plan_only,
+        layout: o.layout,
     };
     let levels = [1u32, 3];
     let mut failures: Vec<String> = Vec::new();

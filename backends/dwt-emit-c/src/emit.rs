@@ -327,8 +327,10 @@ pub fn emit_module(
         .as_ref()
         .and_then(|small| fused_kernel(&Emitter { cfg: small, ..e }, "small_tile").ok());
     // Not for the planes of a volume, whose fused plan lifts one level per launch.
-    let pyramid_applies =
-        config.strategy == Strategy::Fused && !config.planes && pair_local(&program);
+    let pyramid_applies = config.strategy == Strategy::Fused
+        && config.pyramids
+        && !config.planes
+        && pair_local(&program);
     let pyramids = if pyramid_applies {
         (2..=PYRAMID_MAX_DEPTH)
             .map(|depth| {

@@ -298,6 +298,12 @@ pub struct LaunchConfig {
     /// kernel that uses local memory under it on its device (spills), and builds the request
     /// without it.
     pub register_cap: Option<bool>,
+    /// Whether the fused plan lifts the first levels of a 2-D transform by a pair-local program
+    /// (Haar) in pyramid kernels ([`PyramidPass`]), two or three levels per launch, where they
+    /// divide the sides: on by default (three levels in 0.67-0.74 of the time of a tile launch
+    /// per level at every size measured, BENCHMARKS.md); off, a tile launch per level, for
+    /// comparison.
+    pub pyramids: bool,
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused
     /// plan of a 3-D transform) rather than one image; the 2-D kernel stays free of the plane
     /// offset, which slowed it. A property of the request, not a tuning knob: the executors
@@ -685,6 +691,7 @@ impl Default for LaunchConfig {
             small_band_tiles: None,
             small_band_shape: None,
             register_cap: None,
+            pyramids: true,
             planes: false,
         }
     }
