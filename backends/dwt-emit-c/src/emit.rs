@@ -491,6 +491,21 @@ impl Emitter<'_> {
         });
     }
 
+    /// The buffers of the kernels between natural samples and subbands (the fused and pyramid
+    /// kernels): `nat`, `low`, `high`, those the direction only reads as inputs.
+    pub(crate) fn nat_low_high(&self) -> [Param; 3] {
+        let forward = self.direction == Direction::Forward;
+        let buffer = |name, read: bool| match read {
+            true => Param::Input(name, self.elem),
+            false => Param::Global(name, self.elem),
+        };
+        [
+            buffer("nat", forward),
+            buffer("low", !forward),
+            buffer("high", !forward),
+        ]
+    }
+
     pub(crate) fn work(&self) -> &'static str {
         self.d.work_type(self.elem)
     }

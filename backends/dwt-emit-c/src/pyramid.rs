@@ -76,21 +76,9 @@ impl Emitter<'_> {
         let forward = self.direction == Direction::Forward;
         let rows = 1usize << depth;
         let threads = PYRAMID_THREADS;
-        let (nat, low, high) = if forward {
-            (
-                Param::Input("nat", self.elem),
-                Param::Global("low", self.elem),
-                Param::Global("high", self.elem),
-            )
-        } else {
-            (
-                Param::Global("nat", self.elem),
-                Param::Input("low", self.elem),
-                Param::Input("high", self.elem),
-            )
-        };
         let mallat = self.layout == Layout::Mallat;
-        let mut params = vec![nat, low, high, Param::Int("rows"), Param::Int("cols")];
+        let mut params = self.nat_low_high().to_vec();
+        params.extend([Param::Int("rows"), Param::Int("cols")]);
         if mallat {
             params.extend(ADDRESSING.map(Param::Int));
             for level in &HIGH_BASES[..depth as usize] {

@@ -579,25 +579,7 @@ impl Emitter<'_> {
         let edge_halo = edges.halo();
         let reflected = edge_halo == Some(EdgeHalo::Reflected);
         let forward = self.direction == Direction::Forward;
-        let (nat, bands) = if forward {
-            (
-                Param::Input("nat", self.elem),
-                [
-                    Param::Global("low", self.elem),
-                    Param::Global("high", self.elem),
-                ],
-            )
-        } else {
-            (
-                Param::Global("nat", self.elem),
-                [
-                    Param::Input("low", self.elem),
-                    Param::Input("high", self.elem),
-                ],
-            )
-        };
-        let [low, high] = bands;
-        let mut params = vec![nat, low, high];
+        let mut params = self.nat_low_high().to_vec();
         for n in [
             "rows",
             "cols",

@@ -3,14 +3,8 @@
 # `--pyramids off` against `--pyramids on`, Haar's programs, both layouts, 3 runs each,
 # alternating.
 set -u
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 start=$(date +%s)
-export DWT_CACHE_DIR=$(mktemp -d)
-mkdir -p $OUT/tests
-( cd .device/s19/bin && for t in dwt_cuda cuda conformance; do
-  timeout 240 ./$t --include-ignored > $OUT/tests/$t.txt 2>&1; echo "$t rc=$?"; grep "test result" $OUT/tests/$t.txt
-done; grep -h -A8 "FAILED\|panicked" $OUT/tests/*.txt | head -30 )
-echo "tests took $(( $(date +%s) - start )) s"
+source dwt-bench/scripts/gpu-tests.sh   # exports DWT_CACHE_DIR for the runs below
 for layout in interleaved mallat; do
   S=$OUT/$layout; mkdir -p $S
   for i in 1 2 3; do for p in off on; do
