@@ -12,6 +12,9 @@
 //!   `$XDG_CACHE_HOME/lifting`, else `~/.cache/lifting`), keyed by the SHA-256 of the source, the
 //!   platform, the device and its driver version, so a new process skips the compiler; a corrupt
 //!   entry is rebuilt.
+//! - On PoCL the transforms of all threads run one at a time (each from its first launch to its
+//!   queue's `finish`): a guard against an abort seen once inside PoCL's binary cache
+//!   (see `RUNS`).
 //! - Each kernel a plan launches is a program of its own ([`KernelModule::kernel_source`]): PoCL
 //!   compiles every kernel of a program when it is built, and a module's plans for different
 //!   shapes launch different sets of its kernels; this way each kernel is compiled once.
@@ -96,9 +99,22 @@ struct DeviceState {
     programs: Mutex<HashMap<(usize, u64), Cell>>,
     /// What besides the source keys the disk cache ([`disk_cache::identity`]).
     cache_identity: String,
+    /// Whether the transforms of every thread run one at a time ([`PoCL`'s workaround](RUNS)).
+    one_run_at_a_time: bool,
 }
 
 static DEVICE: OnceLock<Result<DeviceState, DwtError>> = OnceLock::new();
+
+/// Held from a transform's first launch to its queue's `finish` on PoCL. A CI run of the OpenCL
+/// tests (threads transforming at once) aborted inside PoCL 3.1 once
+/// (`pocl_release_dlhandle_cache: Assertion 'found->ref_count > 0' failed`). PoCL's CPU drivers
+/// keep each kernel's loaded binary in a cache whose entries a launch finds by kernel, group
+/// size and a grid at most the entry's widest, but whose release (in the sources read) takes
+/// the first entry of that kernel and group size, whatever its grid: with one kernel in flight
+/// on grids of different widths, a release can take another launch's entry. Not reproduced on
+/// demand; every transform here finishes before it returns, so one at a time keeps at most one
+/// launch in flight, and PoCL runs each kernel on every core, so little is lost.
+static RUNS: Mutex<()> = Mutex::new(());
 
 fn device_error(e: impl std::fmt::Display) -> DwtError {
     DwtError::Device {
@@ -156,7 +172,9 @@ fn discover() -> Result<DeviceState, DwtError> {
             fp64,
             programs: Mutex::new(HashMap::new()),
             cache_identity: String::new(),
+            one_run_at_a_time: false,
         };
+        state.one_run_at_a_time = state.platform_name.contains("Portable Computing Language");
         state.cache_identity = disk_cache::identity(&state);
         return Ok(state);
     }
@@ -295,8 +313,15 @@ impl OpenClBackend {
         request.validate_for(T::TYPE, data.len())?;
         let plan = self.prepared(request, T::TYPE)?;
         let queue = self.queue()?;
+        let _one = self.one_run();
         self.execute::<T>(&plan, &queue, None, data)?;
         queue.finish().map_err(device_error)
+    }
+
+    /// [`RUNS`], held where the platform needs it (PoCL), until the guard drops.
+    fn one_run(&self) -> Option<std::sync::MutexGuard<'static, ()>> {
+        // A panic elsewhere while holding it leaves nothing to repair: take it anyway.
+        (self.state.one_run_at_a_time).then(|| RUNS.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// Transforms `src` into `dst` (both on the device, of this backend's context and the same
@@ -318,6 +343,7 @@ impl OpenClBackend {
         }
         let plan = self.prepared(request, T::TYPE)?;
         let queue = self.queue()?;
+        let _one = self.one_run();
         if plan.launches.reads_source {
             self.execute::<T>(&plan, &queue, Some(src), dst)?;
         } else {
@@ -350,6 +376,7 @@ impl OpenClBackend {
     /// Host data to the device once, every launch of `plan`, and back once.
     fn execute_host<T: DeviceElement>(&self, plan: &Plan, data: &mut [T]) -> Result<(), DwtError> {
         let queue = self.queue()?;
+        let _one = self.one_run();
         let uploaded = Buffer::<T>::builder()
             .queue(queue.clone())
             .len(data.len())

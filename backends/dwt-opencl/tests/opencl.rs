@@ -639,3 +639,39 @@ fn a_plan_on_both_fused_kernels_matches_the_reference() {
         check_case(&b, &request(w, direction, &shape, 3), 3);
     }
 }
+
+/// Threads transforming different sizes at once with the same kernels (one program cache, one
+/// PoCL binary cache): every result against the CPU reference, and the process alive. A CI run
+/// of this binary once aborted inside PoCL (`pocl_release_dlhandle_cache`), which the backend
+/// now guards against by running one transform at a time on PoCL; this test did not reproduce
+/// that abort without the guard (three local runs), so it checks the concurrent results, not the
+/// guard.
+#[test]
+fn threads_transforming_different_sizes_at_once_match_the_reference() {
+    let haar = dwt_catalogue::by_name("HaarNoShift").expect("catalogue wavelet");
+    let legall = dwt_catalogue::by_name("LeGall53").expect("catalogue wavelet");
+    const ROWS: usize = 256;
+    std::thread::scope(|s| {
+        for t in 0..4usize {
+            s.spawn(move || {
+                let b = backend();
+                for i in 0..32usize {
+                    // Growing widths, so that each kernel runs on ever wider grids while the
+                    // other threads run it on narrower ones.
+                    let width = 8 * (1 + 4 * i + t);
+                    let w = if t % 2 == 0 { haar } else { legall };
+                    let r = request(w, Direction::Forward, &[ROWS, width], 2);
+                    let input: Vec<i32> = (0..ROWS * width)
+                        .map(|k| ((k * 2654435761 + t) % 1000) as i32 - 500)
+                        .collect();
+                    assert_eq!(
+                        matches_reference::<i32>(&b, &r, &input),
+                        Ok(true),
+                        "thread {t}, {ROWS}x{width}, {}",
+                        w.name
+                    );
+                }
+            });
+        }
+    });
+}
