@@ -529,10 +529,12 @@ fn tile_for(module: &KernelModule, [h, w]: [usize; 2]) -> Option<&TilePass> {
 }
 
 /// The levels of a 2-D transform that pyramid kernels lift, from level 0: the most levels (at
-/// most `levels`) whose powers of two divide both sides, where they are two or more and the
-/// module has pyramid kernels; else 0.
+/// most `levels`) whose powers of two divide both sides, where they are two or more, the module
+/// has pyramid kernels and their grid fits; else 0.
 fn pyramid_levels(module: &KernelModule, [height, width]: [usize; 2], levels: u32) -> u32 {
-    if module.pyramids.is_empty() {
+    // A pyramid launch's groups along y are its blocks of rows (4 or 8 each), which CUDA caps
+    // at MAX_GRID_YZ; the tile launches, a group per 32 rows, go further.
+    if module.pyramids.is_empty() || height / 4 > MAX_GRID_YZ {
         return 0;
     }
     let divides = |l: u32| height % (1 << l) == 0 && width % (1 << l) == 0;
@@ -788,7 +790,7 @@ fn fused_volume(
     if !tile.planes {
         return Ok(None);
     }
-    let planes_fit = (0..levels).all(|level| band_shape(depth, level) >= 2) && depth <= MAX_PLANES;
+    let planes_fit = (0..levels).all(|level| band_shape(depth, level) >= 2) && depth <= MAX_GRID_YZ;
     if levels == 0 || !planes_fit || !tiles_fit(module, tile, [height, width], levels) {
         return Ok(None);
     }
@@ -855,8 +857,9 @@ fn fused_volume(
     }))
 }
 
-/// The most planes one launch of the fused kernel takes: CUDA's grid limit along z.
-const MAX_PLANES: usize = 65535;
+/// CUDA's grid limit along y and z: the most planes one launch of the fused kernel takes, and
+/// the most groups of a pyramid launch (one per block of rows).
+const MAX_GRID_YZ: usize = 65535;
 
 struct Planner<'a> {
     module: &'a KernelModule,

@@ -1793,6 +1793,9 @@ fn pair_local_programs_lift_their_first_levels_in_pyramids() {
         (&[128, 256], 7, &["pyramid3", "pyramid2", "pyramid2"]),
         (&[16, 24], 4, &["pyramid3", "tile"]),
         (&[6, 24], 3, &["tile", "tile", "tile"]),
+        // Too tall for a pyramid's grid (65535 groups along y at 4 rows each): tiles.
+        (&[65536 * 4 + 8, 8], 3, &["tile", "tile", "tile"]),
+        (&[65535 * 4, 8], 2, &["pyramid2"]),
     ] {
         assert_eq!(
             mallat(Direction::Forward, shape, levels),
