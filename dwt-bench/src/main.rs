@@ -23,7 +23,7 @@
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d]
 //!           [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H]
 //!           [--slab WxR] [--column-segment N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off]
-//!           [--pyramids on|off] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]
+//!           [--levels 1,3] [--pyramids on|off] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]
 //!           [--level-steps]
 //! ```
 
@@ -83,6 +83,8 @@ struct Opts {
     async_load: Option<bool>,
     /// `--register-cap on|off`: `LaunchConfig::register_cap` (default: the rule).
     register_cap: Option<bool>,
+    /// `--levels 1,3`: the level counts of every 2-D case (default 1 and 3, the issue's).
+    levels: Vec<u32>,
     /// `--pyramids on|off`: `LaunchConfig::pyramids` (default: on).
     pyramids: bool,
     /// `--layout mallat|interleaved`: the layout of every 2-D and 3-D case (default: Mallat, as
@@ -118,6 +120,7 @@ fn parse_args() -> Res<Opts> {
         small_band_tiles: None,
         async_load: None,
         register_cap: None,
+        levels: vec![1, 3],
         pyramids: true,
         layout: Layout::Mallat,
         default_plan_only: false,
@@ -173,6 +176,15 @@ fn parse_args() -> Res<Opts> {
             "--async-load" => o.async_load = Some(on_off(&a, &value()?)?),
             "--register-cap" => o.register_cap = Some(on_off(&a, &value()?)?),
             "--pyramids" => o.pyramids = on_off(&a, &value()?)?,
+            "--levels" => {
+                o.levels = value()?
+                    .split(',')
+                    .map(|l| match l.parse::<u32>() {
+                        Ok(n) if n >= 1 => Ok(n),
+                        _ => Err(format!("--levels: level counts of 1 or more, not `{l}`")),
+                    })
+                    .collect::<Res<_>>()?
+            }
             "--layout" => {
                 o.layout = match value()?.as_str() {
                     "mallat" => Layout::Mallat,
@@ -181,7 +193,7 @@ fn parse_args() -> Res<Opts> {
                 }
             }
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off] [--pyramids on|off] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off] [--levels 1,3] [--pyramids on|off] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
@@ -935,7 +947,7 @@ fn run() -> Res<()> {
         default_plan_only: o.default_plan_only,
         layout: o.layout,
     };
-    let levels = [1u32, 3];
+    let levels = o.levels.clone();
     let mut failures: Vec<String> = Vec::new();
     for size in &o.sizes {
         let (shape, label) = match size.as_str() {

@@ -443,10 +443,10 @@ pub fn large(backend: &dyn Backend, volume: [usize; 3]) {
 pub const FLOAT_HAAR: &str = "wavelet FloatHaar { kind = float; boundary = symmetric; \
     odd -= even[0]; even += 1/2*odd[0]; scale 1.4142135623730951; }";
 
-/// Sizes whose sides are multiples of 4 or 8, where a 2-D Mallat transform by a pair-local program
+/// Sizes whose sides are multiples of 4 or 8, where a 2-D transform by a pair-local program
 /// (Haar) lifts its first levels in pyramid launches of two or three levels, then a tile launch
 /// per level: with `levels` up to the table's, every split of the levels the planner makes
-/// (3; 2 + 2; 3 + 2; 3 + 3; pyramids then tiles) and a row wider than one group of 128 with a
+/// (2; 3; 3 + 2; 3 + 3; pyramids then tiles) and a row wider than one group of 128 with a
 /// part-filled last group (264).
 pub const PYRAMID_SHAPES: &[([usize; 2], u32)] = &[
     ([8, 8], 3),
@@ -454,6 +454,7 @@ pub const PYRAMID_SHAPES: &[([usize; 2], u32)] = &[
     ([16, 24], 4),
     ([32, 48], 5),
     ([64, 128], 6),
+    ([32, 64], 5),
     ([40, 264], 3),
     ([24, 8], 4),
 ];

@@ -549,17 +549,15 @@ fn pyramid_levels(module: &KernelModule, [height, width]: [usize; 2], levels: u3
     }
 }
 
-/// The depths of the pyramid launches over `m` levels (none for 0, else at least two), each two
-/// or three: three while more than four levels remain.
+/// The depths of the pyramid launches over the first `m` levels: three while three or more
+/// remain, then two; a last single level is left to a tile launch (the levels after the
+/// pyramids), which moves less than a second pyramid of two: at 8192^2 four levels as 3 + a tile
+/// took 0.976-0.978 of 2 + 2 (BENCHMARKS.md).
 fn pyramid_depths(m: u32) -> Vec<u32> {
     let mut depths = Vec::new();
     let mut left = m;
-    while left > 0 {
-        let depth = if left == 4 || left == 2 {
-            2
-        } else {
-            3.min(left)
-        };
+    while left >= 2 {
+        let depth = left.min(3);
         depths.push(depth);
         left -= depth;
     }
