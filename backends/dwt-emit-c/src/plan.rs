@@ -594,11 +594,16 @@ fn pyramid_launch(
     let rows = 1usize << pyramid.depth;
     let (addressing, high) = match coeffs {
         Coefficients::Subbands(highs) => (
-            [nat.base, nat.row_step, low.base, low.row_step]
-                .into_iter()
-                .chain([highs[0][0].row_step])
-                .chain(highs.iter().flat_map(|level| level.map(|p| p.base)))
-                .collect::<Vec<_>>(),
+            [
+                nat.base,
+                nat.row_step,
+                low.base,
+                low.row_step,
+                highs[0][0].row_step,
+            ]
+            .into_iter()
+            .chain(highs.iter().flat_map(|level| level.map(|p| p.base)))
+            .collect::<Vec<_>>(),
             highs[0][0].buffer,
         ),
         Coefficients::InPlace(band) => (
@@ -615,8 +620,8 @@ fn pyramid_launch(
             band.buffer,
         ),
     };
-    let ints = [h, w]
-        .into_iter()
+    // The band's height is the grid's: the kernel takes its width alone.
+    let ints = std::iter::once(w)
         .chain(addressing)
         .map(int)
         .collect::<Result<Vec<_>, _>>()?;
@@ -708,12 +713,12 @@ fn fused(
                                 .collect(),
                         ),
                         Layout::Interleaved => {
-                            let s = 1usize << first;
+                            let b = crate::plan::band([1, height, width], layout, first);
                             Coefficients::InPlace(Place {
                                 buffer: high,
                                 base: 0,
-                                col_step: s,
-                                row_step: s * width,
+                                col_step: b.step[2],
+                                row_step: b.step[1],
                             })
                         }
                     };

@@ -40,7 +40,7 @@ pub fn pair_local(program: &Program) -> bool {
     })
 }
 
-/// The Mallat kernels' `int` parameters after the band's `rows` and `cols`: where the natural
+/// The Mallat kernels' `int` parameters after the band's `cols` (its rows are the grid's): where the natural
 /// samples and the last level's low band are, the high subbands' row step, then per level the
 /// bases of subbands (0, 1), (1, 0) and (1, 1) (row-major, one element apart along x).
 const ADDRESSING: [&str; 5] = [
@@ -50,7 +50,7 @@ const ADDRESSING: [&str; 5] = [
     "low_row_step",
     "high_row_step",
 ];
-/// The interleaved kernels' `int` parameters after `rows` and `cols`: the natural samples, the
+/// The interleaved kernels' `int` parameters after `cols`: the natural samples, the
 /// last level's low band (compact, for the next launch) and the band's coefficients in place,
 /// every sample `high_col_step` apart along x (`2^level` of the band's first level).
 const INTERLEAVED_ADDRESSING: [&str; 8] = [
@@ -78,7 +78,7 @@ impl Emitter<'_> {
         let threads = PYRAMID_THREADS;
         let mallat = self.layout == Layout::Mallat;
         let mut params = self.nat_low_high().to_vec();
-        params.extend([Param::Int("rows"), Param::Int("cols")]);
+        params.push(Param::Int("cols"));
         if mallat {
             params.extend(ADDRESSING.map(Param::Int));
             for level in &HIGH_BASES[..depth as usize] {
