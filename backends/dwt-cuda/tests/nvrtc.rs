@@ -82,6 +82,8 @@ fn check_module(
     expected.push(tile.kernel.clone());
     // Haar's pyramids (two and three levels), in 2-D and 3-D modules alike.
     expected.extend(module.pyramids.iter().map(|p| p.kernel.clone()));
+    // The interleaved 2-D forwards' even rows.
+    expected.extend(module.even_rows.clone());
     for k in &expected {
         let u = usage.iter().find(|u| &u.function == k).unwrap_or_else(|| {
             panic!(

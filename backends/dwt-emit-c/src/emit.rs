@@ -105,6 +105,10 @@ pub struct KernelModule {
     /// ([`pair_local`]) and the strategy fused, in 2-D modules: the fused plan lifts the first
     /// levels of a 2-D transform whose sides they divide with them.
     pub pyramids: Vec<PyramidPass>,
+    /// The even-rows kernel (module `even_rows`) of an interleaved 2-D forward module of the
+    /// fused strategy with [`LaunchConfig::even_rows`](crate::LaunchConfig::even_rows): the
+    /// fused plan's last launch over two or more levels.
+    pub even_rows: Option<String>,
     /// The program the kernels lift (the wavelet's, in `direction`) and its boundary rule.
     pub program: Program,
     pub boundary: Boundary,
@@ -345,6 +349,16 @@ pub fn emit_module(
     } else {
         Vec::new()
     };
+    let even_rows = (config.strategy == Strategy::Fused
+        && config.even_rows
+        && !config.planes
+        && layout == Layout::Interleaved
+        && direction == Direction::Forward)
+        .then(|| {
+            let name = dialect.kernel_name(&prefix, elem, "even_rows");
+            kernels.push(kernel(&name, true, &|w| e.even_rows(w, &name)));
+            name
+        });
     Ok(KernelModule {
         prelude,
         prelude_any_layout,
@@ -360,6 +374,7 @@ pub fn emit_module(
         tile,
         small_tile,
         pyramids,
+        even_rows,
         program: program.clone(),
         boundary: wavelet.boundary,
         elem,

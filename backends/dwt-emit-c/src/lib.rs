@@ -16,7 +16,10 @@
 //!   pass), where the IR proves its edge tiles exact;
 //! - a pyramid pass ([`PyramidPass`], module `pyramid`): two or three levels of a pair-local
 //!   program (Haar) in one launch, each work-item a column of a block in registers; the planner
-//!   runs a 2-D transform's first levels with it where they divide the sides.
+//!   runs a 2-D transform's first levels with it where they divide the sides;
+//! - an even-rows pass (module `even_rows`): an interleaved forward over several levels writes
+//!   the image's even rows whole at the end, from the first level's subband (0, 1) and the
+//!   coarser levels, which the planner lifts in a Mallat form in scratch.
 //!
 //! The VC-2 per-level pre-shift is fused into the horizontal pass: applied as the row is loaded
 //! (forward), undone as it is stored (inverse). Rows longer than [`LaunchConfig::row_limit`] run
@@ -28,6 +31,7 @@
 mod dialect;
 pub mod disk_cache;
 mod emit;
+mod even_rows;
 pub mod plan;
 mod pyramid;
 mod row_segments;
@@ -37,6 +41,7 @@ mod writer;
 
 pub use dialect::{Cuda, Dialect, OpenCl, Param};
 pub use emit::{emit_module, KernelModule, VerticalGeometry, VerticalPass};
+pub use even_rows::EVEN_ROWS_THREADS;
 pub use plan::{plan, Axis, BandCopy, Buffer, Launch, LaunchPlan, Pass, Step};
 pub use pyramid::{pair_local, PyramidPass, PYRAMID_MAX_DEPTH, PYRAMID_THREADS};
 pub use row_segments::{RowSegments, ROW_SEGMENT_WIDTH};
@@ -304,6 +309,12 @@ pub struct LaunchConfig {
     /// per level at every size measured, BENCHMARKS.md); off, a tile launch per level, for
     /// comparison.
     pub pyramids: bool,
+    /// Whether an interleaved 2-D forward of two or more levels on tile kernels lifts the
+    /// levels after the first in a Mallat form in scratch and writes the image's even rows
+    /// whole at the end (the even-rows kernel): on by default (BENCHMARKS.md: the levels' own
+    /// in-place stores wrote part of each sector, per level and subband); off, each level's
+    /// coefficients are stored in place, for comparison.
+    pub even_rows: bool,
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused
     /// plan of a 3-D transform) rather than one image; the 2-D kernel stays free of the plane
     /// offset, which slowed it. A property of the request, not a tuning knob: the executors
@@ -692,6 +703,7 @@ impl Default for LaunchConfig {
             small_band_shape: None,
             register_cap: None,
             pyramids: true,
+            even_rows: true,
             planes: false,
         }
     }

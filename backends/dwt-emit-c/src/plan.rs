@@ -66,6 +66,9 @@ pub enum Pass {
     Fused,
     /// The pyramid kernel: rows and columns of two or three levels at once.
     Pyramid,
+    /// The even-rows kernel: an interleaved forward's even rows, written whole after every
+    /// level.
+    EvenRows,
 }
 
 /// One kernel launch: `groups` blocks (work-groups) along x, y and z of `block` threads
@@ -691,19 +694,35 @@ fn fused(
         row_step: width,
     };
     let layout = module.layout;
+    // An interleaved forward on tile launches from level 0 lifts its later levels into a Mallat
+    // form of level 1's band (`coarse`, in scratch after the hand-off regions), and the
+    // even-rows kernel then writes the image's even rows whole.
+    let low_band = band(1);
+    let even_rows = match (&module.even_rows, module.direction, &stages[..]) {
+        (Some(kernel), Direction::Forward, [(0, 1, Stage::Tile(_)), _, ..])
+            if layout == Layout::Interleaved && low_band[0] <= MAX_GRID_YZ =>
+        {
+            Some(kernel)
+        }
+        _ => None,
+    };
+    let coarse = |level: u32, p: [usize; 2]| {
+        let place = subband(Layout::Mallat, Buffer::Scratch, low_band, level - 1, p);
+        Place {
+            base: scratch + place.base,
+            ..place
+        }
+    };
+    let highs_of = |level: u32, buffer: Buffer| match even_rows {
+        Some(_) if level > 0 => [[0, 1], [1, 0], [1, 1]].map(|p| coarse(level, p)),
+        _ => highs(layout, buffer, image, level),
+    };
     let launch =
         |(first, depth, stage): (u32, u32, Stage), nat: Place, low: Place, high: Buffer| {
             match stage {
                 Stage::Tile(tile) => {
                     let [h, w] = band(first);
-                    tile_launch(
-                        tile,
-                        [1, h, w],
-                        0,
-                        nat,
-                        low,
-                        highs(layout, high, image, first),
-                    )
+                    tile_launch(tile, [1, h, w], 0, nat, low, highs_of(first, high))
                 }
                 Stage::Pyramid(pyramid) => {
                     let coeffs = match layout {
@@ -728,12 +747,10 @@ fn fused(
             .map(Step::Launch)
         };
     let last = stages.len() - 1;
-    let low = |k: usize, buffer: Buffer| {
-        if k == last {
-            subband(layout, buffer, image, levels - 1, [0, 0])
-        } else {
-            handed_on(k)
-        }
+    let low = |k: usize, buffer: Buffer| match (k == last, even_rows) {
+        (true, Some(_)) => coarse(levels - 1, [0, 0]),
+        (true, None) => subband(layout, buffer, image, levels - 1, [0, 0]),
+        (false, _) => handed_on(k),
     };
     let nat = |k: usize, buffer: Buffer| {
         if k == 0 {
@@ -749,6 +766,15 @@ fn fused(
                 let (nat, low) = (nat(k, Buffer::Source), low(k, Buffer::Data));
                 steps.push(launch(stage, nat, low, Buffer::Data)?);
             }
+            if let Some(kernel) = even_rows {
+                steps.push(Step::Launch(even_rows_launch(
+                    kernel,
+                    [height, width],
+                    low_band,
+                    scratch,
+                    levels - 1,
+                )?));
+            }
         }
         Direction::Inverse => {
             for (k, &stage) in stages.iter().enumerate().rev() {
@@ -757,13 +783,48 @@ fn fused(
             }
         }
     }
+    let coarse_len = even_rows.map_or(0, |_| low_band[0] * low_band[1]);
     Ok(Some(LaunchPlan {
         steps,
-        scratch,
+        scratch: scratch + coarse_len,
         reads_source: true,
         fused: true,
         source_may_be_data: false,
     }))
+}
+
+/// The even-rows kernel's launch over an `height` x `width` image in the data: a group per even
+/// row and [`EVEN_ROWS_THREADS`](crate::EVEN_ROWS_THREADS) columns, the `levels` coarser levels
+/// in their Mallat form over level 1's band (`low_band`) at `coarse_base` in the scratch.
+fn even_rows_launch(
+    kernel: &str,
+    [height, width]: [usize; 2],
+    low_band: [usize; 2],
+    coarse_base: usize,
+    levels: u32,
+) -> Result<Launch, String> {
+    let threads = crate::EVEN_ROWS_THREADS;
+    let ints = [
+        low_band[0],
+        low_band[1],
+        width,
+        0,
+        2 * width,
+        coarse_base,
+        levels as usize,
+    ]
+    .into_iter()
+    .map(int)
+    .collect::<Result<Vec<_>, _>>()?;
+    debug_assert_eq!(low_band[0], height.div_ceil(2));
+    Ok(Launch {
+        kernel: kernel.to_string(),
+        pass: Pass::EvenRows,
+        groups: [width.div_ceil(threads), low_band[0], 1],
+        block: [threads, 1],
+        buffers: vec![Buffer::Data, Buffer::Scratch],
+        ints,
+    })
 }
 
 /// The fused plan of a 3-D transform, or `None` where it does not apply (a module emitted

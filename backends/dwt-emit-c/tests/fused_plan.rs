@@ -541,6 +541,7 @@ fn flow(p: &dwt_emit_c::LaunchPlan) -> Vec<(&'static str, [Buffer; 2])> {
                     Pass::Window(Axis::Z) => "window z",
                     Pass::Fused => "fused",
                     Pass::Pyramid => "pyramid",
+                    Pass::EvenRows => "even rows",
                 };
                 (name, [l.buffers[0], *l.buffers.last().unwrap()])
             }
@@ -703,7 +704,7 @@ fn executors_build_only_the_kernels_a_plan_launches() {
     assert!(m.kernel_source("no_such_kernel").is_none());
     // The fused kernel takes every subband's base and steps: one program for both layouts.
     let w = dwt_catalogue::by_name("LeGall53").unwrap();
-    let per_layout = |config: &LaunchConfig, shape: &[usize]| {
+    let per_layout = |config: &LaunchConfig, shape: &[usize], levels: u32| {
         [Layout::Mallat, Layout::Interleaved].map(|layout| {
             let m = emit_module(
                 &OpenCl,
@@ -714,14 +715,20 @@ fn executors_build_only_the_kernels_a_plan_launches() {
                 config,
             );
             let m = m.unwrap();
-            m.source_for(&plan(&m, shape, 2).unwrap())
+            m.source_for(&plan(&m, shape, levels).unwrap())
         })
     };
-    let [mallat, interleaved] = per_layout(&LaunchConfig::default(), &[64, 64]);
+    let [mallat, interleaved] = per_layout(&LaunchConfig::default(), &[64, 64], 1);
     assert_eq!(mallat, interleaved);
     assert!(mallat.contains("any layout"));
+    // Over two levels the interleaved forward also launches its even-rows kernel, which is
+    // written for any layout too: the Mallat source and that kernel.
+    let [mallat, interleaved] = per_layout(&LaunchConfig::default(), &[64, 64], 2);
+    let (head, even_rows) = interleaved.split_at(mallat.len());
+    assert_eq!(head, mallat);
+    assert!(even_rows.contains("void legall53_forward_even_rows("));
     // Not so where the sliding window (which stores per layout) runs too.
-    let [mallat, interleaved] = per_layout(&LaunchConfig::default().for_axes(3), &[8, 64, 64]);
+    let [mallat, interleaved] = per_layout(&LaunchConfig::default().for_axes(3), &[8, 64, 64], 2);
     assert_ne!(mallat, interleaved);
 }
 
@@ -1883,4 +1890,96 @@ fn pair_local_programs_lift_their_first_levels_in_pyramids() {
         [Buffer::Scratch, Buffer::Data, Buffer::Data]
     );
     assert_eq!(&second.ints, &[16, 0, 16, 0, 32, 32 * 128, 0, 8, 8 * 128]);
+}
+
+/// An interleaved forward of two or more levels on tile launches: level 0 stores its subbands
+/// in place, the later levels store theirs in a Mallat form of level 1's band in the scratch
+/// (after the two hand-off regions), and the even-rows kernel writes the image's even rows at
+/// the end. Not for one level, the inverse, the Mallat layout, a first pyramid launch, or with
+/// `LaunchConfig::even_rows` off.
+#[test]
+fn interleaved_forwards_write_their_even_rows_last() {
+    let default = LaunchConfig::default();
+    let names = |p: &dwt_emit_c::LaunchPlan| -> Vec<String> {
+        launches(p)
+            .iter()
+            .map(|l| l.kernel.split("forward_").last().unwrap().to_string())
+            .collect()
+    };
+    let interleaved = module_in(
+        "LeGall53",
+        Direction::Forward,
+        Layout::Interleaved,
+        &default,
+    );
+    // 37 x 70: level 1's band 19 x 35, level 2's 10 x 18, level 3's 5 x 9.
+    let p = plan(&interleaved, &[37, 70], 3).unwrap();
+    assert_eq!(names(&p), ["tile", "tile", "tile", "even_rows"]);
+    let l = launches(&p);
+    let hand_off = 19 * 35 + 10 * 18;
+    assert_eq!(p.scratch, hand_off + 19 * 35);
+    // Level 0: the source to its interleaved subbands (every other sample) in the data.
+    assert_eq!(
+        l[0].buffers,
+        [Buffer::Source, Buffer::Scratch, Buffer::Data]
+    );
+    assert_eq!(&l[0].ints[8..], &[1, 70, 71, 2, 140]);
+    // Level 1: its band from the scratch, its subbands to the coarse band's Mallat quadrants
+    // (rows 35 apart, the low half 10 rows and 18 columns), its low band to region 1.
+    assert_eq!(
+        l[1].buffers,
+        [Buffer::Scratch, Buffer::Scratch, Buffer::Scratch]
+    );
+    let coarse = hand_off;
+    assert_eq!(&l[1].ints[2..5], &[0, 1, 35]);
+    assert_eq!(&l[1].ints[5..8], &[19 * 35, 1, 18]);
+    assert_eq!(
+        &l[1].ints[8..],
+        &[coarse + 18, coarse + 10 * 35, coarse + 10 * 35 + 18, 1, 35].map(|v| v as i32)
+    );
+    // Level 2: its low band at the coarse band's origin, its subbands past the 5 x 9 low half.
+    assert_eq!(
+        l[2].buffers,
+        [Buffer::Scratch, Buffer::Scratch, Buffer::Scratch]
+    );
+    assert_eq!(&l[2].ints[5..8], &[coarse as i32, 1, 35]);
+    assert_eq!(
+        &l[2].ints[8..],
+        &[coarse + 9, coarse + 5 * 35, coarse + 5 * 35 + 9, 1, 35].map(|v| v as i32)
+    );
+    // The even rows: 19 of them, 70 columns in one group each, rows 140 apart in the data.
+    assert_eq!(l[3].buffers, [Buffer::Data, Buffer::Scratch]);
+    assert_eq!(l[3].groups, [1, 19, 1]);
+    assert_eq!(&l[3].ints, &[19, 35, 70, 0, 140, coarse as i32, 2]);
+    // One level, the inverse, the Mallat layout, the switch off: no even-rows launch.
+    assert_eq!(names(&plan(&interleaved, &[37, 70], 1).unwrap()), ["tile"]);
+    let inverse = module_in(
+        "LeGall53",
+        Direction::Inverse,
+        Layout::Interleaved,
+        &default,
+    );
+    assert!(inverse.even_rows.is_none());
+    let mallat = module_in("LeGall53", Direction::Forward, Layout::Mallat, &default);
+    assert!(mallat.even_rows.is_none());
+    let off = LaunchConfig {
+        even_rows: false,
+        ..default
+    };
+    let m = module_in("LeGall53", Direction::Forward, Layout::Interleaved, &off);
+    let p = plan(&m, &[37, 70], 3).unwrap();
+    assert_eq!(names(&p), ["tile", "tile", "tile"]);
+    assert_eq!(p.scratch, hand_off);
+    // Haar's first levels in a pyramid launch keep their tile launches in place.
+    let haar = module_in(
+        "HaarNoShift",
+        Direction::Forward,
+        Layout::Interleaved,
+        &default,
+    );
+    let p = plan(&haar, &[1080, 1920], 5).unwrap();
+    assert_eq!(names(&p), ["pyramid3", "tile", "tile"]);
+    // Not pyramid-sized: Haar's tile launches end in the even rows too.
+    let p = plan(&haar, &[37, 70], 2).unwrap();
+    assert_eq!(names(&p), ["tile", "tile", "even_rows"]);
 }

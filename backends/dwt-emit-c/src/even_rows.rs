@@ -1,0 +1,86 @@
+//! The even-rows kernel of an interleaved forward over several levels: writes the image's even
+//! rows whole, once, after every level has run. In the interleaved layout level `k`'s
+//! coefficients sit `2^k` samples apart along both axes, so a level after the first that
+//! stores them in place writes a part of every sector it touches, each sector again per level
+//! and subband: a three-level forward took twice the Mallat layout's time at 4096^2 and 8192^2
+//! (BENCHMARKS.md). The fused plan instead lifts the levels after the first into a Mallat form
+//! of the first level's low band in scratch (coalesced, as the Mallat layout's levels), and this
+//! kernel then writes each even row of the image from the first level's subband (0, 1), which
+//! that level left at the row's odd columns, and the coarser levels' coefficients, which it
+//! gathers for the even columns from their Mallat form.
+
+use crate::dialect::Param;
+use crate::emit::Emitter;
+use crate::writer::Writer;
+
+/// Work-items per group of the even-rows kernel, one group per row and 256 columns.
+pub const EVEN_ROWS_THREADS: usize = 256;
+
+/// The `int` parameters after the buffers: the first level's low band (`low_rows` x
+/// `low_cols`, the image's even rows and columns), the image's width and where its even rows
+/// are, where the Mallat form of the coarser levels is, and how many levels it holds (one or
+/// more).
+pub(crate) const EVEN_ROWS_INTS: [&str; 7] = [
+    "low_rows",
+    "low_cols",
+    "cols",
+    "data_base",
+    "data_row_step",
+    "coarse_base",
+    "levels",
+];
+
+impl Emitter<'_> {
+    /// The even-rows kernel `name`: group `(gx, gy)` writes columns `[gx * 256, ...)` of even row
+    /// `gy` of the image at `data`, the coarser levels read from `coarse` (a band of
+    /// `low_rows` x `low_cols` in the Mallat layout, rows `low_cols` apart).
+    pub(crate) fn even_rows(&self, w: &mut Writer, name: &str) {
+        let d = self.d;
+        let threads = EVEN_ROWS_THREADS;
+        let params: Vec<Param> = [
+            Param::Global("data", self.elem),
+            Param::Input("coarse", self.elem),
+        ]
+        .into_iter()
+        .chain(EVEN_ROWS_INTS.map(Param::Int))
+        .collect();
+        w.comment(
+            "Interleaved forward, after every level: the image's even rows written whole, the odd",
+        );
+        w.comment("columns as the first level left them (its subband (0, 1)), the even columns the coarser");
+        w.comment("levels' coefficients, gathered from their Mallat form over the first level's low band.");
+        let sig = d.kernel_signature(name, &params, [threads, 1, 1], false);
+        self.kernel_block(w, sig, |w| {
+            w.line(format!(
+                "const int x = {} * {threads} + {};",
+                d.group_id(0),
+                d.local_id(0)
+            ));
+            w.line(format!("const int r = {};", d.group_id(1)));
+            w.line("if (x >= cols) return;");
+            w.line("const int at = data_base + r * data_row_step + x;");
+            // One store for both parities, of a value both branches make: every sector of the
+            // row is written whole (a store of the odd columns' own values in a branch of their
+            // own could be dropped by the compiler as a no-op).
+            w.line(format!("{} v;", d.storage_type(self.elem)));
+            w.block("if ((x & 1) == 0)", |w| {
+                w.line("const int c = x >> 1;");
+                w.comment("The level of the low band's transform that sample (r, c) belongs to: the most");
+                w.comment("trailing zero bits r and c share, the last level's low band at `levels`.");
+                w.line("int j = 0;");
+                w.line("while (j < levels && (((r | c) >> j) & 1) == 0) j++;");
+                w.line("int row = r >> j, col = c >> j;");
+                w.block("if (j < levels)", |w| {
+                    w.line("const int py = row & 1, px = col & 1;");
+                    w.comment("Subband (py, px) of that level: past the low half of its band along each odd axis.");
+                    w.line("const int h = ((low_rows - 1) >> j) + 1, wd = ((low_cols - 1) >> j) + 1;");
+                    w.line("row = (row >> 1) + py * ((h + 1) >> 1);");
+                    w.line("col = (col >> 1) + px * ((wd + 1) >> 1);");
+                });
+                w.line("v = coarse[coarse_base + row * low_cols + col];");
+            });
+            w.block("else", |w| w.line("v = data[at];"));
+            w.line("data[at] = v;");
+        });
+    }
+}
