@@ -747,17 +747,19 @@ fn fused(
             .map(Step::Launch)
         };
     let last = stages.len() - 1;
+    // With the even rows written last, level 0 stores its low band in place too, so that it
+    // writes every sector of the image whole, and level 1 reads it there.
+    let in_place_low = subband(layout, Buffer::Data, image, 0, [0, 0]);
     let low = |k: usize, buffer: Buffer| match (k == last, even_rows) {
         (true, Some(_)) => coarse(levels - 1, [0, 0]),
         (true, None) => subband(layout, buffer, image, levels - 1, [0, 0]),
+        (false, Some(_)) if k == 0 => in_place_low,
         (false, _) => handed_on(k),
     };
-    let nat = |k: usize, buffer: Buffer| {
-        if k == 0 {
-            natural(buffer)
-        } else {
-            handed_on(k - 1)
-        }
+    let nat = |k: usize, buffer: Buffer| match k {
+        0 => natural(buffer),
+        1 if even_rows.is_some() => in_place_low,
+        _ => handed_on(k - 1),
     };
     let mut steps = Vec::new();
     match module.direction {

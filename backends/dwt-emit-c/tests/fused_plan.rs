@@ -1918,20 +1918,18 @@ fn interleaved_forwards_write_their_even_rows_last() {
     let l = launches(&p);
     let hand_off = 19 * 35 + 10 * 18;
     assert_eq!(p.scratch, hand_off + 19 * 35);
-    // Level 0: the source to its interleaved subbands (every other sample) in the data.
-    assert_eq!(
-        l[0].buffers,
-        [Buffer::Source, Buffer::Scratch, Buffer::Data]
-    );
-    assert_eq!(&l[0].ints[8..], &[1, 70, 71, 2, 140]);
-    // Level 1: its band from the scratch, its subbands to the coarse band's Mallat quadrants
-    // (rows 35 apart, the low half 10 rows and 18 columns), its low band to region 1.
+    // Level 0: the source to its interleaved subbands in the data (every other sample), its low
+    // band too, so that every sector of the image is written whole.
+    assert_eq!(l[0].buffers, [Buffer::Source, Buffer::Data, Buffer::Data]);
+    assert_eq!(&l[0].ints[5..], &[0, 2, 140, 1, 70, 71, 2, 140]);
+    // Level 1: its band from there, its subbands to the coarse band's Mallat quadrants (rows 35
+    // apart, the low half 10 rows and 18 columns), its low band to region 1.
     assert_eq!(
         l[1].buffers,
-        [Buffer::Scratch, Buffer::Scratch, Buffer::Scratch]
+        [Buffer::Data, Buffer::Scratch, Buffer::Scratch]
     );
     let coarse = hand_off;
-    assert_eq!(&l[1].ints[2..5], &[0, 1, 35]);
+    assert_eq!(&l[1].ints[2..5], &[0, 2, 140]);
     assert_eq!(&l[1].ints[5..8], &[19 * 35, 1, 18]);
     assert_eq!(
         &l[1].ints[8..],
