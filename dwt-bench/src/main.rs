@@ -23,7 +23,7 @@
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d]
 //!           [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H]
 //!           [--slab WxR] [--column-segment N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off]
-//!           [--levels 1,3] [--pyramids on|off] [--even-rows on|off] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]
+//!           [--levels 1,3] [--pyramids on|off] [--even-rows on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]
 //!           [--level-steps]
 //! ```
 
@@ -87,8 +87,9 @@ struct Opts {
     levels: Vec<u32>,
     /// `--pyramids on|off`: `LaunchConfig::pyramids` (default: on).
     pyramids: bool,
-    /// `--even-rows on|off`: `LaunchConfig::even_rows` (default: on).
-    even_rows: bool,
+    /// `--even-rows on|off|always`: `LaunchConfig::even_rows_from` (on: the default bound;
+    /// always: every size).
+    even_rows: Option<usize>,
     /// `--layout mallat|interleaved`: the layout of every 2-D and 3-D case (default: Mallat, as
     /// the peers write).
     layout: Layout,
@@ -124,7 +125,7 @@ fn parse_args() -> Res<Opts> {
         register_cap: None,
         levels: vec![1, 3],
         pyramids: true,
-        even_rows: true,
+        even_rows: Some(dwt_emit_c::EVEN_ROWS_MIN_SAMPLES),
         layout: Layout::Mallat,
         default_plan_only: false,
         level_steps: false,
@@ -179,7 +180,12 @@ fn parse_args() -> Res<Opts> {
             "--async-load" => o.async_load = Some(on_off(&a, &value()?)?),
             "--register-cap" => o.register_cap = Some(on_off(&a, &value()?)?),
             "--pyramids" => o.pyramids = on_off(&a, &value()?)?,
-            "--even-rows" => o.even_rows = on_off(&a, &value()?)?,
+            "--even-rows" => {
+                o.even_rows = match value()?.as_str() {
+                    "always" => Some(0),
+                    v => on_off(&a, v)?.then_some(dwt_emit_c::EVEN_ROWS_MIN_SAMPLES),
+                }
+            }
             "--levels" => {
                 o.levels = value()?
                     .split(',')
@@ -197,7 +203,7 @@ fn parse_args() -> Res<Opts> {
                 }
             }
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off] [--levels 1,3] [--pyramids on|off] [--even-rows on|off] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off] [--levels 1,3] [--pyramids on|off] [--even-rows on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
@@ -785,7 +791,7 @@ fn run() -> Res<()> {
     config.async_load = o.async_load;
     config.register_cap = o.register_cap;
     config.pyramids = o.pyramids;
-    config.even_rows = o.even_rows;
+    config.even_rows_from = o.even_rows;
     if let Some(h) = o.window {
         config.window_height = h;
     }
@@ -867,7 +873,10 @@ fn run() -> Res<()> {
         "- Pair-local programs' first levels in pyramid kernels (`pyramids`): {}; layout: {}; interleaved forwards' even rows written last (`even_rows`): {}",
         if b.config().pyramids { "on" } else { "off" },
         o.layout.name(),
-        if b.config().even_rows { "on" } else { "off" }
+        match b.config().even_rows_from {
+            Some(n) => format!("images of {n} samples or more"),
+            None => "off".to_string(),
+        }
     );
     let _ = writeln!(
         md,

@@ -106,8 +106,8 @@ pub struct KernelModule {
     /// levels of a 2-D transform whose sides they divide with them.
     pub pyramids: Vec<PyramidPass>,
     /// The even-rows kernel (module `even_rows`) of an interleaved 2-D forward module of the
-    /// fused strategy with [`LaunchConfig::even_rows`](crate::LaunchConfig::even_rows): the
-    /// fused plan's last launch over two or more levels.
+    /// fused strategy with [`LaunchConfig::even_rows_from`](crate::LaunchConfig::even_rows_from):
+    /// the fused plan's last launch over two or more levels of a large enough image.
     pub even_rows: Option<String>,
     /// The program the kernels lift (the wavelet's, in `direction`) and its boundary rule.
     pub program: Program,
@@ -350,7 +350,7 @@ pub fn emit_module(
         Vec::new()
     };
     let even_rows = (config.strategy == Strategy::Fused
-        && config.even_rows
+        && config.even_rows_from.is_some()
         && !config.planes
         && layout == Layout::Interleaved
         && direction == Direction::Forward)

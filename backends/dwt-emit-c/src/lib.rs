@@ -41,7 +41,7 @@ mod writer;
 
 pub use dialect::{Cuda, Dialect, OpenCl, Param};
 pub use emit::{emit_module, KernelModule, VerticalGeometry, VerticalPass};
-pub use even_rows::EVEN_ROWS_THREADS;
+pub use even_rows::{EVEN_ROWS_MIN_SAMPLES, EVEN_ROWS_THREADS};
 pub use plan::{plan, Axis, BandCopy, Buffer, Launch, LaunchPlan, Pass, Step};
 pub use pyramid::{pair_local, PyramidPass, PYRAMID_MAX_DEPTH, PYRAMID_THREADS};
 pub use row_segments::{RowSegments, ROW_SEGMENT_WIDTH};
@@ -309,12 +309,12 @@ pub struct LaunchConfig {
     /// per level at every size measured, BENCHMARKS.md); off, a tile launch per level, for
     /// comparison.
     pub pyramids: bool,
-    /// Whether an interleaved 2-D forward of two or more levels on tile kernels lifts the
-    /// levels after the first in a Mallat form in scratch and writes the image's even rows
-    /// whole at the end (the even-rows kernel): on by default (BENCHMARKS.md: the levels' own
-    /// in-place stores wrote part of each sector, per level and subband); off, each level's
-    /// coefficients are stored in place, for comparison.
-    pub even_rows: bool,
+    /// The fewest samples of an image whose interleaved 2-D forward of two or more levels on
+    /// tile kernels lifts the levels after the first in a Mallat form in scratch and writes the
+    /// image's even rows whole at the end (the even-rows kernel), where each level's in-place
+    /// stores wrote part of each sector, per level and subband: by default
+    /// [`EVEN_ROWS_MIN_SAMPLES`] (BENCHMARKS.md); `None`, never (the kernel is not emitted).
+    pub even_rows_from: Option<usize>,
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused
     /// plan of a 3-D transform) rather than one image; the 2-D kernel stays free of the plane
     /// offset, which slowed it. A property of the request, not a tuning knob: the executors
@@ -641,14 +641,15 @@ impl LaunchConfig {
 
     /// The defaults with fused tiles of 3 x 2 polyphase indices (6 x 4 samples) and 64
     /// work-items: every kind of tile edge (first, last, both, odd extents, several levels)
-    /// appears in small images, and no band takes the small-band tiles instead. For testing;
-    /// far too small to be fast.
+    /// appears in small images, and no band takes the small-band tiles instead; interleaved
+    /// forwards of every size end with the even rows. For testing; far too small to be fast.
     pub fn tiny_tiles() -> Self {
         LaunchConfig {
             tile: [3, 2],
             tile_threads: 64,
             strategy: Strategy::Fused,
             small_band_tiles: Some(false),
+            even_rows_from: Some(0),
             ..Default::default()
         }
     }
@@ -703,7 +704,7 @@ impl Default for LaunchConfig {
             small_band_shape: None,
             register_cap: None,
             pyramids: true,
-            even_rows: true,
+            even_rows_from: Some(EVEN_ROWS_MIN_SAMPLES),
             planes: false,
         }
     }

@@ -694,13 +694,19 @@ fn fused(
         row_step: width,
     };
     let layout = module.layout;
-    // An interleaved forward on tile launches from level 0 lifts its later levels into a Mallat
-    // form of level 1's band (`coarse`, in scratch after the hand-off regions), and the
-    // even-rows kernel then writes the image's even rows whole.
+    // An interleaved forward on tile launches from level 0, on an image of at least
+    // `LaunchConfig::even_rows_from` samples, lifts its later levels into a Mallat form of level 1's band
+    // (`coarse`, in scratch after the hand-off regions), and the even-rows kernel then writes
+    // the image's even rows whole.
     let low_band = band(1);
     let even_rows = match (&module.even_rows, module.direction, &stages[..]) {
         (Some(kernel), Direction::Forward, [(0, 1, Stage::Tile(_)), _, ..])
-            if layout == Layout::Interleaved && low_band[0] <= MAX_GRID_YZ =>
+            if layout == Layout::Interleaved
+                && low_band[0] <= MAX_GRID_YZ
+                && module
+                    .config
+                    .even_rows_from
+                    .is_some_and(|n| height * width >= n) =>
         {
             Some(kernel)
         }

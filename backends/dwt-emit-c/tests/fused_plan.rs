@@ -721,9 +721,14 @@ fn executors_build_only_the_kernels_a_plan_launches() {
     let [mallat, interleaved] = per_layout(&LaunchConfig::default(), &[64, 64], 1);
     assert_eq!(mallat, interleaved);
     assert!(mallat.contains("any layout"));
-    // Over two levels the interleaved forward also launches its even-rows kernel, which is
-    // written for any layout too: the Mallat source and that kernel.
-    let [mallat, interleaved] = per_layout(&LaunchConfig::default(), &[64, 64], 2);
+    // Over two levels the interleaved forward also launches its even-rows kernel (where the
+    // image is large enough), which is written for any layout too: the Mallat source and that
+    // kernel.
+    let always = LaunchConfig {
+        even_rows_from: Some(0),
+        ..LaunchConfig::default()
+    };
+    let [mallat, interleaved] = per_layout(&always, &[64, 64], 2);
     let (head, even_rows) = interleaved.split_at(mallat.len());
     assert_eq!(head, mallat);
     assert!(even_rows.contains("void legall53_forward_even_rows("));
@@ -1892,11 +1897,12 @@ fn pair_local_programs_lift_their_first_levels_in_pyramids() {
     assert_eq!(&second.ints, &[16, 0, 16, 0, 32, 32 * 128, 0, 8, 8 * 128]);
 }
 
-/// An interleaved forward of two or more levels on tile launches: level 0 stores its subbands
-/// in place, the later levels store theirs in a Mallat form of level 1's band in the scratch
-/// (after the two hand-off regions), and the even-rows kernel writes the image's even rows at
-/// the end. Not for one level, the inverse, the Mallat layout, a first pyramid launch, or with
-/// `LaunchConfig::even_rows` off.
+/// An interleaved forward of two or more levels on tile launches, on an image of at least
+/// `LaunchConfig::even_rows_from` samples: level 0 stores its subbands and low band in place,
+/// the later levels store theirs in a Mallat form of level 1's band in the scratch (after the
+/// two hand-off regions), and the even-rows kernel writes the image's even rows at the end.
+/// Not for smaller images, one level, the inverse, the Mallat layout, a first pyramid launch,
+/// or with `even_rows_from` off.
 #[test]
 fn interleaved_forwards_write_their_even_rows_last() {
     let default = LaunchConfig::default();
@@ -1906,12 +1912,20 @@ fn interleaved_forwards_write_their_even_rows_last() {
             .map(|l| l.kernel.split("forward_").last().unwrap().to_string())
             .collect()
     };
-    let interleaved = module_in(
-        "LeGall53",
-        Direction::Forward,
-        Layout::Interleaved,
-        &default,
+    // By default from half of 4096^2 samples.
+    let m = module_in("Cdf53", Direction::Forward, Layout::Interleaved, &default);
+    let tiles = ["tile", "tile", "tile"];
+    assert_eq!(
+        names(&plan(&m, &[2048, 4096], 3).unwrap()),
+        ["tile", "tile", "tile", "even_rows"]
     );
+    assert_eq!(names(&plan(&m, &[2047, 4096], 3).unwrap()), tiles);
+    assert_eq!(names(&plan(&m, &[1080, 1920], 3).unwrap()), tiles);
+    let always = LaunchConfig {
+        even_rows_from: Some(0),
+        ..default
+    };
+    let interleaved = module_in("LeGall53", Direction::Forward, Layout::Interleaved, &always);
     // 37 x 70: level 1's band 19 x 35, level 2's 10 x 18, level 3's 5 x 9.
     let p = plan(&interleaved, &[37, 70], 3).unwrap();
     assert_eq!(names(&p), ["tile", "tile", "tile", "even_rows"]);
@@ -1951,29 +1965,24 @@ fn interleaved_forwards_write_their_even_rows_last() {
     assert_eq!(&l[3].ints, &[19, 35, 70, 0, 140, coarse as i32, 2]);
     // One level, the inverse, the Mallat layout, the switch off: no even-rows launch.
     assert_eq!(names(&plan(&interleaved, &[37, 70], 1).unwrap()), ["tile"]);
-    let inverse = module_in(
-        "LeGall53",
-        Direction::Inverse,
-        Layout::Interleaved,
-        &default,
-    );
+    let inverse = module_in("LeGall53", Direction::Inverse, Layout::Interleaved, &always);
     assert!(inverse.even_rows.is_none());
-    let mallat = module_in("LeGall53", Direction::Forward, Layout::Mallat, &default);
+    let mallat = module_in("LeGall53", Direction::Forward, Layout::Mallat, &always);
     assert!(mallat.even_rows.is_none());
     let off = LaunchConfig {
-        even_rows: false,
+        even_rows_from: None,
         ..default
     };
     let m = module_in("LeGall53", Direction::Forward, Layout::Interleaved, &off);
-    let p = plan(&m, &[37, 70], 3).unwrap();
-    assert_eq!(names(&p), ["tile", "tile", "tile"]);
-    assert_eq!(p.scratch, hand_off);
+    assert!(m.even_rows.is_none());
+    let p = plan(&m, &[2048, 4096], 3).unwrap();
+    assert_eq!(names(&p), tiles);
     // Haar's first levels in a pyramid launch keep their tile launches in place.
     let haar = module_in(
         "HaarNoShift",
         Direction::Forward,
         Layout::Interleaved,
-        &default,
+        &always,
     );
     let p = plan(&haar, &[1080, 1920], 5).unwrap();
     assert_eq!(names(&p), ["pyramid3", "tile", "tile"]);
