@@ -668,21 +668,47 @@ fn fused(
         stages.push((level, 1, Stage::Tile(tile)));
     }
     let image = [height, width];
-    // The low band stage k (in level order) hands on, band `first + depth` (the forward's
-    // output of stage k, the inverse's input of it), lives compact in scratch region k % 2. The
-    // bands shrink, so region 1 (stages 1, 3...) holds band 2 or smaller.
+    let layout = module.layout;
+    // An interleaved forward on tile launches from level 0, on an image of at least
+    // `LaunchConfig::even_rows_from` samples, stores level 0's low band in place (so that it
+    // writes every sector of the image whole) and level 1 reads it there; the later levels lift
+    // into a Mallat form of level 1's band (`coarse`, in the scratch after the hand-off
+    // regions), and the even-rows kernel then writes the image's even rows whole.
+    let low_band = band(1);
+    let even_rows = match (&module.even_rows, module.direction, &stages[..]) {
+        (Some(kernel), Direction::Forward, [(0, 1, Stage::Tile(_)), _, ..])
+            if layout == Layout::Interleaved
+                && low_band[0] <= MAX_GRID_YZ
+                && (module.config.even_rows_from).is_some_and(|n| height * width >= n) =>
+        {
+            Some(kernel)
+        }
+        _ => None,
+    };
+    // The low band stage k (in level order) hands on through the scratch, band `first + depth`
+    // (the forward's output of stage k, the inverse's input of it), lives compact in one of two
+    // regions, by turns: the first holds the larger bands, the second starts after it. Stage 0
+    // hands band 1 on, unless level 0 stores it in place (the even rows): then stage 1 hands
+    // band 2 on first. The last stage hands nothing on.
     let region_len = |b: u32| band_shape(height, b) * band_shape(width, b);
-    let scratch = match stages.len() {
-        1 => 0,
-        2 => region_len(1),
-        _ => region_len(1) + region_len(2),
+    let first_handed = usize::from(even_rows.is_some());
+    let handing = (stages.len() - 1).saturating_sub(first_handed);
+    let first_band = first_handed as u32 + 1;
+    let scratch = match handing {
+        0 => 0,
+        1 => region_len(first_band),
+        _ => region_len(first_band) + region_len(first_band + 1),
     };
     let handed_on = |k: usize| {
         let (first, depth, _) = stages[k];
         let b = first + depth;
         Place {
             buffer: Buffer::Scratch,
-            base: if k % 2 == 0 { 0 } else { region_len(1) },
+            base: if (k - first_handed) % 2 == 0 {
+                0
+            } else {
+                region_len(first_band)
+            },
             col_step: 1,
             row_step: band_shape(width, b),
         }
@@ -692,25 +718,6 @@ fn fused(
         base: 0,
         col_step: 1,
         row_step: width,
-    };
-    let layout = module.layout;
-    // An interleaved forward on tile launches from level 0, on an image of at least
-    // `LaunchConfig::even_rows_from` samples, lifts its later levels into a Mallat form of level 1's band
-    // (`coarse`, in scratch after the hand-off regions), and the even-rows kernel then writes
-    // the image's even rows whole.
-    let low_band = band(1);
-    let even_rows = match (&module.even_rows, module.direction, &stages[..]) {
-        (Some(kernel), Direction::Forward, [(0, 1, Stage::Tile(_)), _, ..])
-            if layout == Layout::Interleaved
-                && low_band[0] <= MAX_GRID_YZ
-                && module
-                    .config
-                    .even_rows_from
-                    .is_some_and(|n| height * width >= n) =>
-        {
-            Some(kernel)
-        }
-        _ => None,
     };
     let coarse = |level: u32, p: [usize; 2]| {
         let place = subband(Layout::Mallat, Buffer::Scratch, low_band, level - 1, p);
@@ -753,8 +760,6 @@ fn fused(
             .map(Step::Launch)
         };
     let last = stages.len() - 1;
-    // With the even rows written last, level 0 stores its low band in place too, so that it
-    // writes every sector of the image whole, and level 1 reads it there.
     let in_place_low = subband(layout, Buffer::Data, image, 0, [0, 0]);
     let low = |k: usize, buffer: Buffer| match (k == last, even_rows) {
         (true, Some(_)) => coarse(levels - 1, [0, 0]),

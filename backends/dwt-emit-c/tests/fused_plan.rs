@@ -1930,21 +1930,22 @@ fn interleaved_forwards_write_their_even_rows_last() {
     let p = plan(&interleaved, &[37, 70], 3).unwrap();
     assert_eq!(names(&p), ["tile", "tile", "tile", "even_rows"]);
     let l = launches(&p);
-    let hand_off = 19 * 35 + 10 * 18;
+    // Level 1's band stays in the data: the scratch hands on level 2's band alone.
+    let hand_off = 10 * 18;
     assert_eq!(p.scratch, hand_off + 19 * 35);
     // Level 0: the source to its interleaved subbands in the data (every other sample), its low
     // band too, so that every sector of the image is written whole.
     assert_eq!(l[0].buffers, [Buffer::Source, Buffer::Data, Buffer::Data]);
     assert_eq!(&l[0].ints[5..], &[0, 2, 140, 1, 70, 71, 2, 140]);
     // Level 1: its band from there, its subbands to the coarse band's Mallat quadrants (rows 35
-    // apart, the low half 10 rows and 18 columns), its low band to region 1.
+    // apart, the low half 10 rows and 18 columns), its low band to the scratch's origin.
     assert_eq!(
         l[1].buffers,
         [Buffer::Data, Buffer::Scratch, Buffer::Scratch]
     );
     let coarse = hand_off;
     assert_eq!(&l[1].ints[2..5], &[0, 2, 140]);
-    assert_eq!(&l[1].ints[5..8], &[19 * 35, 1, 18]);
+    assert_eq!(&l[1].ints[5..8], &[0, 1, 18]);
     assert_eq!(
         &l[1].ints[8..],
         &[coarse + 18, coarse + 10 * 35, coarse + 10 * 35 + 18, 1, 35].map(|v| v as i32)
@@ -1954,6 +1955,7 @@ fn interleaved_forwards_write_their_even_rows_last() {
         l[2].buffers,
         [Buffer::Scratch, Buffer::Scratch, Buffer::Scratch]
     );
+    assert_eq!(&l[2].ints[2..5], &[0, 1, 18]);
     assert_eq!(&l[2].ints[5..8], &[coarse as i32, 1, 35]);
     assert_eq!(
         &l[2].ints[8..],
@@ -1963,6 +1965,13 @@ fn interleaved_forwards_write_their_even_rows_last() {
     assert_eq!(l[3].buffers, [Buffer::Data, Buffer::Scratch]);
     assert_eq!(l[3].groups, [1, 19, 1]);
     assert_eq!(&l[3].ints, &[19, 35, 70, 0, 140, coarse as i32, 2]);
+    // Four levels: level 2's low band (5 x 9) in the second region, after level 2's band.
+    let p = plan(&interleaved, &[37, 70], 4).unwrap();
+    let l = launches(&p);
+    assert_eq!(p.scratch, 10 * 18 + 5 * 9 + 19 * 35);
+    assert_eq!(&l[2].ints[5..8], &[180, 1, 9]);
+    assert_eq!(&l[3].ints[2..5], &[180, 1, 9]);
+    assert_eq!(&l[4].ints[5], &((10 * 18 + 5 * 9) as i32));
     // One level, the inverse, the Mallat layout, the switch off: no even-rows launch.
     assert_eq!(names(&plan(&interleaved, &[37, 70], 1).unwrap()), ["tile"]);
     let inverse = module_in("LeGall53", Direction::Inverse, Layout::Interleaved, &always);
