@@ -1971,7 +1971,7 @@ fn interleaved_forwards_write_their_even_rows_last() {
     assert_eq!(p.scratch, 10 * 18 + 5 * 9 + 19 * 35);
     assert_eq!(&l[2].ints[5..8], &[180, 1, 9]);
     assert_eq!(&l[3].ints[2..5], &[180, 1, 9]);
-    assert_eq!(&l[4].ints[5], &((10 * 18 + 5 * 9) as i32));
+    assert_eq!(l[4].ints[5], 10 * 18 + 5 * 9);
     // One level, the inverse, the Mallat layout, the switch off: no even-rows launch.
     assert_eq!(names(&plan(&interleaved, &[37, 70], 1).unwrap()), ["tile"]);
     let inverse = module_in("LeGall53", Direction::Inverse, Layout::Interleaved, &always);
