@@ -23,18 +23,11 @@ pub const EVEN_ROWS_THREADS: usize = 256;
 pub const EVEN_ROWS_MIN_SAMPLES: usize = 4096 * 2048;
 
 /// The `int` parameters after the buffers: the first level's low band (`low_rows` x
-/// `low_cols`, the image's even rows and columns), the image's width and where its even rows
-/// are, where the Mallat form of the coarser levels is, and how many levels it holds (one or
-/// more).
-pub(crate) const EVEN_ROWS_INTS: [&str; 7] = [
-    "low_rows",
-    "low_cols",
-    "cols",
-    "data_base",
-    "data_row_step",
-    "coarse_base",
-    "levels",
-];
+/// `low_cols`, the image's even rows and columns), the image's width (its rows are `2 * cols`
+/// apart from the data's origin, the even ones), where the Mallat form of the coarser levels is,
+/// and how many levels it holds (one or more).
+pub(crate) const EVEN_ROWS_INTS: [&str; 5] =
+    ["low_rows", "low_cols", "cols", "coarse_base", "levels"];
 
 impl Emitter<'_> {
     /// The even-rows kernel `name`: group `(gx, gy)` writes columns `[gx * 256, ...)` of even row
@@ -64,7 +57,7 @@ impl Emitter<'_> {
             ));
             w.line(format!("const int r = {};", d.group_id(1)));
             w.line("if (x >= cols) return;");
-            w.line("const int at = data_base + r * data_row_step + x;");
+            w.line("const int at = 2 * r * cols + x;");
             // One store for both parities, of a value both branches make: every sector of the
             // row is written whole (a store of the odd columns' own values in a branch of their
             // own could be dropped by the compiler as a no-op).

@@ -821,8 +821,6 @@ fn even_rows_launch(
         low_band[0],
         low_band[1],
         width,
-        0,
-        2 * width,
         coarse_base,
         levels as usize,
     ]
