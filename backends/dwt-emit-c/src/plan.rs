@@ -675,10 +675,10 @@ fn fused(
     // into a Mallat form of level 1's band (`coarse`, in the scratch after the hand-off
     // regions), and the even-rows kernel then writes the image's even rows whole.
     let low_band = band(1);
-    let even_rows = match (&module.even_rows, module.direction, &stages[..]) {
-        (Some(kernel), Direction::Forward, [(0, 1, Stage::Tile(_)), _, ..])
-            if layout == Layout::Interleaved
-                && low_band[0] <= MAX_GRID_YZ
+    // Modules have the kernel only for interleaved 2-D forwards (`emit_module`).
+    let even_rows = match (&module.even_rows, &stages[..]) {
+        (Some(kernel), [(0, 1, Stage::Tile(_)), _, ..])
+            if low_band[0] <= MAX_GRID_YZ
                 && (module.config.even_rows_from).is_some_and(|n| height * width >= n) =>
         {
             Some(kernel)
@@ -782,8 +782,7 @@ fn fused(
             if let Some(kernel) = even_rows {
                 steps.push(Step::Launch(even_rows_launch(
                     kernel,
-                    [height, width],
-                    low_band,
+                    image,
                     scratch,
                     levels - 1,
                 )?));
@@ -808,15 +807,16 @@ fn fused(
 
 /// The even-rows kernel's launch over an `height` x `width` image in the data: a group per even
 /// row and [`EVEN_ROWS_THREADS`](crate::EVEN_ROWS_THREADS) columns, the `levels` coarser levels
-/// in their Mallat form over level 1's band (`low_band`) at `coarse_base` in the scratch.
+/// in their Mallat form over level 1's band (the image's even rows and columns) at
+/// `coarse_base` in the scratch.
 fn even_rows_launch(
     kernel: &str,
     [height, width]: [usize; 2],
-    low_band: [usize; 2],
     coarse_base: usize,
     levels: u32,
 ) -> Result<Launch, String> {
     let threads = crate::EVEN_ROWS_THREADS;
+    let low_band = [band_shape(height, 1), band_shape(width, 1)];
     let ints = [
         low_band[0],
         low_band[1],
@@ -827,7 +827,6 @@ fn even_rows_launch(
     .into_iter()
     .map(int)
     .collect::<Result<Vec<_>, _>>()?;
-    debug_assert_eq!(low_band[0], height.div_ceil(2));
     Ok(Launch {
         kernel: kernel.to_string(),
         pass: Pass::EvenRows,
