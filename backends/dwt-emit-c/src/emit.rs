@@ -109,6 +109,10 @@ pub struct KernelModule {
     /// fused strategy with [`LaunchConfig::even_rows_from`](crate::LaunchConfig::even_rows_from):
     /// the fused plan's last launch over two or more levels of a large enough image.
     pub even_rows: Option<String>,
+    /// With [`even_rows`](Self::even_rows): the configured fused kernel (`tile`'s tiles) storing
+    /// subband (0, 1) with the low band ([`TilePass::band01_with_low`]), which the even-rows plan
+    /// launches for the first level.
+    pub even_rows_tile: Option<TilePass>,
     /// The program the kernels lift (the wavelet's, in `direction`) and its boundary rule.
     pub program: Program,
     pub boundary: Boundary,
@@ -252,6 +256,7 @@ pub fn emit_module(
         on_read,
         on_write,
         group_inner_taps: true,
+        band01_with_low: false,
     };
     let prelude_for = |layout: Option<Layout>| {
         let mut w = Writer::new();
@@ -316,6 +321,7 @@ pub fn emit_module(
             planes: e.cfg.planes,
             edges,
             full_occupancy,
+            band01_with_low: e.band01_with_low,
         })
     };
     // A two-pass module never launches the fused kernel: it is not emitted (nor compiled).
@@ -330,6 +336,22 @@ pub fn emit_module(
     let small_tile = small_config
         .as_ref()
         .and_then(|small| fused_kernel(&Emitter { cfg: small, ..e }, "small_tile").ok());
+    let even_rows_applies = config.strategy == Strategy::Fused
+        && config.even_rows_from.is_some()
+        && !config.planes
+        && layout == Layout::Interleaved
+        && direction == Direction::Forward;
+    let even_rows_tile = match &tile {
+        Ok(_) if even_rows_applies => fused_kernel(
+            &Emitter {
+                band01_with_low: true,
+                ..e
+            },
+            "even_rows_tile",
+        )
+        .ok(),
+        _ => None,
+    };
     // Not for the planes of a volume, whose fused plan lifts one level per launch.
     let pyramid_applies = config.strategy == Strategy::Fused
         && config.pyramids
@@ -349,16 +371,12 @@ pub fn emit_module(
     } else {
         Vec::new()
     };
-    let even_rows = (config.strategy == Strategy::Fused
-        && config.even_rows_from.is_some()
-        && !config.planes
-        && layout == Layout::Interleaved
-        && direction == Direction::Forward)
-        .then(|| {
+    let even_rows = even_rows_applies.then(|| {
             let name = dialect.kernel_name(&prefix, elem, "even_rows");
             kernels.push(kernel(&name, true, &|w| e.even_rows(w, &name)));
             name
         });
+
     Ok(KernelModule {
         prelude,
         prelude_any_layout,
@@ -375,6 +393,7 @@ pub fn emit_module(
         small_tile,
         pyramids,
         even_rows,
+        even_rows_tile,
         program: program.clone(),
         boundary: wavelet.boundary,
         elem,
@@ -428,6 +447,9 @@ pub(crate) struct Emitter<'a> {
     /// occupancy, where the sums' temporaries spilled (Fidelity's forward on 32x16 tiles, 12
     /// bytes at 32 registers) and the products per tap did not.
     pub(crate) group_inner_taps: bool,
+    /// Whether the fused kernel stores subband (0, 1) in `low`, with the low band's steps, at
+    /// `high01_base` ([`TilePass::band01_with_low`](crate::TilePass::band01_with_low)).
+    pub(crate) band01_with_low: bool,
 }
 
 /// The edge tiles of the fused pass of `wavelet` in `direction` for `elem` under `config`, or
@@ -453,6 +475,7 @@ pub(crate) fn fused_edges(
         on_read: None,
         on_write: None,
         group_inner_taps: true,
+        band01_with_low: false,
     };
     e.tile_plan(config.tile).ok().map(|(_, _, edges)| edges)
 }

@@ -3,11 +3,14 @@
 //! coefficients sit `2^k` samples apart along both axes, so a level after the first that
 //! stores them in place writes a part of every sector it touches, each sector again per level
 //! and subband: a three-level forward took twice the Mallat layout's time at 4096^2 and 8192^2
-//! (BENCHMARKS.md). The fused plan instead lifts the levels after the first into a Mallat form
-//! of the first level's low band in scratch (coalesced, as the Mallat layout's levels), and this
-//! kernel then writes each even row of the image from the first level's subband (0, 1), which
-//! that level left at the row's odd columns, and the coarser levels' coefficients, which it
-//! gathers for the even columns from their Mallat form.
+//! (BENCHMARKS.md). The fused plan instead has the first level write the image's odd rows in
+//! place (whole: subbands (1, 0) and (1, 1)) and its even rows' two subbands, its low band and
+//! subband (0, 1), compact in the scratch
+//! ([`TilePass::band01_with_low`](crate::TilePass::band01_with_low)); the later levels lift into
+//! a Mallat form of the first level's low band in the scratch (coalesced, as the Mallat
+//! layout's levels), and this kernel then writes each even row of the image: subband (0, 1) at
+//! its odd columns, and at its even columns the coarser levels' coefficients, gathered from
+//! their Mallat form.
 
 use crate::dialect::Param;
 use crate::emit::Emitter;
@@ -24,15 +27,23 @@ pub const EVEN_ROWS_MIN_SAMPLES: usize = 4096 * 2048;
 
 /// The `int` parameters after the buffers: the first level's low band (`low_rows` x
 /// `low_cols`, the image's even rows and columns), the image's width (its rows are `2 * cols`
-/// apart from the data's origin, the even ones), where the Mallat form of the coarser levels is,
-/// and how many levels it holds (one or more).
-pub(crate) const EVEN_ROWS_INTS: [&str; 5] =
-    ["low_rows", "low_cols", "cols", "coarse_base", "levels"];
+/// apart from the data's origin, the even ones), where the Mallat form of the coarser levels is
+/// and where the first level's subband (0, 1) is (both in `coarse`, rows `low_cols` apart), and
+/// how many levels the Mallat form holds (one or more).
+pub(crate) const EVEN_ROWS_INTS: [&str; 6] = [
+    "low_rows",
+    "low_cols",
+    "cols",
+    "coarse_base",
+    "band01_base",
+    "levels",
+];
 
 impl Emitter<'_> {
     /// The even-rows kernel `name`: group `(gx, gy)` writes columns `[gx * 256, ...)` of even row
-    /// `gy` of the image at `data`, the coarser levels read from `coarse` (a band of
-    /// `low_rows` x `low_cols` in the Mallat layout, rows `low_cols` apart).
+    /// `gy` of the image at `data`, reading `coarse` alone: the coarser levels there as a band of
+    /// `low_rows` x `low_cols` in the Mallat layout (rows `low_cols` apart), the first level's
+    /// subband (0, 1) with the same row step.
     pub(crate) fn even_rows(&self, w: &mut Writer, name: &str) {
         let d = self.d;
         let threads = EVEN_ROWS_THREADS;
@@ -46,8 +57,8 @@ impl Emitter<'_> {
         w.comment(
             "Interleaved forward, after every level: the image's even rows written whole, the odd",
         );
-        w.comment("columns as the first level left them (its subband (0, 1)), the even columns the coarser");
-        w.comment("levels' coefficients, gathered from their Mallat form over the first level's low band.");
+        w.comment("columns the first level's subband (0, 1), the even columns the coarser levels'");
+        w.comment("coefficients, gathered from their Mallat form over the first level's low band.");
         let sig = d.kernel_signature(name, &params, [threads, 1, 1], false);
         self.kernel_block(w, sig, |w| {
             w.line(format!(
@@ -57,29 +68,24 @@ impl Emitter<'_> {
             ));
             w.line(format!("const int r = {};", d.group_id(1)));
             w.line("if (x >= cols) return;");
-            w.line("const int at = 2 * r * cols + x;");
-            // One store for both parities, of a value both branches make: every sector of the
-            // row is written whole (a store of the odd columns' own values in a branch of their
-            // own could be dropped by the compiler as a no-op).
-            w.line(format!("{} v;", d.storage_type(self.elem)));
-            w.block("if ((x & 1) == 0)", |w| {
-                w.line("const int c = x >> 1;");
-                w.comment("The level of the low band's transform that sample (r, c) belongs to: the most");
-                w.comment("trailing zero bits r and c share, the last level's low band at `levels`.");
-                w.line("int j = 0;");
-                w.line("while (j < levels && (((r | c) >> j) & 1) == 0) j++;");
-                w.line("int row = r >> j, col = c >> j;");
-                w.block("if (j < levels)", |w| {
-                    w.line("const int py = row & 1, px = col & 1;");
-                    w.comment("Subband (py, px) of that level: past the low half of its band along each odd axis.");
-                    w.line("const int h = ((low_rows - 1) >> j) + 1, wd = ((low_cols - 1) >> j) + 1;");
-                    w.line("row = (row >> 1) + py * ((h + 1) >> 1);");
-                    w.line("col = (col >> 1) + px * ((wd + 1) >> 1);");
-                });
-                w.line("v = coarse[coarse_base + row * low_cols + col];");
+            w.line("const int c = x >> 1;");
+            w.block("if (x & 1)", |w| {
+                w.line("data[2 * r * cols + x] = coarse[band01_base + r * low_cols + c];");
+                w.line("return;");
             });
-            w.block("else", |w| w.line("v = data[at];"));
-            w.line("data[at] = v;");
+            w.comment("The level of the low band's transform that sample (r, c) belongs to: the most");
+            w.comment("trailing zero bits r and c share, the last level's low band at `levels`.");
+            w.line("int j = 0;");
+            w.line("while (j < levels && (((r | c) >> j) & 1) == 0) j++;");
+            w.line("int row = r >> j, col = c >> j;");
+            w.block("if (j < levels)", |w| {
+                w.line("const int py = row & 1, px = col & 1;");
+                w.comment("Subband (py, px) of that level: past the low half of its band along each odd axis.");
+                w.line("const int h = ((low_rows - 1) >> j) + 1, wd = ((low_cols - 1) >> j) + 1;");
+                w.line("row = (row >> 1) + py * ((h + 1) >> 1);");
+                w.line("col = (col >> 1) + px * ((wd + 1) >> 1);");
+            });
+            w.line("data[2 * r * cols + x] = coarse[coarse_base + row * low_cols + col];");
         });
     }
 }

@@ -421,7 +421,8 @@ struct Place {
 /// The fused kernel's launch over `planes` x-y planes (group z), `plane_step` elements apart in
 /// every buffer (one plane, for a kernel without [`TilePass::planes`]), of an `h` x `w` band:
 /// natural samples at `nat`, subband (0, 0) at `low`, subbands (0, 1), (1, 0) and (1, 1) at
-/// `highs` (one buffer and the same steps for the three).
+/// `highs` (one buffer and the same steps for the three; subband (0, 1) in `low`'s buffer with
+/// its steps for a kernel that stores it there, [`TilePass::band01_with_low`]).
 fn tile_launch(
     tile: &TilePass,
     [planes, h, w]: [usize; 3],
@@ -431,6 +432,19 @@ fn tile_launch(
     highs: [Place; 3],
 ) -> Result<Launch, String> {
     let [tx, ty] = tile.tile;
+    let addressing = |p: Place| (p.buffer, p.col_step, p.row_step);
+    let band01_with = match tile.band01_with_low {
+        true => low,
+        false => highs[1],
+    };
+    if addressing(highs[0]) != addressing(band01_with)
+        || addressing(highs[2]) != addressing(highs[1])
+    {
+        return Err(format!(
+            "the subbands of a launch of {} are not where its kernel stores them: a planner bug",
+            tile.kernel
+        ));
+    }
     let ints = [
         h,
         w,
@@ -443,8 +457,8 @@ fn tile_launch(
         highs[0].base,
         highs[1].base,
         highs[2].base,
-        highs[0].col_step,
-        highs[0].row_step,
+        highs[1].col_step,
+        highs[1].row_step,
     ]
     .into_iter()
     .chain(tile.planes.then_some(plane_step))
@@ -459,7 +473,7 @@ fn tile_launch(
             planes,
         ],
         block: [tile.threads, 1],
-        buffers: vec![nat.buffer, low.buffer, highs[0].buffer],
+        buffers: vec![nat.buffer, low.buffer, highs[1].buffer],
         ints,
     })
 }
@@ -670,45 +684,42 @@ fn fused(
     let image = [height, width];
     let layout = module.layout;
     // An interleaved forward on tile launches from level 0, on an image of at least
-    // `LaunchConfig::even_rows_from` samples, stores level 0's low band in place (so that it
-    // writes every sector of the image whole) and level 1 reads it there; the later levels lift
-    // into a Mallat form of level 1's band (`coarse`, in the scratch after the hand-off
-    // regions), and the even-rows kernel then writes the image's even rows whole.
+    // `LaunchConfig::even_rows_from` samples, has level 0 write the image's odd rows in place
+    // (whole) and its even rows' two subbands compact in the scratch (the low band handed on as
+    // in the Mallat layout, subband (0, 1) in a region of its own); the later levels lift into a
+    // Mallat form of level 1's band (`coarse`, after the hand-off regions), and the even-rows
+    // kernel then writes the image's even rows whole from both.
     let low_band = band(1);
-    // Modules have the kernel only for interleaved 2-D forwards (`emit_module`).
-    let even_rows = match (&module.even_rows, &stages[..]) {
-        (Some(kernel), [(0, 1, Stage::Tile(_)), _, ..])
-            if low_band[0] <= MAX_GRID_YZ
+    // Modules have the kernels only for interleaved 2-D forwards (`emit_module`).
+    // Its first level's kernel is the configured one's variant: that level must take `tile`.
+    let configured = |t: &TilePass| module.tile.as_ref().is_ok_and(|c| c.kernel == t.kernel);
+    let even_rows = match (&module.even_rows, &module.even_rows_tile, &stages[..]) {
+        (Some(kernel), Some(first), [(0, 1, Stage::Tile(t)), _, ..])
+            if configured(t)
+                && low_band[0] <= MAX_GRID_YZ
                 && (module.config.even_rows_from).is_some_and(|n| height * width >= n) =>
         {
+            stages[0].2 = Stage::Tile(first);
             Some(kernel)
         }
         _ => None,
     };
     // The low band stage k (in level order) hands on through the scratch, band `first + depth`
     // (the forward's output of stage k, the inverse's input of it), lives compact in one of two
-    // regions, by turns: the first holds the larger bands, the second starts after it. Stage 0
-    // hands band 1 on, unless level 0 stores it in place (the even rows): then stage 1 hands
-    // band 2 on first. The last stage hands nothing on.
+    // regions, by turns: the first holds the larger bands, the second starts after it. The last
+    // stage hands nothing on.
     let region_len = |b: u32| band_shape(height, b) * band_shape(width, b);
-    let first_handed = usize::from(even_rows.is_some());
-    let handing = (stages.len() - 1).saturating_sub(first_handed);
-    let first_band = first_handed as u32 + 1;
-    let scratch = match handing {
+    let scratch = match stages.len() - 1 {
         0 => 0,
-        1 => region_len(first_band),
-        _ => region_len(first_band) + region_len(first_band + 1),
+        1 => region_len(1),
+        _ => region_len(1) + region_len(2),
     };
     let handed_on = |k: usize| {
         let (first, depth, _) = stages[k];
         let b = first + depth;
         Place {
             buffer: Buffer::Scratch,
-            base: if (k - first_handed) % 2 == 0 {
-                0
-            } else {
-                region_len(first_band)
-            },
+            base: if k % 2 == 0 { 0 } else { region_len(1) },
             col_step: 1,
             row_step: band_shape(width, b),
         }
@@ -726,9 +737,21 @@ fn fused(
             ..place
         }
     };
+    // Level 0's subband (0, 1) with the even rows: after the coarse band, with its steps.
+    let coarse_len = even_rows.map_or(0, |_| low_band[0] * low_band[1]);
+    let band01 = Place {
+        buffer: Buffer::Scratch,
+        base: scratch + coarse_len,
+        col_step: 1,
+        row_step: low_band[1],
+    };
     let highs_of = |level: u32, buffer: Buffer| match even_rows {
         Some(_) if level > 0 => [[0, 1], [1, 0], [1, 1]].map(|p| coarse(level, p)),
-        _ => highs(layout, buffer, image, level),
+        Some(_) => {
+            let [_, b10, b11] = highs(layout, buffer, image, 0);
+            [band01, b10, b11]
+        }
+        None => highs(layout, buffer, image, level),
     };
     let launch =
         |(first, depth, stage): (u32, u32, Stage), nat: Place, low: Place, high: Buffer| {
@@ -760,16 +783,13 @@ fn fused(
             .map(Step::Launch)
         };
     let last = stages.len() - 1;
-    let in_place_low = subband(layout, Buffer::Data, image, 0, [0, 0]);
     let low = |k: usize, buffer: Buffer| match (k == last, even_rows) {
         (true, Some(_)) => coarse(levels - 1, [0, 0]),
         (true, None) => subband(layout, buffer, image, levels - 1, [0, 0]),
-        (false, Some(_)) if k == 0 => in_place_low,
         (false, _) => handed_on(k),
     };
     let nat = |k: usize, buffer: Buffer| match k {
         0 => natural(buffer),
-        1 if even_rows.is_some() => in_place_low,
         _ => handed_on(k - 1),
     };
     let mut steps = Vec::new();
@@ -784,6 +804,7 @@ fn fused(
                     kernel,
                     image,
                     scratch,
+                    band01.base,
                     levels - 1,
                 )?));
             }
@@ -795,10 +816,9 @@ fn fused(
             }
         }
     }
-    let coarse_len = even_rows.map_or(0, |_| low_band[0] * low_band[1]);
     Ok(Some(LaunchPlan {
         steps,
-        scratch: scratch + coarse_len,
+        scratch: scratch + 2 * coarse_len,
         reads_source: true,
         fused: true,
         source_may_be_data: false,
@@ -808,11 +828,12 @@ fn fused(
 /// The even-rows kernel's launch over an `height` x `width` image in the data: a group per even
 /// row and [`EVEN_ROWS_THREADS`](crate::EVEN_ROWS_THREADS) columns, the `levels` coarser levels
 /// in their Mallat form over level 1's band (the image's even rows and columns) at
-/// `coarse_base` in the scratch.
+/// `coarse_base` in the scratch, level 0's subband (0, 1) at `band01_base` (rows as far apart).
 fn even_rows_launch(
     kernel: &str,
     [height, width]: [usize; 2],
     coarse_base: usize,
+    band01_base: usize,
     levels: u32,
 ) -> Result<Launch, String> {
     let threads = crate::EVEN_ROWS_THREADS;
@@ -822,6 +843,7 @@ fn even_rows_launch(
         low_band[1],
         width,
         coarse_base,
+        band01_base,
         levels as usize,
     ]
     .into_iter()

@@ -49,6 +49,13 @@ pub struct TilePass {
     /// Whether the kernel asks for full occupancy (on CUDA a register cap:
     /// [`LaunchConfig::register_cap`](crate::LaunchConfig::register_cap)).
     pub full_occupancy: bool,
+    /// Forward only: whether subband (0, 1) goes to `low` (at `high01_base`, with
+    /// `low_col_step` and `low_row_step`) rather than to `high` with the other two. The
+    /// interleaved forward's first level before the even rows
+    /// ([`KernelModule::even_rows_tile`](crate::KernelModule::even_rows_tile)) so keeps both
+    /// subbands of the image's even rows compact in the scratch while the odd rows go to their
+    /// places in the data.
+    pub band01_with_low: bool,
 }
 
 /// How the fused kernel lifts the tiles at a band's edges.
@@ -623,6 +630,10 @@ impl Emitter<'_> {
             "Local tile: {} rows (even {}, odd {}) x {} columns (even {} from 0, odd {} from {}).",
             ly.total, ly.stored[0], ly.stored[1], lx.total, lx.stored[0], lx.stored[1], lx.phase1
         ));
+        if self.band01_with_low {
+            w.comment("Subband (0, 1) goes to `low` at high01_base with the low band's steps, not with the other");
+            w.comment("two: the interleaved forward's first level keeps the even rows compact for the even-rows kernel.");
+        }
         if reflected {
             w.comment("Tiles at the band's edges load their halo by whole-sample reflection (reflect()) and lift");
             w.comment("in registers as the others do; the planner runs this kernel where");
@@ -1521,9 +1532,15 @@ impl Emitter<'_> {
                     self.work()
                 ));
                 w.line("const int band = 2 * py + px;");
-                w.block("if (band == 0)", |w| {
-                    w.line("low[low_base + my * low_row_step + mx * low_col_step] = to_elem(v);");
-                });
+                if self.band01_with_low {
+                    w.block("if (band <= 1)", |w| {
+                        w.line("low[(band ? high01_base : low_base) + my * low_row_step + mx * low_col_step] = to_elem(v);");
+                    });
+                } else {
+                    w.block("if (band == 0)", |w| {
+                        w.line("low[low_base + my * low_row_step + mx * low_col_step] = to_elem(v);");
+                    });
+                }
                 w.block("else", |w| {
                     w.line(HIGH_BASE);
                     w.line("high[hb + my * high_row_step + mx * high_col_step] = to_elem(v);");

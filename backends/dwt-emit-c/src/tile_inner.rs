@@ -709,8 +709,12 @@ impl Emitter<'_> {
             }
         };
         // Phase `q`'s subband of the column: its buffer, where the column begins and its row step.
+        let even_band = match self.band01_with_low {
+            true => "low",
+            false => "(px ? high : low)",
+        };
         let band = |q: usize| match q {
-            0 => ("(px ? high : low)", "e_at", "e_step"),
+            0 => (even_band, "e_at", "e_step"),
             _ => ("high", "o_at", "high_row_step"),
         };
         let band_at = |q: usize, k: i64| {
@@ -789,8 +793,13 @@ impl Emitter<'_> {
                         s0 = across.stored[0]
                     ));
                 }
-                w.line("const int e_at = px ? high01_base + mx * high_col_step : low_base + mx * low_col_step;");
-                w.line("const int e_step = px ? high_row_step : low_row_step;");
+                if self.band01_with_low {
+                    w.line("const int e_at = (px ? high01_base : low_base) + mx * low_col_step;");
+                    w.line("const int e_step = low_row_step;");
+                } else {
+                    w.line("const int e_at = px ? high01_base + mx * high_col_step : low_base + mx * low_col_step;");
+                    w.line("const int e_step = px ? high_row_step : low_row_step;");
+                }
                 w.line("const int o_at = (px ? high11_base : high10_base) + mx * high_col_step;");
             }
         };

@@ -721,9 +721,9 @@ fn executors_build_only_the_kernels_a_plan_launches() {
     let [mallat, interleaved] = per_layout(&LaunchConfig::default(), &[64, 64], 1);
     assert_eq!(mallat, interleaved);
     assert!(mallat.contains("any layout"));
-    // Over two levels the interleaved forward also launches its even-rows kernel (where the
-    // image is large enough), which is written for any layout too: the Mallat source and that
-    // kernel.
+    // Over two levels the interleaved forward (where the image is large enough) launches the
+    // tile kernel's variant for its first level and the even-rows kernel last, both written for
+    // any layout too: the Mallat source (level 1's kernel) and those two.
     let always = LaunchConfig {
         even_rows_from: Some(0),
         ..LaunchConfig::default()
@@ -731,6 +731,7 @@ fn executors_build_only_the_kernels_a_plan_launches() {
     let [mallat, interleaved] = per_layout(&always, &[64, 64], 2);
     let (head, even_rows) = interleaved.split_at(mallat.len());
     assert_eq!(head, mallat);
+    assert!(even_rows.contains("void legall53_forward_even_rows_tile("));
     assert!(even_rows.contains("void legall53_forward_even_rows("));
     // Not so where the sliding window (which stores per layout) runs too.
     let [mallat, interleaved] = per_layout(&LaunchConfig::default().for_axes(3), &[8, 64, 64], 2);
@@ -1898,11 +1899,12 @@ fn pair_local_programs_lift_their_first_levels_in_pyramids() {
 }
 
 /// An interleaved forward of two or more levels on tile launches, on an image of at least
-/// `LaunchConfig::even_rows_from` samples: level 0 stores its subbands and low band in place,
-/// the later levels store theirs in a Mallat form of level 1's band in the scratch (after the
-/// two hand-off regions), and the even-rows kernel writes the image's even rows at the end.
-/// Not for smaller images, one level, the inverse, the Mallat layout, a first pyramid launch,
-/// or with `even_rows_from` off.
+/// `LaunchConfig::even_rows_from` samples: level 0 (the configured kernel's variant that stores
+/// subband (0, 1) with the low band) writes the odd rows in place and its low band and subband
+/// (0, 1) compact in the scratch, the later levels store theirs in a Mallat form of level 1's
+/// band in the scratch (after the two hand-off regions), and the even-rows kernel writes the
+/// image's even rows at the end. Not for smaller images, one level, the inverse, the Mallat
+/// layout, a first pyramid launch, or with `even_rows_from` off.
 #[test]
 fn interleaved_forwards_write_their_even_rows_last() {
     let default = LaunchConfig::default();
@@ -1917,7 +1919,7 @@ fn interleaved_forwards_write_their_even_rows_last() {
     let tiles = ["tile", "tile", "tile"];
     assert_eq!(
         names(&plan(&m, &[2048, 4096], 3).unwrap()),
-        ["tile", "tile", "tile", "even_rows"]
+        ["even_rows_tile", "tile", "tile", "even_rows"]
     );
     assert_eq!(names(&plan(&m, &[2047, 4096], 3).unwrap()), tiles);
     assert_eq!(names(&plan(&m, &[1080, 1920], 3).unwrap()), tiles);
@@ -1926,26 +1928,35 @@ fn interleaved_forwards_write_their_even_rows_last() {
         ..default
     };
     let interleaved = module_in("LeGall53", Direction::Forward, Layout::Interleaved, &always);
+    let variant = interleaved.even_rows_tile.as_ref().unwrap();
+    assert!(variant.band01_with_low);
+    assert!(!interleaved.tile.as_ref().unwrap().band01_with_low);
     // 37 x 70: level 1's band 19 x 35, level 2's 10 x 18, level 3's 5 x 9.
     let p = plan(&interleaved, &[37, 70], 3).unwrap();
-    assert_eq!(names(&p), ["tile", "tile", "tile", "even_rows"]);
+    assert_eq!(names(&p), ["even_rows_tile", "tile", "tile", "even_rows"]);
     let l = launches(&p);
-    // Level 1's band stays in the data: the scratch hands on level 2's band alone.
-    let hand_off = 10 * 18;
-    assert_eq!(p.scratch, hand_off + 19 * 35);
-    // Level 0: the source to its interleaved subbands in the data (every other sample), its low
-    // band too, so that every sector of the image is written whole.
-    assert_eq!(l[0].buffers, [Buffer::Source, Buffer::Data, Buffer::Data]);
-    assert_eq!(&l[0].ints[5..], &[0, 2, 140, 1, 70, 71, 2, 140]);
+    // The two hand-off regions (level 1's band, level 2's), the coarse band, level 0's subband
+    // (0, 1).
+    let hand_off = 19 * 35 + 10 * 18;
+    let coarse = hand_off;
+    let band01 = coarse + 19 * 35;
+    assert_eq!(p.scratch, band01 + 19 * 35);
+    // Level 0: the source to the odd rows' subbands in the data (every other sample of every
+    // other row), its low band to the scratch's origin (rows 35 apart), subband (0, 1) with the
+    // same steps after the coarse band.
+    assert_eq!(l[0].buffers, [Buffer::Source, Buffer::Scratch, Buffer::Data]);
+    assert_eq!(
+        &l[0].ints[5..],
+        &[0, 1, 35, band01 as i32, 70, 71, 2, 140]
+    );
     // Level 1: its band from there, its subbands to the coarse band's Mallat quadrants (rows 35
-    // apart, the low half 10 rows and 18 columns), its low band to the scratch's origin.
+    // apart, the low half 10 rows and 18 columns), its low band to the second region.
     assert_eq!(
         l[1].buffers,
-        [Buffer::Data, Buffer::Scratch, Buffer::Scratch]
+        [Buffer::Scratch, Buffer::Scratch, Buffer::Scratch]
     );
-    let coarse = hand_off;
-    assert_eq!(&l[1].ints[2..5], &[0, 2, 140]);
-    assert_eq!(&l[1].ints[5..8], &[0, 1, 18]);
+    assert_eq!(&l[1].ints[2..5], &[0, 1, 35]);
+    assert_eq!(&l[1].ints[5..8], &[19 * 35, 1, 18]);
     assert_eq!(
         &l[1].ints[8..],
         &[coarse + 18, coarse + 10 * 35, coarse + 10 * 35 + 18, 1, 35].map(|v| v as i32)
@@ -1955,7 +1966,7 @@ fn interleaved_forwards_write_their_even_rows_last() {
         l[2].buffers,
         [Buffer::Scratch, Buffer::Scratch, Buffer::Scratch]
     );
-    assert_eq!(&l[2].ints[2..5], &[0, 1, 18]);
+    assert_eq!(&l[2].ints[2..5], &[19 * 35, 1, 18]);
     assert_eq!(&l[2].ints[5..8], &[coarse as i32, 1, 35]);
     assert_eq!(
         &l[2].ints[8..],
@@ -1964,14 +1975,17 @@ fn interleaved_forwards_write_their_even_rows_last() {
     // The even rows: 19 of them, 70 columns in one group each.
     assert_eq!(l[3].buffers, [Buffer::Data, Buffer::Scratch]);
     assert_eq!(l[3].groups, [1, 19, 1]);
-    assert_eq!(&l[3].ints, &[19, 35, 70, coarse as i32, 2]);
-    // Four levels: level 2's low band (5 x 9) in the second region, after level 2's band.
+    assert_eq!(
+        &l[3].ints,
+        &[19, 35, 70, coarse as i32, band01 as i32, 2]
+    );
+    // Four levels: level 3's band (5 x 9) back in the first region.
     let p = plan(&interleaved, &[37, 70], 4).unwrap();
     let l = launches(&p);
-    assert_eq!(p.scratch, 10 * 18 + 5 * 9 + 19 * 35);
-    assert_eq!(&l[2].ints[5..8], &[180, 1, 9]);
-    assert_eq!(&l[3].ints[2..5], &[180, 1, 9]);
-    assert_eq!(l[4].ints[3], 10 * 18 + 5 * 9);
+    assert_eq!(p.scratch, band01 + 19 * 35);
+    assert_eq!(&l[2].ints[5..8], &[0, 1, 9]);
+    assert_eq!(&l[3].ints[2..5], &[0, 1, 9]);
+    assert_eq!(&l[4].ints[3..], &[coarse as i32, band01 as i32, 3]);
     // One level, the inverse, the Mallat layout, the switch off: no even-rows launch.
     assert_eq!(names(&plan(&interleaved, &[37, 70], 1).unwrap()), ["tile"]);
     let inverse = module_in("LeGall53", Direction::Inverse, Layout::Interleaved, &always);
@@ -1997,5 +2011,5 @@ fn interleaved_forwards_write_their_even_rows_last() {
     assert_eq!(names(&p), ["pyramid3", "tile", "tile"]);
     // Not pyramid-sized: Haar's tile launches end in the even rows too.
     let p = plan(&haar, &[37, 70], 2).unwrap();
-    assert_eq!(names(&p), ["tile", "tile", "even_rows"]);
+    assert_eq!(names(&p), ["even_rows_tile", "tile", "even_rows"]);
 }
