@@ -1,9 +1,11 @@
 //! Needs NVRTC but no GPU (runs in CI): every emitted CUDA module of every catalogue wavelet,
 //! direction and element type compiles with NVRTC for sm_90 (the H100), has its fused 2-D
-//! kernel, and ptxas reports no register spills in any kernel. Fails, never skips, when NVRTC cannot be loaded.
+//! kernel, and ptxas reports no register spills in any kernel (the interleaved forwards'
+//! even-rows tile on the tiles of the requests it runs on by default). Fails, never skips, when
+//! NVRTC cannot be loaded.
 
 use dwt_cuda::{compile, function_usage, nvrtc_version, LaunchConfig};
-use dwt_emit_c::{emit_module, Cuda};
+use dwt_emit_c::{emit_module, Cuda, EVEN_ROWS_MIN_SAMPLES};
 use dwt_ir::{Direction, ElementType, Layout};
 
 #[test]
@@ -84,6 +86,33 @@ fn check_module(
     expected.extend(module.pyramids.iter().map(|p| p.kernel.clone()));
     // The interleaved 2-D forwards' even rows.
     expected.extend(module.even_rows.clone());
+    // Their first level's tile kernel runs by default on images of EVEN_ROWS_MIN_SAMPLES or
+    // more, on those requests' tiles: checked there (below). Here it need only compile (on
+    // the default tiles Fidelity's i32 one spills 8 bytes under the register cap).
+    let even_rows_tile = module.even_rows_tile.as_ref().map(|t| t.kernel.clone());
+    let compiled_apart = usize::from(even_rows_tile.is_some());
+    if let Some(k) = &even_rows_tile {
+        assert!(
+            usage.iter().any(|u| &u.function == k),
+            "{what}: ptxas reported nothing for {k}"
+        );
+        let [height, width] = [2048, EVEN_ROWS_MIN_SAMPLES / 2048];
+        let config = config.for_request(w, direction, elem, &[height, width]);
+        let large = emit_module(&Cuda, w, direction, elem, layout, &config)
+            .expect("catalogue wavelets emit");
+        let tile =
+            (large.even_rows_tile.as_ref()).expect("an interleaved forward's even-rows tile");
+        let compiled = compile(&large.source(), "sm_90").unwrap_or_else(|e| panic!("{what}: {e}"));
+        let usage = function_usage(&compiled.log);
+        let u = (usage.iter().find(|u| u.function == tile.kernel))
+            .unwrap_or_else(|| panic!("{what}: ptxas reported nothing for {}", tile.kernel));
+        assert!(
+            u.spill_stores == 0 && u.spill_loads == 0,
+            "{what} at {height}x{width}: {} spills; log:\n{}",
+            tile.kernel,
+            compiled.log
+        );
+    }
     for k in &expected {
         let u = usage.iter().find(|u| &u.function == k).unwrap_or_else(|| {
             panic!(
@@ -102,8 +131,12 @@ fn check_module(
             eprintln!("{what}: fused kernel {:?} registers", u.registers);
         }
     }
-    assert_eq!(usage.len(), expected.len(), "{what}: {usage:?}");
-    expected.len()
+    assert_eq!(
+        usage.len(),
+        expected.len() + compiled_apart,
+        "{what}: {usage:?}"
+    );
+    expected.len() + compiled_apart
 }
 
 /// The fused kernel of every other candidate configuration the measuring planner may time

@@ -372,10 +372,10 @@ pub fn emit_module(
         Vec::new()
     };
     let even_rows = even_rows_applies.then(|| {
-            let name = dialect.kernel_name(&prefix, elem, "even_rows");
-            kernels.push(kernel(&name, true, &|w| e.even_rows(w, &name)));
-            name
-        });
+        let name = dialect.kernel_name(&prefix, elem, "even_rows");
+        kernels.push(kernel(&name, true, &|w| e.even_rows(w, &name)));
+        name
+    });
 
     Ok(KernelModule {
         prelude,

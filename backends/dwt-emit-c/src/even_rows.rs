@@ -69,23 +69,27 @@ impl Emitter<'_> {
             w.line(format!("const int r = {};", d.group_id(1)));
             w.line("if (x >= cols) return;");
             w.line("const int c = x >> 1;");
+            // One store for both parities: a warp writes its sectors of the row in one request.
+            w.line(format!("{} v;", d.storage_type(self.elem)));
             w.block("if (x & 1)", |w| {
-                w.line("data[2 * r * cols + x] = coarse[band01_base + r * low_cols + c];");
-                w.line("return;");
+                w.line("v = coarse[band01_base + r * low_cols + c];");
             });
-            w.comment("The level of the low band's transform that sample (r, c) belongs to: the most");
-            w.comment("trailing zero bits r and c share, the last level's low band at `levels`.");
-            w.line("int j = 0;");
-            w.line("while (j < levels && (((r | c) >> j) & 1) == 0) j++;");
-            w.line("int row = r >> j, col = c >> j;");
-            w.block("if (j < levels)", |w| {
-                w.line("const int py = row & 1, px = col & 1;");
-                w.comment("Subband (py, px) of that level: past the low half of its band along each odd axis.");
-                w.line("const int h = ((low_rows - 1) >> j) + 1, wd = ((low_cols - 1) >> j) + 1;");
-                w.line("row = (row >> 1) + py * ((h + 1) >> 1);");
-                w.line("col = (col >> 1) + px * ((wd + 1) >> 1);");
+            w.block("else", |w| {
+                w.comment("The level of the low band's transform that sample (r, c) belongs to: the most");
+                w.comment("trailing zero bits r and c share, the last level's low band at `levels`.");
+                w.line("int j = 0;");
+                w.line("while (j < levels && (((r | c) >> j) & 1) == 0) j++;");
+                w.line("int row = r >> j, col = c >> j;");
+                w.block("if (j < levels)", |w| {
+                    w.line("const int py = row & 1, px = col & 1;");
+                    w.comment("Subband (py, px) of that level: past the low half of its band along each odd axis.");
+                    w.line("const int h = ((low_rows - 1) >> j) + 1, wd = ((low_cols - 1) >> j) + 1;");
+                    w.line("row = (row >> 1) + py * ((h + 1) >> 1);");
+                    w.line("col = (col >> 1) + px * ((wd + 1) >> 1);");
+                });
+                w.line("v = coarse[coarse_base + row * low_cols + col];");
             });
-            w.line("data[2 * r * cols + x] = coarse[coarse_base + row * low_cols + col];");
+            w.line("data[2 * r * cols + x] = v;");
         });
     }
 }

@@ -1532,13 +1532,12 @@ impl Emitter<'_> {
                     self.work()
                 ));
                 w.line("const int band = 2 * py + px;");
+                w.block("if (band == 0)", |w| {
+                    w.line("low[low_base + my * low_row_step + mx * low_col_step] = to_elem(v);");
+                });
                 if self.band01_with_low {
-                    w.block("if (band <= 1)", |w| {
-                        w.line("low[(band ? high01_base : low_base) + my * low_row_step + mx * low_col_step] = to_elem(v);");
-                    });
-                } else {
-                    w.block("if (band == 0)", |w| {
-                        w.line("low[low_base + my * low_row_step + mx * low_col_step] = to_elem(v);");
+                    w.block("else if (band == 1)", |w| {
+                        w.line("low[high01_base + my * low_row_step + mx * low_col_step] = to_elem(v);");
                     });
                 }
                 w.block("else", |w| {

@@ -1944,11 +1944,11 @@ fn interleaved_forwards_write_their_even_rows_last() {
     // Level 0: the source to the odd rows' subbands in the data (every other sample of every
     // other row), its low band to the scratch's origin (rows 35 apart), subband (0, 1) with the
     // same steps after the coarse band.
-    assert_eq!(l[0].buffers, [Buffer::Source, Buffer::Scratch, Buffer::Data]);
     assert_eq!(
-        &l[0].ints[5..],
-        &[0, 1, 35, band01 as i32, 70, 71, 2, 140]
+        l[0].buffers,
+        [Buffer::Source, Buffer::Scratch, Buffer::Data]
     );
+    assert_eq!(&l[0].ints[5..], &[0, 1, 35, band01 as i32, 70, 71, 2, 140]);
     // Level 1: its band from there, its subbands to the coarse band's Mallat quadrants (rows 35
     // apart, the low half 10 rows and 18 columns), its low band to the second region.
     assert_eq!(
@@ -1975,10 +1975,7 @@ fn interleaved_forwards_write_their_even_rows_last() {
     // The even rows: 19 of them, 70 columns in one group each.
     assert_eq!(l[3].buffers, [Buffer::Data, Buffer::Scratch]);
     assert_eq!(l[3].groups, [1, 19, 1]);
-    assert_eq!(
-        &l[3].ints,
-        &[19, 35, 70, coarse as i32, band01 as i32, 2]
-    );
+    assert_eq!(&l[3].ints, &[19, 35, 70, coarse as i32, band01 as i32, 2]);
     // Four levels: level 3's band (5 x 9) back in the first region.
     let p = plan(&interleaved, &[37, 70], 4).unwrap();
     let l = launches(&p);
