@@ -756,6 +756,46 @@ fn long_filters_on_the_largest_planes_take_taller_tiles_and_match_the_reference(
     );
 }
 
+/// From `EVEN_ROWS_MIN_SAMPLES` samples an interleaved forward of several levels lifts its first
+/// level with the tile kernel's variant that keeps the even rows compact in the scratch, on the
+/// tiles the request takes (Fidelity's and Daubechies 9/7's taller ones from 4096x4096), and
+/// ends with the even rows: it matches the CPU reference at odd sizes, three levels.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn large_interleaved_forwards_end_with_the_even_rows_and_match_the_reference() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    for name in [
+        "Fidelity",
+        "Daubechies97Integer",
+        "LeGall53",
+        "Cdf97",
+        "Cdf53",
+    ] {
+        let w = dwt_catalogue::by_name(name).expect("catalogue");
+        let req = Request {
+            wavelet: w,
+            direction: Direction::Forward,
+            shape: vec![4099, 4103],
+            levels: 3,
+            layout: Layout::Interleaved,
+        };
+        let plan = b.launch_plan(&req, elem_of(w)).unwrap();
+        let kernels: Vec<&str> = (plan.steps.iter())
+            .filter_map(|s| match s {
+                Step::Launch(l) => Some(l.kernel.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(kernels.len(), 4, "{name}: {kernels:?}");
+        assert!(
+            kernels[0].ends_with("_even_rows_tile"),
+            "{name}: {kernels:?}"
+        );
+        assert!(kernels[3].ends_with("_even_rows"), "{name}: {kernels:?}");
+        assert_eq!(residues_match_reference(&b, &req), Ok(true), "{name}");
+    }
+}
+
 /// Runs each (wavelet, direction) on `shape`, three levels: its finest level's fused launch
 /// has `groups` groups of 256 work-items, and the result matches the CPU reference.
 fn launches_level1_on_and_matches_the_reference(
