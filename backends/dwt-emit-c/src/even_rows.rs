@@ -16,7 +16,7 @@ use crate::dialect::Param;
 use crate::emit::Emitter;
 use crate::writer::Writer;
 
-/// Work-items per group of the even-rows kernel, one group per row and 256 columns.
+/// Work-items per group of the even-rows kernel, one group per row and 256 pairs of columns.
 pub const EVEN_ROWS_THREADS: usize = 256;
 
 /// The fewest samples of an image whose interleaved forward the planner ends with the even
@@ -40,10 +40,11 @@ pub(crate) const EVEN_ROWS_INTS: [&str; 6] = [
 ];
 
 impl Emitter<'_> {
-    /// The even-rows kernel `name`: group `(gx, gy)` writes columns `[gx * 256, ...)` of even row
-    /// `gy` of the image at `data`, reading `coarse` alone: the coarser levels there as a band of
-    /// `low_rows` x `low_cols` in the Mallat layout (rows `low_cols` apart), the first level's
-    /// subband (0, 1) with the same row step.
+    /// The even-rows kernel `name`: work-item `i` of group `(gx, gy)` writes the pair of
+    /// columns `2 * (gx * 256 + i)` and the next of even row `gy` of the image at `data`,
+    /// reading `coarse` alone: the coarser levels there as a band of `low_rows` x `low_cols` in
+    /// the Mallat layout (rows `low_cols` apart), the first level's subband (0, 1) with the same
+    /// row step.
     pub(crate) fn even_rows(&self, w: &mut Writer, name: &str) {
         let d = self.d;
         let threads = EVEN_ROWS_THREADS;
@@ -58,38 +59,55 @@ impl Emitter<'_> {
             "Interleaved forward, after every level: the image's even rows written whole, the odd",
         );
         w.comment("columns the first level's subband (0, 1), the even columns the coarser levels'");
-        w.comment("coefficients, gathered from their Mallat form over the first level's low band.");
+        w.comment(
+            "coefficients, gathered from their Mallat form over the first level's low band; a",
+        );
+        w.comment("work-item per (even, odd) pair, stored as one vector where the data is aligned for it.");
         let sig = d.kernel_signature(name, &params, [threads, 1, 1], false);
         self.kernel_block(w, sig, |w| {
             w.line(format!(
-                "const int x = {} * {threads} + {};",
+                "const int c = {} * {threads} + {};",
                 d.group_id(0),
                 d.local_id(0)
             ));
             w.line(format!("const int r = {};", d.group_id(1)));
-            w.line("if (x >= cols) return;");
-            w.line("const int c = x >> 1;");
-            // One store for both parities: a warp writes its sectors of the row in one request.
-            w.line(format!("{} v;", d.storage_type(self.elem)));
-            w.block("if (x & 1)", |w| {
-                w.line("v = coarse[band01_base + r * low_cols + c];");
+            w.line("if (c >= low_cols) return;");
+            w.comment("The level of the low band's transform that sample (r, c) belongs to: the most");
+            w.comment("trailing zero bits r and c share, the last level's low band at `levels`.");
+            w.line("int j = 0;");
+            w.line("while (j < levels && (((r | c) >> j) & 1) == 0) j++;");
+            w.line("int row = r >> j, col = c >> j;");
+            w.block("if (j < levels)", |w| {
+                w.line("const int py = row & 1, px = col & 1;");
+                w.comment("Subband (py, px) of that level: past the low half of its band along each odd axis.");
+                w.line("const int h = ((low_rows - 1) >> j) + 1, wd = ((low_cols - 1) >> j) + 1;");
+                w.line("row = (row >> 1) + py * ((h + 1) >> 1);");
+                w.line("col = (col >> 1) + px * ((wd + 1) >> 1);");
             });
-            w.block("else", |w| {
-                w.comment("The level of the low band's transform that sample (r, c) belongs to: the most");
-                w.comment("trailing zero bits r and c share, the last level's low band at `levels`.");
-                w.line("int j = 0;");
-                w.line("while (j < levels && (((r | c) >> j) & 1) == 0) j++;");
-                w.line("int row = r >> j, col = c >> j;");
-                w.block("if (j < levels)", |w| {
-                    w.line("const int py = row & 1, px = col & 1;");
-                    w.comment("Subband (py, px) of that level: past the low half of its band along each odd axis.");
-                    w.line("const int h = ((low_rows - 1) >> j) + 1, wd = ((low_cols - 1) >> j) + 1;");
-                    w.line("row = (row >> 1) + py * ((h + 1) >> 1);");
-                    w.line("col = (col >> 1) + px * ((wd + 1) >> 1);");
-                });
-                w.line("v = coarse[coarse_base + row * low_cols + col];");
+            let storage = d.storage_type(self.elem);
+            w.line(format!(
+                "const {storage} even = coarse[coarse_base + row * low_cols + col];"
+            ));
+            w.line("const int at = 2 * (r * cols + c);");
+            w.comment("An odd width leaves the last pair its even column alone.");
+            w.block("if (2 * c + 1 == cols)", |w| {
+                w.line("data[at] = even;");
+                w.line("return;");
             });
-            w.line("data[2 * r * cols + x] = v;");
+            w.line(format!(
+                "const {storage} odd = coarse[band01_base + r * low_cols + c];"
+            ));
+            let pair = d.store_pair(self.elem, "data", "at", "even", "odd");
+            match d.pair_aligned(self.elem, "data") {
+                Some(aligned) => {
+                    w.block(format!("if ({aligned})"), |w| w.line(&pair));
+                    w.block("else", |w| {
+                        w.line("data[at] = even;");
+                        w.line("data[at + 1] = odd;");
+                    });
+                }
+                None => w.line(pair),
+            }
         });
     }
 }

@@ -826,7 +826,7 @@ fn fused(
 }
 
 /// The even-rows kernel's launch over an `height` x `width` image in the data: a group per even
-/// row and [`EVEN_ROWS_THREADS`](crate::EVEN_ROWS_THREADS) columns, the `levels` coarser levels
+/// row and [`EVEN_ROWS_THREADS`](crate::EVEN_ROWS_THREADS) pairs of columns, the `levels` coarser levels
 /// in their Mallat form over level 1's band (the image's even rows and columns) at
 /// `coarse_base` in the scratch, level 0's subband (0, 1) at `band01_base` (rows as far apart).
 fn even_rows_launch(
@@ -852,7 +852,7 @@ fn even_rows_launch(
     Ok(Launch {
         kernel: kernel.to_string(),
         pass: Pass::EvenRows,
-        groups: [width.div_ceil(threads), low_band[0], 1],
+        groups: [low_band[1].div_ceil(threads), low_band[0], 1],
         block: [threads, 1],
         buffers: vec![Buffer::Data, Buffer::Scratch],
         ints,
