@@ -96,7 +96,7 @@ fn check_module(
             usage.iter().any(|u| &u.function == k),
             "{what}: ptxas reported nothing for {k}"
         );
-        let [height, width] = [2048, EVEN_ROWS_MIN_SAMPLES / 2048];
+        let [height, width] = [2160, EVEN_ROWS_MIN_SAMPLES / 2160];
         let config = config.for_request(w, direction, elem, &[height, width]);
         let large = emit_module(&Cuda, w, direction, elem, layout, &config)
             .expect("catalogue wavelets emit");

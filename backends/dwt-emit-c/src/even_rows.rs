@@ -20,10 +20,15 @@ use crate::writer::Writer;
 pub const EVEN_ROWS_THREADS: usize = 256;
 
 /// The fewest samples of an image whose interleaved forward the planner ends with the even
-/// rows by default ([`LaunchConfig::even_rows_from`](crate::LaunchConfig::even_rows_from)). Measured (three levels, against each level storing in place): 0.85-0.87 of the time at
-/// 8192^2, 0.92-0.93 at 4096^2, but 1.16-1.32 at 1920x1080, where the extra launch costs more
-/// than the sectors save; the bound is half of 4096^2, between the sizes measured.
-pub const EVEN_ROWS_MIN_SAMPLES: usize = 4096 * 2048;
+/// rows by default ([`LaunchConfig::even_rows_from`](crate::LaunchConfig::even_rows_from)): a
+/// 3840x2160 frame, where the long filters' tiles begin too
+/// ([`LONG_FILTER_PLANE`](crate::LONG_FILTER_PLANE); on the configured tiles Fidelity's
+/// first-level variant spills under the register cap). Measured on an H100 (two and three
+/// levels, against each level storing in place): 0.82-0.91 of the time at 2880^2 (as many
+/// samples), 0.79-0.85 at 4096^2 and 8192^2; at 2048^2 0.97-1.00 but Fidelity 1.05-1.06, and
+/// at 1920x1080 1.07-1.23, where the extra launch costs more than the sectors save
+/// (BENCHMARKS.md).
+pub const EVEN_ROWS_MIN_SAMPLES: usize = crate::LONG_FILTER_PLANE;
 
 /// The `int` parameters after the buffers: the first level's low band (`low_rows` x
 /// `low_cols`, the image's even rows and columns), the image's width (its rows are `2 * cols`

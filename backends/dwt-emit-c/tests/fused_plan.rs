@@ -1914,14 +1914,13 @@ fn interleaved_forwards_write_their_even_rows_last() {
             .map(|l| l.kernel.split("forward_").last().unwrap().to_string())
             .collect()
     };
-    // By default from half of 4096^2 samples.
+    // By default from a 3840x2160 frame's samples.
     let m = module_in("Cdf53", Direction::Forward, Layout::Interleaved, &default);
     let tiles = ["tile", "tile", "tile"];
-    assert_eq!(
-        names(&plan(&m, &[2048, 4096], 3).unwrap()),
-        ["even_rows_tile", "tile", "tile", "even_rows"]
-    );
-    assert_eq!(names(&plan(&m, &[2047, 4096], 3).unwrap()), tiles);
+    let even_rows = ["even_rows_tile", "tile", "tile", "even_rows"];
+    assert_eq!(names(&plan(&m, &[2160, 3840], 3).unwrap()), even_rows);
+    assert_eq!(names(&plan(&m, &[2880, 2880], 3).unwrap()), even_rows);
+    assert_eq!(names(&plan(&m, &[2159, 3840], 3).unwrap()), tiles);
     assert_eq!(names(&plan(&m, &[1080, 1920], 3).unwrap()), tiles);
     let always = LaunchConfig {
         even_rows_from: Some(0),
