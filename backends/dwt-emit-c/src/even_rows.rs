@@ -25,7 +25,8 @@ pub const EVEN_ROWS_THREADS: usize = 256;
 /// ([`LONG_FILTER_PLANE`](crate::LONG_FILTER_PLANE); on the configured tiles Fidelity's
 /// first-level variant spills under the register cap). Measured on an H100 (two and three
 /// levels, against each level storing in place): 0.82-0.91 of the time at 2880^2 (as many
-/// samples), 0.79-0.85 at 4096^2 and 8192^2; at 2048^2 0.97-1.00 but Fidelity 1.05-1.06, and
+/// samples), about 0.66-0.79 at 4096^2 and 8192^2 (two A/Bs chained); at 2048^2 0.97-1.00 but
+/// Fidelity 1.05-1.06, and
 /// at 1920x1080 1.07-1.23, where the extra launch costs more than the sectors save
 /// (BENCHMARKS.md).
 pub const EVEN_ROWS_MIN_SAMPLES: usize = crate::LONG_FILTER_PLANE;

@@ -18,8 +18,9 @@
 //!   program (Haar) in one launch, each work-item a column of a block in registers; the planner
 //!   runs a 2-D transform's first levels with it where they divide the sides;
 //! - an even-rows pass (module `even_rows`): an interleaved forward over several levels writes
-//!   the image's even rows whole at the end, from the first level's subband (0, 1) and the
-//!   coarser levels, which the planner lifts in a Mallat form in scratch.
+//!   the image's even rows whole at the end, from the first level's subband (0, 1) (kept compact
+//!   in scratch by a variant of the fused kernel) and the coarser levels, which the planner
+//!   lifts in a Mallat form there.
 //!
 //! The VC-2 per-level pre-shift is fused into the horizontal pass: applied as the row is loaded
 //! (forward), undone as it is stored (inverse). Rows longer than [`LaunchConfig::row_limit`] run
@@ -310,10 +311,11 @@ pub struct LaunchConfig {
     /// comparison.
     pub pyramids: bool,
     /// The fewest samples of an image whose interleaved 2-D forward of two or more levels on
-    /// tile kernels lifts the levels after the first in a Mallat form in scratch and writes the
-    /// image's even rows whole at the end (the even-rows kernel), where each level's in-place
-    /// stores wrote part of each sector, per level and subband: by default
-    /// [`EVEN_ROWS_MIN_SAMPLES`] (BENCHMARKS.md); `None`, never (the kernel is not emitted).
+    /// tile kernels writes the odd rows in place at its first level and the even rows' two
+    /// subbands compact in scratch, lifts the levels after the first in a Mallat form there and
+    /// writes the image's even rows whole at the end (the even-rows kernel), where each level's
+    /// in-place stores wrote part of each sector, per level and subband: by default
+    /// [`EVEN_ROWS_MIN_SAMPLES`] (BENCHMARKS.md); `None`, never (the kernels are not emitted).
     pub even_rows_from: Option<usize>,
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused
     /// plan of a 3-D transform) rather than one image; the 2-D kernel stays free of the plane

@@ -826,9 +826,10 @@ fn fused(
 }
 
 /// The even-rows kernel's launch over an `height` x `width` image in the data: a group per even
-/// row and [`EVEN_ROWS_THREADS`](crate::EVEN_ROWS_THREADS) pairs of columns, the `levels` coarser levels
-/// in their Mallat form over level 1's band (the image's even rows and columns) at
-/// `coarse_base` in the scratch, level 0's subband (0, 1) at `band01_base` (rows as far apart).
+/// row and [`EVEN_ROWS_THREADS`](crate::EVEN_ROWS_THREADS) pairs of columns, the `levels`
+/// coarser levels in their Mallat form over level 1's band (the image's even rows and columns)
+/// at `coarse_base` in the scratch, level 0's subband (0, 1) at `band01_base` (rows as far
+/// apart).
 fn even_rows_launch(
     kernel: &str,
     [height, width]: [usize; 2],
