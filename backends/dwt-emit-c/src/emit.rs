@@ -376,7 +376,6 @@ pub fn emit_module(
         kernels.push(kernel(&name, true, &|w| e.even_rows(w, &name)));
         name
     });
-
     Ok(KernelModule {
         prelude,
         prelude_any_layout,

@@ -586,6 +586,10 @@ impl Emitter<'_> {
         let edge_halo = edges.halo();
         let reflected = edge_halo == Some(EdgeHalo::Reflected);
         let forward = self.direction == Direction::Forward;
+        debug_assert!(
+            forward || !self.band01_with_low,
+            "a forward kernel's variant"
+        );
         let mut params = self.nat_low_high().to_vec();
         for n in [
             "rows",

@@ -709,10 +709,11 @@ impl Emitter<'_> {
             }
         };
         // Phase `q`'s subband of the column: its buffer, where the column begins and its row step.
+        // (`None`: the buffer is a pointer to the column itself.)
         let band = |q: usize| match q {
-            0 if self.band01_with_low => ("e_out", "", "low_row_step"),
-            0 => ("(px ? high : low)", "e_at", "e_step"),
-            _ => ("high", "o_at", "high_row_step"),
+            0 if self.band01_with_low => ("e_out", None, "low_row_step"),
+            0 => ("(px ? high : low)", Some("e_at"), "e_step"),
+            _ => ("high", Some("o_at"), "high_row_step"),
         };
         let band_at = |q: usize, k: i64| {
             let row = match (pass.edge, k) {
@@ -731,8 +732,8 @@ impl Emitter<'_> {
             };
             let (buffer, at, step) = band(q);
             match at {
-                "" => format!("{buffer}[{row} * {step}]"),
-                _ => format!("{buffer}[{at} + {row} * {step}]"),
+                Some(at) => format!("{buffer}[{at} + {row} * {step}]"),
+                None => format!("{buffer}[{row} * {step}]"),
             }
         };
         // Which line (`l`) and which of its segments work-item `t` takes. By default neighbouring
@@ -876,11 +877,13 @@ impl Emitter<'_> {
             let n = format!("n{v}{q}");
             let pointer = self.d.global_pointer(self.d.storage_type(self.elem));
             let (buffer, at, step) = band(q);
+            let column = match at {
+                Some(at) => format!("{buffer} + {at}"),
+                None => buffer.to_string(),
+            };
             w.block(format!("if (i0 < {n})"), |w| {
                 w.line(format!("const int last{q} = {n} - 1 - i0;"));
-                w.line(format!(
-                    "{pointer} const seg{q} = {buffer} + {at} + i0 * {step};"
-                ));
+                w.line(format!("{pointer} const seg{q} = {column} + i0 * {step};"));
                 for k in (0..s as i64).rev() {
                     let at = match k {
                         0 => "0".to_string(),

@@ -4,7 +4,8 @@
 //! module, named `{wavelet}_{direction}_{elem}_{layout}` (OpenCL C) and
 //! `cuda_{wavelet}_{direction}_{elem}_{layout}` (CUDA C++); and the modules of 3-D requests for
 //! one wavelet (`volume_`, `cuda_volume_`: the fused kernel over planes) and of a 1920x1080 one
-//! (`1080p_`, `cuda_1080p_`: with the small bands' fused kernel).
+//! (`1080p_`, `cuda_1080p_`: with the small bands' fused kernel), and an interleaved forward of
+//! a 3840x2160 one (`cuda_2160p_`: with the even rows).
 
 use dwt_emit_c::{emit_module, is_integer, Cuda, Dialect, LaunchConfig, OpenCl};
 use dwt_ir::{Direction, ElementKind, ElementType, Layout, Wavelet};
@@ -174,4 +175,29 @@ fn large_plane_modules() {
             module.source()
         );
     }
+}
+
+/// The module of an interleaved forward at a 3840x2160 request, where its plan takes the even
+/// rows: the tile kernel's variant storing subband (0, 1) with the low band (its inner and edge
+/// tiles' even-row stores through `e_out`) and the even-rows kernel. CUDA, LeGall 5/3 in i32, as
+/// `large_interleaved_forwards_end_with_the_even_rows_and_match_the_reference` runs it.
+#[test]
+fn an_even_rows_module() {
+    let w = dwt_catalogue::by_name("LeGall53").expect("catalogue wavelet");
+    let config =
+        LaunchConfig::default().for_request(w, Direction::Forward, ElementType::I32, &[2160, 3840]);
+    let module = emit_module(
+        &Cuda,
+        w,
+        Direction::Forward,
+        ElementType::I32,
+        Layout::Interleaved,
+        &config,
+    )
+    .expect("catalogue wavelets emit");
+    assert!(module.even_rows_tile.is_some() && module.even_rows.is_some());
+    insta::assert_snapshot!(
+        "cuda_2160p_legall53_forward_i32_interleaved",
+        module.source()
+    );
 }
