@@ -219,20 +219,26 @@ impl Dialect for OpenCl {
         false
     }
 
-    fn load_pair(&self, _t: ElementType, array: &str, index: &str) -> String {
-        format!("vload2(0, {array} + {index})")
+    /// A vector through a cast pointer rather than `vload2`: Clang treats every OpenCL call as
+    /// convergent, so a loop holding a `vload2` PoCL keeps out of line cannot be unrolled by 4
+    /// with a remainder, and PoCL prints the warning on stderr at each build.
+    fn load_pair(&self, t: ElementType, array: &str, index: &str) -> String {
+        format!(
+            "*(__global const {}*)({array} + {index})",
+            self.pair_type(t)
+        )
     }
 
-    fn pair_aligned(&self, _t: ElementType, _array: &str) -> Option<String> {
-        // vload2 and vstore2 take unaligned pairs too.
-        None
+    fn pair_aligned(&self, t: ElementType, array: &str) -> Option<String> {
+        Some(format!(
+            "(((ulong){array}) % sizeof({})) == 0",
+            self.pair_type(t)
+        ))
     }
 
     fn store_pair(&self, t: ElementType, array: &str, index: &str, x: &str, y: &str) -> String {
-        format!(
-            "vstore2(({})({x}, {y}), 0, {array} + {index});",
-            self.pair_type(t)
-        )
+        let pair = self.pair_type(t);
+        format!("*(__global {pair}*)({array} + {index}) = ({pair})({x}, {y});")
     }
 
     fn uint_as_int(&self, e: &str) -> String {

@@ -583,6 +583,15 @@ impl Emitter<'_> {
         }
     }
 
+    /// Whether an integer program multiplies (a tap of magnitude other than one, or a scale):
+    /// `wrap_mul` is written only then. Every path of every kernel lifts with the same taps.
+    fn multiplies(&self) -> bool {
+        self.ops.iter().any(|op| match op {
+            Op::Lift(step) => step.taps.terms().any(|(_, c)| !c.abs().is_one()),
+            Op::Scale { low, high } => !low.is_one() || !high.is_one(),
+        })
+    }
+
     pub(crate) fn mul(&self, c: &str, x: &str) -> String {
         if self.int() {
             format!("wrap_mul({c}, {x})")
@@ -674,16 +683,21 @@ impl Emitter<'_> {
                 "negative int is an arithmetic (floor) shift in {}.",
                 self.d.name()
             ));
+            // Only the helpers some kernel of the module calls: OpenCL compilers warn of unused
+            // functions, and PoCL prints its warnings.
             let (ua, ub) = (self.d.int_as_uint("a"), self.d.int_as_uint("b"));
-            for (name, op) in [("wrap_add", "+"), ("wrap_sub", "-"), ("wrap_mul", "*")] {
+            let ops = [("wrap_add", "+"), ("wrap_sub", "-"), ("wrap_mul", "*")];
+            for (name, op) in ops.into_iter().take(if self.multiplies() { 3 } else { 2 }) {
                 let body = self.d.uint_as_int(&format!("{ua} {op} {ub}"));
                 w.line(format!("{q} int {name}(int a, int b) {{ return {body}; }}"));
             }
-            let shl = self.d.uint_as_int(&format!("{ua} << s"));
-            w.line(format!(
-                "{q} int wrap_shl(int a, {} s) {{ return {shl}; }}",
-                self.d.uint_type()
-            ));
+            if self.pre_shifted() && self.direction == Direction::Forward {
+                let shl = self.d.uint_as_int(&format!("{ua} << s"));
+                w.line(format!(
+                    "{q} int wrap_shl(int a, {} s) {{ return {shl}; }}",
+                    self.d.uint_type()
+                ));
+            }
             w.blank();
         }
         w.comment(
@@ -1134,7 +1148,10 @@ impl Emitter<'_> {
                 "const int len = {} - r0;",
                 d.min_int("seg_hi + margin", "rows")
             ));
-            w.line("const int rows_even = (rows + 1) / 2;");
+            if self.layout == Layout::Mallat {
+                // Only split_index() reads it (row_in, row_out).
+                w.line("const int rows_even = (rows + 1) / 2;");
+            }
             w.line("const int n_even = (len + 1) / 2;");
             w.line("const int n_odd = len / 2;");
             w.blank();

@@ -677,56 +677,69 @@ impl Emitter<'_> {
             }
             w.line(format!("const int mx0 = {} * {};", d.group_id(0), lx.t));
             w.line(format!("const int my0 = {} * {};", d.group_id(1), ly.t));
-            w.line("const int nx0 = (cols + 1) / 2, nx1 = cols / 2;");
-            w.line("const int ny0 = (rows + 1) / 2, ny1 = rows / 2;");
-            w.comment("First loaded index per phase, and the offset from a polyphase index to its storage index.");
-            for (a, l) in [(Axis::X, lx), (Axis::Y, ly)] {
-                let v = a.v();
-                w.line(format!(
-                    "const int s{v}0 = m{v}0 - {}, s{v}1 = m{v}0 - {};",
-                    l.before[0], l.before[1]
-                ));
-                w.line(format!(
-                    "const int o{v}0 = -s{v}0, o{v}1 = {} - s{v}1;",
-                    l.phase1
-                ));
+            // The even phases' lengths only where the body reads them (the inverse's edge
+            // tiles may not), so that OpenCL compilers do not warn of unused variables.
+            let mut body = w.nested();
+            {
+                let w = &mut body;
+                w.comment("First loaded index per phase, and the offset from a polyphase index to its storage index.");
+                for (a, l) in [(Axis::X, lx), (Axis::Y, ly)] {
+                    let v = a.v();
+                    w.line(format!(
+                        "const int s{v}0 = m{v}0 - {}, s{v}1 = m{v}0 - {};",
+                        l.before[0], l.before[1]
+                    ));
+                    w.line(format!(
+                        "const int o{v}0 = -s{v}0, o{v}1 = {} - s{v}1;",
+                        l.phase1
+                    ));
+                }
+                w.comment("Tiles whose loaded indices all lie inside the band skip the boundary rule.");
+                for (a, l) in [(Axis::X, lx), (Axis::Y, ly)] {
+                    let v = a.v();
+                    let before = l.lead();
+                    let after = (0..2)
+                        .map(|q| l.stored[q] - l.before[q] - l.t)
+                        .max()
+                        .unwrap_or(0);
+                    w.line(format!(
+                        "const int inner_{v} = m{v}0 >= {before} && m{v}0 + {} <= n{v}1;",
+                        l.t + after
+                    ));
+                }
+                w.blank();
+                // Tiles away from the band's edges lift in registers (tile_inner.rs), the others
+                // too with reflected halos or under the clamp rule, else one step at a time (the
+                // general path).
+                if let (Some(halo), true) = (edge_halo, d.barriers_in_uniform_branches()) {
+                    // Each kind of tile in a branch of its own: with one body for both (the
+                    // branches only around the loads and the last pass), ptxas kept more values
+                    // live and Daubechies 9/7's forward spilled at full occupancy.
+                    w.block("if (inner_x && inner_y)", |w| {
+                        self.register_body(w, layout, Tiles::Inner)
+                    });
+                    w.block("else", |w| self.register_body(w, layout, Tiles::Edge(halo)));
+                } else if let Some(halo) = edge_halo {
+                    w.line("const int inner = inner_x && inner_y;");
+                    self.register_body(w, layout, Tiles::Both(halo));
+                } else if d.barriers_in_uniform_branches() {
+                    w.block("if (inner_x && inner_y)", |w| {
+                        self.register_body(w, layout, Tiles::Inner)
+                    });
+                    w.block("else", |w| self.tile_edge_body(w, halo, layout));
+                } else {
+                    self.tile_body(w, halo, layout);
+                }
             }
-            w.comment("Tiles whose loaded indices all lie inside the band skip the boundary rule.");
-            for (a, l) in [(Axis::X, lx), (Axis::Y, ly)] {
-                let v = a.v();
-                let before = l.lead();
-                let after = (0..2)
-                    .map(|q| l.stored[q] - l.before[q] - l.t)
-                    .max()
-                    .unwrap_or(0);
-                w.line(format!(
-                    "const int inner_{v} = m{v}0 >= {before} && m{v}0 + {} <= n{v}1;",
-                    l.t + after
-                ));
-            }
-            w.blank();
-            // Tiles away from the band's edges lift in registers (tile_inner.rs), the others
-            // too with reflected halos or under the clamp rule, else one step at a time (the
-            // general path).
-            if let (Some(halo), true) = (edge_halo, d.barriers_in_uniform_branches()) {
-                // Each kind of tile in a branch of its own: with one body for both (the
-                // branches only around the loads and the last pass), ptxas kept more values
-                // live and Daubechies 9/7's forward spilled at full occupancy.
-                w.block("if (inner_x && inner_y)", |w| {
-                    self.register_body(w, layout, Tiles::Inner)
+            for v in ["x", "y"] {
+                let n = if v == "x" { "cols" } else { "rows" };
+                w.line(if body.mentions(&format!("n{v}0")) {
+                    format!("const int n{v}0 = ({n} + 1) / 2, n{v}1 = {n} / 2;")
+                } else {
+                    format!("const int n{v}1 = {n} / 2;")
                 });
-                w.block("else", |w| self.register_body(w, layout, Tiles::Edge(halo)));
-            } else if let Some(halo) = edge_halo {
-                w.line("const int inner = inner_x && inner_y;");
-                self.register_body(w, layout, Tiles::Both(halo));
-            } else if d.barriers_in_uniform_branches() {
-                w.block("if (inner_x && inner_y)", |w| {
-                    self.register_body(w, layout, Tiles::Inner)
-                });
-                w.block("else", |w| self.tile_edge_body(w, halo, layout));
-            } else {
-                self.tile_body(w, halo, layout);
             }
+            w.append(body);
         });
     }
 

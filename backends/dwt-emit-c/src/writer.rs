@@ -62,6 +62,29 @@ impl Writer {
         self.line(close);
     }
 
+    /// An empty writer at this one's indentation: code written there first, then
+    /// [`append`](Self::append)ed, so that what precedes it can depend on what it reads.
+    pub fn nested(&self) -> Self {
+        Self {
+            out: String::new(),
+            indent: self.indent,
+        }
+    }
+
+    pub fn append(&mut self, nested: Writer) {
+        self.out.push_str(&nested.out);
+    }
+
+    /// Whether the code written so far names the identifier `name` (a whole word).
+    pub fn mentions(&self, name: &str) -> bool {
+        let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        self.out.match_indices(name).any(|(at, _)| {
+            let before = self.out[..at].chars().next_back();
+            let after = self.out[at + name.len()..].chars().next();
+            !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+        })
+    }
+
     pub fn finish(self) -> String {
         self.out
     }
@@ -70,6 +93,28 @@ impl Writer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mentions_whole_identifiers_only() {
+        let mut w = Writer::new();
+        w.line("const int nx1 = snx0 + nx0_b;");
+        assert!(w.mentions("nx1"));
+        assert!(!w.mentions("nx0"));
+        w.line("x = (nx0);");
+        assert!(w.mentions("nx0"));
+    }
+
+    #[test]
+    fn nested_code_keeps_its_indentation() {
+        let mut w = Writer::new();
+        w.block("if (a)", |w| {
+            let mut body = w.nested();
+            body.line("b();");
+            w.line("c();");
+            w.append(body);
+        });
+        assert_eq!(w.finish(), "if (a) {\n    c();\n    b();\n}\n");
+    }
 
     #[test]
     fn blocks_indent() {
