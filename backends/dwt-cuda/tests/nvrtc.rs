@@ -53,7 +53,8 @@ fn on_two_threads<C: Sync, R: Send>(cases: &[C], f: impl Fn(&C) -> R + Sync) -> 
     })
 }
 
-/// Compiles one module and checks that ptxas reports every kernel it should, none spilling;
+/// Compiles one module and checks that ptxas reports every kernel it should, none spilling, and
+/// that neither NVRTC nor ptxas warns (an unused helper or variable, say);
 /// returns how many kernels it checked.
 fn check_module(
     w: &dwt_ir::Wavelet,
@@ -73,6 +74,11 @@ fn check_module(
     );
     let compiled = compile(&module.source(), "sm_90").unwrap_or_else(|e| panic!("{what}: {e}"));
     assert!(!compiled.cubin.is_empty(), "{what}: empty CUBIN");
+    assert!(
+        !compiled.log.contains("warning"),
+        "{what}: NVRTC or ptxas warned:\n{}",
+        compiled.log
+    );
     let usage = function_usage(&compiled.log);
     let mut expected = vec![module.rows_kernel.clone()];
     expected.extend(module.shift_kernel.clone());
@@ -103,6 +109,11 @@ fn check_module(
         let tile =
             (large.even_rows_tile.as_ref()).expect("an interleaved forward's even-rows tile");
         let compiled = compile(&large.source(), "sm_90").unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert!(
+            !compiled.log.contains("warning"),
+            "{what} at {height}x{width}: NVRTC or ptxas warned:\n{}",
+            compiled.log
+        );
         let usage = function_usage(&compiled.log);
         let u = (usage.iter().find(|u| u.function == tile.kernel))
             .unwrap_or_else(|| panic!("{what}: ptxas reported nothing for {}", tile.kernel));
@@ -208,6 +219,9 @@ fn every_candidate_fused_kernel_compiles_for_sm_90() {
             Ok(c) => c,
             Err(e) => return Some(format!("{what}: {e}")),
         };
+        if compiled.log.contains("warning") {
+            return Some(format!("{what}: NVRTC or ptxas warned:\n{}", compiled.log));
+        }
         let usage = function_usage(&compiled.log);
         match usage.iter().find(|u| &u.function == kernel) {
             None => return Some(format!("{what}: ptxas reported nothing for {kernel}")),

@@ -8,7 +8,7 @@ use crate::plan::LaunchPlan;
 use crate::pyramid::{pair_local, PyramidPass, PYRAMID_MAX_DEPTH};
 use crate::row_segments::{row_segments, step_margins, RowSegments, ROW_SEGMENT_WIDTH};
 use crate::tile::TilePass;
-use crate::writer::Writer;
+use crate::writer::{mentions, Writer};
 use dwt_ir::{ElementType, Layout};
 
 use crate::{is_integer, EmitError, LaunchConfig, Strategy};
@@ -258,13 +258,12 @@ pub fn emit_module(
         group_inner_taps: true,
         band01_with_low: false,
     };
-    let prelude_for = |layout: Option<Layout>| {
+    let prelude_for = |layout: Option<Layout>, resolve: bool| {
         let mut w = Writer::new();
         e.header(&mut w, vertical.as_ref().err(), layout);
-        e.helpers(&mut w, layout);
+        e.helpers(&mut w, layout, resolve);
         w.finish()
     };
-    let (prelude, prelude_any_layout) = (prelude_for(Some(layout)), prelude_for(None));
     // Each kernel is written on its own, so that an executor builds only those its plan launches.
     let kernel = |name: &str, any_layout: bool, write: &dyn Fn(&mut Writer)| {
         let mut w = Writer::new();
@@ -376,9 +375,15 @@ pub fn emit_module(
         kernels.push(kernel(&name, true, &|w| e.even_rows(w, &name)));
         name
     });
+    // Every kernel of a layout reads through the boundary rule; of those that take any layout,
+    // only the fused kernels' general path does. Without them resolve() would be an unused
+    // function, which NVRTC warns of.
+    let any_layout_resolves = (kernels.iter()).any(|k| {
+        k.any_layout && (mentions(&k.source, "resolve") || mentions(&k.helpers, "resolve"))
+    });
     Ok(KernelModule {
-        prelude,
-        prelude_any_layout,
+        prelude: prelude_for(Some(layout), true),
+        prelude_any_layout: prelude_for(None, any_layout_resolves),
         kernels,
         rows_kernel,
         shift_kernel,
@@ -670,8 +675,9 @@ impl Emitter<'_> {
         w.blank();
     }
 
-    /// The helper functions; the Mallat layout's index map with `layout` Mallat only.
-    fn helpers(&self, w: &mut Writer, layout: Option<Layout>) {
+    /// The helper functions; the boundary rule's `resolve()` with `resolve` only, the Mallat
+    /// layout's index map with `layout` Mallat only.
+    fn helpers(&self, w: &mut Writer, layout: Option<Layout>, resolve: bool) {
         let q = self.d.helper_qualifier();
         let (work, storage) = (self.work(), self.d.storage_type(self.elem));
         if self.int() {
@@ -747,6 +753,20 @@ impl Emitter<'_> {
             w.blank();
         }
 
+        if resolve {
+            self.resolve_helper(w);
+        }
+        if layout == Some(Layout::Mallat) {
+            w.comment("Mallat layout: where natural sample r of a line whose low half has n_low samples is stored.");
+            w.line(format!(
+                "{q} int split_index(int r, int n_low) {{ return (r & 1) ? n_low + (r >> 1) : (r >> 1); }}"
+            ));
+            w.blank();
+        }
+    }
+
+    fn resolve_helper(&self, w: &mut Writer) {
+        let q = self.d.helper_qualifier();
         w.comment(format!(
             "Boundary rule `{}`: where a read of polyphase index m of phase q (0 even, 1 odd) lands",
             self.wavelet.boundary.name()
@@ -768,13 +788,6 @@ impl Emitter<'_> {
             }
         });
         w.blank();
-        if layout == Some(Layout::Mallat) {
-            w.comment("Mallat layout: where natural sample r of a line whose low half has n_low samples is stored.");
-            w.line(format!(
-                "{q} int split_index(int r, int n_low) {{ return (r & 1) ? n_low + (r >> 1) : (r >> 1); }}"
-            ));
-            w.blank();
-        }
     }
 
     /// The body of one lifting step for target index `i`: `read(k)` is the source sample at

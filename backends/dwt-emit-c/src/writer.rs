@@ -75,19 +75,26 @@ impl Writer {
         self.out.push_str(&nested.out);
     }
 
-    /// Whether the code written so far names the identifier `name` (a whole word).
+    /// Whether the code written so far names the identifier `name` ([`mentions`]).
     pub fn mentions(&self, name: &str) -> bool {
-        let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-        self.out.match_indices(name).any(|(at, _)| {
-            let before = self.out[..at].chars().next_back();
-            let after = self.out[at + name.len()..].chars().next();
-            !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
-        })
+        mentions(&self.out, name)
     }
 
     pub fn finish(self) -> String {
         self.out
     }
+}
+
+/// Whether C source `code` names the identifier `name` (a whole word), so that a declaration
+/// or helper it might need is written only where it does: OpenCL compilers and NVRTC warn of
+/// unused ones.
+pub fn mentions(code: &str, name: &str) -> bool {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    code.match_indices(name).any(|(at, _)| {
+        let before = code[..at].chars().next_back();
+        let after = code[at + name.len()..].chars().next();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    })
 }
 
 #[cfg(test)]
