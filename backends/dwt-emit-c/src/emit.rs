@@ -375,9 +375,9 @@ pub fn emit_module(
         kernels.push(kernel(&name, true, &|w| e.even_rows(w, &name)));
         name
     });
-    // Every kernel of a layout reads through the boundary rule; of those that take any layout,
-    // only the fused kernels' general path does. Without them resolve() would be an unused
-    // function, which NVRTC warns of.
+    // The rows and columns kernels read through the boundary rule; of the kernels that take
+    // any layout only the fused kernels' general path does. A program of kernels that do not
+    // would carry resolve() unused, which NVRTC warns of.
     let any_layout_resolves = (kernels.iter()).any(|k| {
         k.any_layout && (mentions(&k.source, "resolve") || mentions(&k.helpers, "resolve"))
     });

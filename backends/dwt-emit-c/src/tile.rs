@@ -731,8 +731,7 @@ impl Emitter<'_> {
                     self.tile_body(w, halo, layout);
                 }
             }
-            for v in ["x", "y"] {
-                let n = if v == "x" { "cols" } else { "rows" };
+            for (v, n) in [("x", "cols"), ("y", "rows")] {
                 w.line(if body.mentions(&format!("n{v}0")) {
                     format!("const int n{v}0 = ({n} + 1) / 2, n{v}1 = {n} / 2;")
                 } else {

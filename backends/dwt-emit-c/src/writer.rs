@@ -85,9 +85,9 @@ impl Writer {
     }
 }
 
-/// Whether C source `code` names the identifier `name` (a whole word), so that a declaration
-/// or helper it might need is written only where it does: OpenCL compilers and NVRTC warn of
-/// unused ones.
+/// Whether C source `code` names the identifier `name` (a whole word, comments included), so
+/// that a declaration or helper it might need is written only where it does: OpenCL compilers
+/// and NVRTC warn of unused ones.
 pub fn mentions(code: &str, name: &str) -> bool {
     let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
     code.match_indices(name).any(|(at, _)| {
