@@ -137,6 +137,12 @@ impl KernelModule {
         self.assemble(|k| launched.contains(&k.name.as_str()))
     }
 
+    /// The name of every kernel of the module, in module order: each has a
+    /// [`kernel_source`](Self::kernel_source).
+    pub fn kernel_names(&self) -> impl Iterator<Item = &str> {
+        self.kernels.iter().map(|k| k.name.as_str())
+    }
+
     /// The source of kernel `name` alone, or `None` where the module has no such kernel: for an
     /// executor that builds each kernel once, however its plans combine them (a module's plans
     /// for different shapes launch different sets: the fused kernel alone, it and the sliding

@@ -38,18 +38,11 @@ fn shared_bytes(source: &str) -> usize {
 
 /// Every kernel of `module`: its name and shared bytes.
 fn kernels(module: &KernelModule) -> Vec<(String, usize)> {
-    let mut names = vec![module.rows_kernel.clone()];
-    names.extend(module.shift_kernel.clone());
-    names.extend(module.row_segments.as_ref().map(|s| s.kernel.clone()));
-    names.extend(module.vertical.as_ref().map(|v| v.columns_kernel.clone()));
-    names.extend(module.tile.as_ref().map(|t| t.kernel.clone()));
-    names.extend(module.small_tile.as_ref().map(|t| t.kernel.clone()));
-    names
-        .into_iter()
+    module
+        .kernel_names()
         .map(|name| {
-            let source = module.kernel_source(&name).expect("the module's kernel");
-            let bytes = shared_bytes(&source);
-            (name, bytes)
+            let source = module.kernel_source(name).expect("the module's kernel");
+            (name.to_string(), shared_bytes(&source))
         })
         .collect()
 }

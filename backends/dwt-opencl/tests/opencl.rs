@@ -685,20 +685,8 @@ fn threads_transforming_different_sizes_at_once_match_the_reference() {
 /// others differ only in their types' names.
 #[test]
 fn catalogue_kernels_build_without_warnings() {
-    use dwt_emit_c::{emit_module, KernelModule, OpenCl};
+    use dwt_emit_c::{emit_module, OpenCl};
     use ocl::enums::{ProgramBuildInfo, ProgramBuildInfoResult};
-    let kernels = |m: &KernelModule| -> Vec<String> {
-        let mut names = vec![m.rows_kernel.clone()];
-        names.extend(m.shift_kernel.clone());
-        names.extend(m.row_segments.as_ref().map(|s| s.kernel.clone()));
-        names.extend(m.vertical.as_ref().map(|v| v.columns_kernel.clone()));
-        names.extend(m.tile.as_ref().map(|t| t.kernel.clone()));
-        names.extend(m.small_tile.as_ref().map(|t| t.kernel.clone()));
-        names.extend(m.pyramids.iter().map(|p| p.kernel.clone()));
-        names.extend(m.even_rows.clone());
-        names.extend(m.even_rows_tile.as_ref().map(|t| t.kernel.clone()));
-        names
-    };
     let b = backend();
     let mut sources = std::collections::BTreeMap::new();
     for w in dwt_catalogue::all() {
@@ -719,8 +707,8 @@ fn catalogue_kernels_build_without_warnings() {
                 for (what, config) in &configs {
                     let module = emit_module(&OpenCl, w, direction, elem, layout, config)
                         .expect("catalogue modules emit");
-                    for k in kernels(&module) {
-                        let source = module.kernel_source(&k).expect("the module's kernel");
+                    for k in module.kernel_names() {
+                        let source = module.kernel_source(k).expect("the module's kernel");
                         let what = format!("{k} ({:?}, {what})", layout);
                         sources.entry(source).or_insert(what);
                     }
