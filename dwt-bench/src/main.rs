@@ -517,7 +517,7 @@ impl Bench<'_> {
                             &mut horizontal_ms
                         }
                         Pass::Window(Axis::Y | Axis::Z) => &mut vertical_ms,
-                        Pass::Fused | Pass::Pyramid | Pass::EvenRows => {
+                        Pass::Fused | Pass::Pyramid | Pass::LevelPair | Pass::EvenRows => {
                             return Err("the two-pass plan launched a fused kernel".into())
                         }
                     };

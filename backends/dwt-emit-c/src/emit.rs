@@ -4,6 +4,7 @@
 use dwt_ir::{Boundary, Coeff, Direction, Op, Program, Sign, Step, Wavelet};
 
 use crate::dialect::{Dialect, Param};
+use crate::level_pair::{LevelPairPass, LEVEL_PAIR_SEGMENT, LEVEL_PAIR_THREADS, LEVEL_PAIR_TILE};
 use crate::plan::LaunchPlan;
 use crate::pyramid::{pair_local, PyramidPass, PYRAMID_MAX_DEPTH};
 use crate::row_segments::{row_segments, step_margins, RowSegments, ROW_SEGMENT_WIDTH};
@@ -113,6 +114,11 @@ pub struct KernelModule {
     /// subband (0, 1) with the low band ([`TilePass::band01_with_low`]), which the even-rows plan
     /// launches for the first level.
     pub even_rows_tile: Option<TilePass>,
+    /// The level-pair kernel ([`LevelPairPass`]) of a 2-D forward module of the fused strategy,
+    /// Mallat layout, stored in its working type, with
+    /// [`LaunchConfig::level_pairs_from`](crate::LaunchConfig::level_pairs_from): the fused
+    /// plan's first launch over two or more levels of a large enough image.
+    pub level_pair: Option<LevelPairPass>,
     /// The program the kernels lift (the wavelet's, in `direction`) and its boundary rule.
     pub program: Program,
     pub boundary: Boundary,
@@ -376,6 +382,20 @@ pub fn emit_module(
     } else {
         Vec::new()
     };
+    let level_pair = match &tile {
+        Ok(_) if config.level_pairs_from.is_some() && !config.planes => e.level_pair_geometry(),
+        _ => None,
+    }
+    .map(|g| {
+        let name = dialect.kernel_name(&prefix, elem, "level_pair");
+        kernels.push(kernel(&name, true, &|w| e.level_pair(w, &name, g)));
+        LevelPairPass {
+            kernel: name,
+            tile: LEVEL_PAIR_TILE,
+            threads: LEVEL_PAIR_THREADS,
+            segment: LEVEL_PAIR_SEGMENT,
+        }
+    });
     let even_rows = even_rows_applies.then(|| {
         let name = dialect.kernel_name(&prefix, elem, "even_rows");
         kernels.push(kernel(&name, true, &|w| e.even_rows(w, &name)));
@@ -404,6 +424,7 @@ pub fn emit_module(
         pyramids,
         even_rows,
         even_rows_tile,
+        level_pair,
         program: program.clone(),
         boundary: wavelet.boundary,
         elem,

@@ -17,6 +17,10 @@
 //! - a pyramid pass ([`PyramidPass`], module `pyramid`): two or three levels of a pair-local
 //!   program (Haar) in one launch, each work-item a column of a block in registers; the planner
 //!   runs a 2-D transform's first levels with it where they divide the sides;
+//! - a level-pair pass ([`LevelPairPass`], module `level_pair`): levels 1 and 2 of a 2-D forward
+//!   of a program with a halo in one launch, the first level's low band kept on chip, its margin
+//!   recomputed by neighbouring groups; the planner runs a large image's first two levels with
+//!   it where the sides are multiples of its tiles;
 //! - an even-rows pass (module `even_rows`): an interleaved forward over several levels writes
 //!   the image's even rows whole at the end, from the first level's subband (0, 1) (kept compact
 //!   in scratch by a variant of the fused kernel) and the coarser levels, which the planner
@@ -33,6 +37,7 @@ mod dialect;
 pub mod disk_cache;
 mod emit;
 mod even_rows;
+mod level_pair;
 pub mod plan;
 mod pyramid;
 mod row_segments;
@@ -43,6 +48,9 @@ mod writer;
 pub use dialect::{Cuda, Dialect, OpenCl, Param};
 pub use emit::{emit_module, KernelModule, VerticalGeometry, VerticalPass};
 pub use even_rows::{EVEN_ROWS_MIN_SAMPLES, EVEN_ROWS_THREADS};
+pub use level_pair::{
+    LevelPairPass, LEVEL_PAIRS_MIN_SAMPLES, LEVEL_PAIR_SEGMENT, LEVEL_PAIR_THREADS, LEVEL_PAIR_TILE,
+};
 pub use plan::{plan, Axis, BandCopy, Buffer, Launch, LaunchPlan, Pass, Step};
 pub use pyramid::{pair_local, PyramidPass, PYRAMID_MAX_DEPTH, PYRAMID_THREADS};
 pub use row_segments::{RowSegments, ROW_SEGMENT_WIDTH};
@@ -317,6 +325,12 @@ pub struct LaunchConfig {
     /// in-place stores wrote part of each sector, per level and subband: by default
     /// [`EVEN_ROWS_MIN_SAMPLES`] (BENCHMARKS.md); `None`, never (the kernels are not emitted).
     pub even_rows_from: Option<usize>,
+    /// The fewest samples of an image whose 2-D forward (Mallat layout) of two or more levels
+    /// lifts its first two levels in one launch ([`LevelPairPass`]) where the sides are
+    /// multiples of `4 * LEVEL_PAIR_TILE` and the program's edge segments are proven exact: by
+    /// default [`LEVEL_PAIRS_MIN_SAMPLES`] (BENCHMARKS.md); `None`, never (the kernel is not
+    /// emitted).
+    pub level_pairs_from: Option<usize>,
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused
     /// plan of a 3-D transform) rather than one image; the 2-D kernel stays free of the plane
     /// offset, which slowed it. A property of the request, not a tuning knob: the executors
@@ -707,6 +721,7 @@ impl Default for LaunchConfig {
             register_cap: None,
             pyramids: true,
             even_rows_from: Some(EVEN_ROWS_MIN_SAMPLES),
+            level_pairs_from: Some(LEVEL_PAIRS_MIN_SAMPLES),
             planes: false,
         }
     }

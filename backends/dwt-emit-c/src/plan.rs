@@ -66,6 +66,8 @@ pub enum Pass {
     Fused,
     /// The pyramid kernel: rows and columns of two or three levels at once.
     Pyramid,
+    /// The level-pair kernel: rows and columns of two levels of a program with a halo at once.
+    LevelPair,
     /// The even-rows kernel: an interleaved forward's even rows, written whole after every
     /// level.
     EvenRows,
@@ -585,6 +587,7 @@ fn pyramid_depths(m: u32) -> Vec<u32> {
 #[derive(Clone, Copy)]
 enum Stage<'m> {
     Pyramid(&'m crate::PyramidPass),
+    LevelPair(&'m crate::LevelPairPass),
     Tile(&'m TilePass),
 }
 
@@ -652,6 +655,74 @@ fn pyramid_launch(
     })
 }
 
+/// The level-pair kernel for the first two levels of an `h` x `w` forward, where it applies:
+/// the module has one (a 2-D forward in the Mallat layout stored in its working type), two or
+/// more levels, an image of at least `LaunchConfig::level_pairs_from` samples whose sides are
+/// multiples of its tiles (every tile whole, so that an edge tile's reflections stay inside
+/// what it holds), and edge segments proven exact on the lines of both levels.
+fn level_pair_for(
+    module: &KernelModule,
+    [h, w]: [usize; 2],
+    levels: u32,
+) -> Option<&crate::LevelPairPass> {
+    let pair = module.level_pair.as_ref()?;
+    let side = 4 * pair.tile;
+    let large = (module.config.level_pairs_from).is_some_and(|n| h * w >= n);
+    let whole = h % side == 0 && w % side == 0 && h / side <= MAX_GRID_YZ;
+    let kind = module.elem.kind();
+    let exact = || {
+        [h, w, h / 2, w / 2].into_iter().all(|n| {
+            (module.program).reflected_segments_exact(module.boundary, kind, n, pair.segment)
+        })
+    };
+    (levels >= 2 && large && whole && exact()).then_some(pair)
+}
+
+/// The level-pair kernel's launch over an `h` x `w` band (sides multiples of four tiles):
+/// natural samples at `nat`, the second level's low band at `low`, the two levels' high
+/// subbands at `highs`, every one addressed by rows of contiguous samples.
+fn level_pair_launch(
+    pair: &crate::LevelPairPass,
+    [h, w]: [usize; 2],
+    nat: Place,
+    low: Place,
+    highs: [[Place; 3]; 2],
+) -> Result<Launch, String> {
+    let first = highs[0][0];
+    let rows_of_samples = nat.col_step == 1
+        && low.col_step == 1
+        && (highs.iter().flatten())
+            .all(|p| (p.buffer, p.col_step, p.row_step) == (first.buffer, 1, first.row_step));
+    if !rows_of_samples {
+        return Err(format!(
+            "a launch of {} addresses its subbands otherwise than its kernel: a planner bug",
+            pair.kernel
+        ));
+    }
+    let ints = [
+        h,
+        w,
+        nat.base,
+        nat.row_step,
+        low.base,
+        low.row_step,
+        first.row_step,
+    ]
+    .into_iter()
+    .chain(highs.iter().flat_map(|level| level.map(|p| p.base)))
+    .map(int)
+    .collect::<Result<Vec<_>, _>>()?;
+    let side = 4 * pair.tile;
+    Ok(Launch {
+        kernel: pair.kernel.clone(),
+        pass: Pass::LevelPair,
+        groups: [w / side, h / side, 1],
+        block: [pair.threads, 1],
+        buffers: vec![nat.buffer, low.buffer, first.buffer],
+        ints,
+    })
+}
+
 /// The fused plan of a 2-D transform, or `None` where it does not apply: no tile kernel, a level
 /// with a band of one row or column, or tiles not proven exact at some level's size. Its first
 /// levels run on pyramid kernels where [`pyramid_levels`] finds them, the rest a tile kernel
@@ -674,6 +745,10 @@ fn fused(
         };
         stages.push((first, depth, Stage::Pyramid(pyramid)));
         first += depth;
+    }
+    if let (0, Some(pair)) = (first, level_pair_for(module, band(0), levels)) {
+        stages.push((0, 2, Stage::LevelPair(pair)));
+        first = 2;
     }
     for level in first..levels {
         let Some(tile) = tile_for(module, band(level)) else {
@@ -778,6 +853,10 @@ fn fused(
                         }
                     };
                     pyramid_launch(pyramid, band(first), nat, low, &coeffs)
+                }
+                Stage::LevelPair(pair) => {
+                    let highs = [highs_of(first, high), highs_of(first + 1, high)];
+                    level_pair_launch(pair, band(first), nat, low, highs)
                 }
             }
             .map(Step::Launch)

@@ -810,58 +810,21 @@ impl Emitter<'_> {
         };
         let lift = |w: &mut Writer| {
             let from_bands = pass.bands && !forward;
-            for q in 0..2 {
-                let h = seg.load[q];
-                for k in -(h.before as i64)..(s + h.after as usize) as i64 {
-                    let value = if from_bands {
-                        format!("to_work({})", band_at(q, k))
-                    } else if shift_reads {
-                        format!("pre_shift({})", tile_at(q, k))
-                    } else {
-                        tile_at(q, k)
-                    };
-                    w.line(format!("{} {} = {value};", self.work(), reg(q, k)));
+            let value = |q: usize, k: i64| {
+                if from_bands {
+                    format!("to_work({})", band_at(q, k))
+                } else if shift_reads {
+                    format!("pre_shift({})", tile_at(q, k))
+                } else {
+                    tile_at(q, k)
                 }
-            }
-            let mut steps = seg.steps.iter();
-            for (i, op) in self.ops.iter().enumerate() {
-                match op {
-                    Op::Lift(step) => {
-                        let h = steps.next().expect("one halo per step");
-                        let (p, q) = (
-                            step.target.parity() as usize,
-                            step.source().parity() as usize,
-                        );
-                        w.comment(format!("{step}"));
-                        let (from, to) = (-(h.before as i64), (s + h.after as usize) as i64);
-                        let group = match pass.edge {
-                            None => self.group_inner_taps,
-                            Some(_) => self.edge_taps_grouped(),
-                        };
-                        for g in from..to {
-                            w.block("", |w| {
-                                let read = |k| reg(q, g + k);
-                                self.step_body(w, step, &reg(p, g), &read, group)
-                            });
-                        }
-                        // No later step reads what the last one left beyond the band.
-                        let later = self.ops[i + 1..].iter().any(|op| matches!(op, Op::Lift(_)));
-                        if pass.edge == Some(EdgeHalo::Clamped) && later {
-                            self.clamp_again(w, p, from, to, &|k| reg(p, k), &format!("n{v}{p}"));
-                        }
-                    }
-                    Op::Scale { low, high } => {
-                        w.comment(format!("{op}"));
-                        for (q, c) in [(0, low), (1, high)] {
-                            let h = seg.load[q];
-                            for k in -(h.before as i64)..(s + h.after as usize) as i64 {
-                                let r = reg(q, k);
-                                w.line(format!("{r} = {};", self.mul(&self.coeff(*c), &r)));
-                            }
-                        }
-                    }
-                }
-            }
+            };
+            let group = match pass.edge {
+                None => self.group_inner_taps,
+                Some(_) => self.edge_taps_grouped(),
+            };
+            let clamp = (pass.edge == Some(EdgeHalo::Clamped)).then_some(v);
+            self.lift_registers(w, seg, s, group, clamp, &value);
         };
         // An edge tile's forward stores the segment's indices of phase `q` (values `r(k)`) under
         // one condition, the segment beginning in the band: an index beyond the band stores at
@@ -968,6 +931,65 @@ impl Emitter<'_> {
                 }
             }
         });
+    }
+
+    /// A register segment of `s` indices per phase: its registers (`e0`, `o0`, ... from the
+    /// first index of `seg`'s halo) declared with `value(q, k)` for index `k` of phase `q`
+    /// (`k` from minus the halo before to `s` plus the halo after), then every op of the
+    /// program lifted over the indices its step's halo says. `group`: each coefficient's taps
+    /// summed first ([`step_body`](Self::step_body)). `clamp`: the segment's axis, where the
+    /// clamp rule is applied again after each step ([`EdgeHalo::Clamped`]).
+    pub(crate) fn lift_registers(
+        &self,
+        w: &mut Writer,
+        seg: &TileHalo,
+        s: usize,
+        group: bool,
+        clamp: Option<&str>,
+        value: &dyn Fn(usize, i64) -> String,
+    ) {
+        let reg = |q: usize, k: i64| format!("{}{}", ["e", "o"][q], k + seg.load[q].before as i64);
+        for q in 0..2 {
+            let h = seg.load[q];
+            for k in -(h.before as i64)..(s + h.after as usize) as i64 {
+                w.line(format!("{} {} = {};", self.work(), reg(q, k), value(q, k)));
+            }
+        }
+        let mut steps = seg.steps.iter();
+        for (i, op) in self.ops.iter().enumerate() {
+            match op {
+                Op::Lift(step) => {
+                    let h = steps.next().expect("one halo per step");
+                    let (p, q) = (
+                        step.target.parity() as usize,
+                        step.source().parity() as usize,
+                    );
+                    w.comment(format!("{step}"));
+                    let (from, to) = (-(h.before as i64), (s + h.after as usize) as i64);
+                    for g in from..to {
+                        w.block("", |w| {
+                            let read = |k| reg(q, g + k);
+                            self.step_body(w, step, &reg(p, g), &read, group)
+                        });
+                    }
+                    // No later step reads what the last one left beyond the band.
+                    let later = self.ops[i + 1..].iter().any(|op| matches!(op, Op::Lift(_)));
+                    if let (Some(v), true) = (clamp, later) {
+                        self.clamp_again(w, p, from, to, &|k| reg(p, k), &format!("n{v}{p}"));
+                    }
+                }
+                Op::Scale { low, high } => {
+                    w.comment(format!("{op}"));
+                    for (q, c) in [(0, low), (1, high)] {
+                        let h = seg.load[q];
+                        for k in -(h.before as i64)..(s + h.after as usize) as i64 {
+                            let r = reg(q, k);
+                            w.line(format!("{r} = {};", self.mul(&self.coeff(*c), &r)));
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Under the clamp rule, after a step that updated phase `p` over register indices

@@ -640,6 +640,57 @@ fn a_plan_on_both_fused_kernels_matches_the_reference() {
     }
 }
 
+/// The level-pair kernel (levels 1 and 2 of a forward in one launch, the first level's low band
+/// kept on chip) against the CPU reference, the size threshold lifted: every catalogue wavelet
+/// on images whose sides are multiples of its tiles: one tile (every edge reflected on both
+/// sides), a row of three, and two by four; two and three levels; f32 and f64, i16 and i32
+/// (i16, and f64 where the tile outgrows local memory, take the per-level plan). The f32 and i32
+/// plans of the programs whose edge segments the IR proves exact under reflection must launch
+/// it, and only those: Haar's first levels take the pyramid kernels, the Deslauriers-Dubuc
+/// programs' edges are not proven so, Fidelity's tile outgrows local memory.
+#[test]
+fn level_pairs_match_the_reference() {
+    let config = LaunchConfig {
+        level_pairs_from: Some(0),
+        ..LaunchConfig::default()
+    };
+    let b = OpenClBackend::with_config(config).expect("an OpenCL device (PoCL in CI)");
+    let takers = ["LeGall53", "Daubechies97Integer", "Cdf97", "Cdf53"];
+    let mut launched = 0;
+    for w in dwt_catalogue::all() {
+        let elem = match w.kind {
+            ElementKind::Integer => ElementType::I32,
+            ElementKind::Float => ElementType::F32,
+        };
+        for shape in [[64, 64], [64, 192], [128, 256]] {
+            for levels in [2, 3] {
+                let config = b.config().for_request(w, Direction::Forward, elem, &shape);
+                let module = dwt_emit_c::emit_module(
+                    &dwt_emit_c::OpenCl,
+                    w,
+                    Direction::Forward,
+                    elem,
+                    Layout::Mallat,
+                    &config,
+                )
+                .unwrap();
+                let plan = dwt_emit_c::plan(&module, &shape, levels).unwrap();
+                let takes = (module.level_pair.as_ref())
+                    .is_some_and(|pair| plan.kernels().contains(&pair.kernel.as_str()));
+                assert_eq!(
+                    takes,
+                    takers.contains(&w.name.as_str()),
+                    "{} {shape:?} {levels} levels: {plan:?}",
+                    w.name
+                );
+                launched += usize::from(takes);
+                check_case(&b, &request(w, Direction::Forward, &shape, levels), 5);
+            }
+        }
+    }
+    assert_eq!(launched, takers.len() * 3 * 2);
+}
+
 /// Threads transforming different sizes at once with the same kernels (one program cache, one
 /// PoCL binary cache): every result against the CPU reference, and the process alive. A CI run
 /// of this binary once aborted inside PoCL (`pocl_release_dlhandle_cache`), which the backend

@@ -1,0 +1,523 @@
+//! The level-pair kernel: levels 1 and 2 of a 2-D forward in one launch, for programs with a
+//! halo (where the pyramid kernels take only pair-local ones). A group owns a square tile of
+//! level-2 indices; it loads the natural samples under it with the halo both levels read, lifts
+//! level 1 in register segments along x and along y over the tile and the margin of level-1
+//! low band that level 2 reads (its neighbours compute that margin too), stores level 1's high
+//! subbands of its own indices, lifts level 2 on the low band it kept in local memory and
+//! stores level 2's four subbands. Level 1's low band never goes through global memory: the
+//! per-level plan writes it and reads it back in a launch of its own. A prototype of this
+//! kernel took CDF 5/3's three levels from 69 to 62 us at 4096^2 and from 251 to 221 us at
+//! 8192^2 on an H100 (BENCHMARKS.md).
+//!
+//! Forward, Mallat layout, storage in the working type (no i16: its reference truncates between
+//! axes). Tiles at the image's edges load their halo by whole-sample reflection and reflect the
+//! level-1 low band's margin beyond its band again before level 2 reads it: exact where
+//! [`dwt_ir::Program::reflected_segments_exact`] proves segments so on the lines of both levels
+//! (the planner checks). The planner launches it only on images whose sides are multiples of
+//! `4 * LEVEL_PAIR_TILE`, so that every tile is whole.
+
+use dwt_ir::{Direction, Layout, TileHalo};
+
+use crate::dialect::Param;
+use crate::emit::{offset, Emitter};
+use crate::tile::{share, Unroll, MAX_TILE_BYTES};
+use crate::writer::Writer;
+
+/// Level-2 indices per phase along each axis of a level-pair tile (each side of the image a
+/// multiple of four times this).
+pub const LEVEL_PAIR_TILE: usize = 16;
+/// The fewest samples of an image whose first two levels take the level-pair kernel by default
+/// ([`LaunchConfig::level_pairs_from`](crate::LaunchConfig::level_pairs_from)): 4096x4096, the
+/// smallest size measured faster (BENCHMARKS.md).
+pub const LEVEL_PAIRS_MIN_SAMPLES: usize = 4096 * 4096;
+/// Work-items per group of the level-pair kernel.
+pub const LEVEL_PAIR_THREADS: usize = 256;
+/// Indices per phase of the kernel's register segments (divides [`LEVEL_PAIR_TILE`]).
+pub const LEVEL_PAIR_SEGMENT: usize = 4;
+
+/// The level-pair kernel of a module: `kernel` lifts levels `l` and `l + 1` of bands whose sides
+/// are multiples of `4 * tile`, a group of `threads` work-items per `tile` x `tile` level-2
+/// indices per phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelPairPass {
+    pub kernel: String,
+    pub tile: usize,
+    pub threads: usize,
+    /// Register segments' length, for the exactness proof of edge tiles.
+    pub segment: usize,
+}
+
+/// The kernel's `int` parameters: the first level's band, where its natural samples are, the
+/// second level's low band, the high subbands' row step (every level's), then the bases of
+/// subbands (0, 1), (1, 0) and (1, 1) of the first level and of the second.
+pub(crate) const LEVEL_PAIR_INTS: [&str; 13] = [
+    "rows",
+    "cols",
+    "nat_base",
+    "nat_row_step",
+    "low_base",
+    "low_row_step",
+    "high_row_step",
+    "h0_01",
+    "h0_10",
+    "h0_11",
+    "h1_01",
+    "h1_10",
+    "h1_11",
+];
+
+/// Where the kernel's local tile holds what, along one axis (the same along both): the level-1
+/// indices `[a, a + held)` of the low band that level 2 reads begin `margin` before the tile's
+/// own (`2 * q0`); each phase's slot `k` holds level-1 index `a - before + k`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PairGeometry {
+    /// Level-1 low-band indices level 2 reads before the tile's own.
+    pub margin: usize,
+    /// Level-1 indices lifted per line: the tile's own, the margins, rounded up to segments.
+    pub held: usize,
+    /// Slots per phase before the first held index (the level-1 segments' farthest halo).
+    pub before: usize,
+    /// Slots per phase.
+    pub slots: usize,
+}
+
+impl PairGeometry {
+    pub(crate) fn new(seg: &TileHalo, tile: usize, s: usize) -> Self {
+        let (b, a) = (
+            seg.load.map(|h| h.before as usize),
+            seg.load.map(|h| h.after as usize),
+        );
+        // Level 2's segment registers reach phase q's indices [q0 - b[q], q0 + tile + a[q]),
+        // which are level-1 indices 2n + q.
+        let margin = (0..2)
+            .map(|q| (2 * b[q]).saturating_sub(q))
+            .max()
+            .unwrap_or(0);
+        let after = (0..2)
+            .map(|q| (2 * a[q] + q).saturating_sub(1))
+            .max()
+            .unwrap_or(0);
+        let held = (margin + 2 * tile + after).div_ceil(s) * s;
+        let before = b[0].max(b[1]);
+        PairGeometry {
+            margin,
+            held,
+            before,
+            slots: before + held + a[0].max(a[1]),
+        }
+    }
+
+    /// The local tile's rows (natural order: both phases of each slot) and columns (the even
+    /// phase's slots, then the odd one's, then one more so that the pitch is odd and a column's
+    /// rows fall on distinct banks).
+    pub(crate) fn dims(&self) -> [usize; 2] {
+        [2 * self.slots, 2 * self.slots + 1]
+    }
+}
+
+impl Emitter<'_> {
+    /// The level-pair kernel's geometry, or `None` where the module has none: not a forward of
+    /// the Mallat layout stored in its working type, no lifting step, or a tile over
+    /// [`MAX_TILE_BYTES`].
+    pub(crate) fn level_pair_geometry(&self) -> Option<PairGeometry> {
+        let program = self.wavelet.program_for(self.direction);
+        let applies = self.direction == Direction::Forward
+            && self.layout == Layout::Mallat
+            && self.d.storage_type(self.elem) == self.work()
+            && self.wavelet.boundary != dwt_ir::Boundary::Periodic
+            && !program.tile_halo(0).steps.is_empty();
+        let g = PairGeometry::new(&program.tile_halo(0), LEVEL_PAIR_TILE, LEVEL_PAIR_SEGMENT);
+        let [rows, cols] = g.dims();
+        (applies && rows * cols * self.elem.size() <= MAX_TILE_BYTES).then_some(g)
+    }
+
+    /// The level-pair kernel `name` on geometry `g`.
+    pub(crate) fn level_pair(&self, w: &mut Writer, name: &str, g: PairGeometry) {
+        let d = self.d;
+        let (q, s, threads) = (LEVEL_PAIR_TILE, LEVEL_PAIR_SEGMENT, LEVEL_PAIR_THREADS);
+        let seg = self.wavelet.program_for(self.direction).tile_halo(0);
+        let (before, held, margin) = (g.before, g.held, g.margin);
+        let [rows, cols] = g.dims();
+        let mut params = self.nat_low_high().to_vec();
+        params.extend(LEVEL_PAIR_INTS.map(Param::Int));
+        w.comment(format!(
+            "Level pair: levels 1 and 2 of the forward in one launch, one group of {threads} work-items per tile of"
+        ));
+        w.comment(format!(
+            "{q}x{q} level-2 indices per phase. Level 1 is lifted over the tile and the {margin} + {} low-band indices",
+            held - 2 * q - margin
+        ));
+        w.comment(format!(
+            "around it that level 2 reads ({held} per line in segments of {s}); its high subbands are stored for the"
+        ));
+        w.comment("tile's own indices, its low band stays in local memory for level 2, whose four subbands are");
+        w.comment(format!(
+            "stored. Local tile: {rows} rows (natural order) x {cols} columns (even slots, odd slots); slot k of a phase holds"
+        ));
+        w.comment(format!(
+            "level-1 index a - {before} + k. Sides multiples of {}; edge tiles load by whole-sample reflection and",
+            4 * q
+        ));
+        w.comment("reflect the low band's margin beyond its band again before level 2.");
+        let sig = d.kernel_signature(name, &params, [threads, 1, 1], false);
+        let work = self.work();
+        self.kernel_block(w, sig, |w| {
+            w.line(d.local_array(work, "tile", &[rows, cols]));
+            w.line(format!("const int tid = {};", d.local_id(0)));
+            w.line(format!("const int q0x = {} * {q};", d.group_id(0)));
+            w.line(format!("const int q0y = {} * {q};", d.group_id(1)));
+            w.comment(
+                "The first level-1 index held (a) and natural sample loaded (sx, sy) per axis.",
+            );
+            w.line(format!(
+                "const int ax = 2 * q0x - {margin}, ay = 2 * q0y - {margin};"
+            ));
+            w.line(format!(
+                "const int sx = 2 * (ax - {before}), sy = 2 * (ay - {before});"
+            ));
+            self.level_pair_load(w, g);
+            w.line(d.barrier());
+            self.level_pair_level1(w, g, &seg);
+            self.level_pair_reflect_low(w, g);
+            w.line(d.barrier());
+            self.level_pair_level2(w, g, &seg);
+        });
+    }
+
+    /// The natural samples into the tile: as pairs from inner tiles where the rows allow, else
+    /// one sample at a time, reflected into the image.
+    fn level_pair_load(&self, w: &mut Writer, g: PairGeometry) {
+        let slots = g.slots;
+        let [rows, _] = g.dims();
+        let threads = LEVEL_PAIR_THREADS;
+        let aligned = match self.d.pair_aligned(self.elem, "nat") {
+            Some(a) => format!(" && {a}"),
+            None => String::new(),
+        };
+        w.line(format!(
+            "const int inner = sx >= 0 && sx + {rows} <= cols && sy >= 0 && sy + {rows} <= rows;"
+        ));
+        w.block(
+            format!("if (inner && ((nat_base | nat_row_step) & 1) == 0{aligned})"),
+            |w| {
+                w.comment(format!(
+                    "{rows} rows x {slots} (even, odd) pairs, no bounds checks."
+                ));
+                share(w, "t", "tid", threads, rows * slots, Unroll::By4, |w| {
+                    w.line(format!("const int r = t / {slots}, k = t % {slots};"));
+                    let v = self.d.load_pair(
+                        self.elem,
+                        "nat",
+                        "nat_base + (sy + r) * nat_row_step + sx + 2 * k",
+                    );
+                    w.line(format!("const {} v = {v};", self.d.pair_type(self.elem)));
+                    w.line(format!("tile[r][k] = {};", self.loaded("v.x")));
+                    w.line(format!("tile[r][{slots} + k] = {};", self.loaded("v.y")));
+                });
+            },
+        );
+        w.block("else", |w| {
+            w.comment("One sample at a time, reflected about the image's end samples (whole-sample symmetric).");
+            share(w, "t", "tid", threads, rows * rows, Unroll::By4, |w| {
+                w.line(format!("const int r = t / {rows}, j = t % {rows};"));
+                for (v, start, n) in [("y", "sy + r", "rows"), ("x", "sx + j", "cols")] {
+                    reflected(w, v, start, n);
+                }
+                w.line(format!(
+                    "tile[r][(j >> 1) + (j & 1) * {slots}] = {};",
+                    self.loaded("nat[nat_base + y * nat_row_step + x]")
+                ));
+            });
+        });
+    }
+
+    /// Level 1 along x over every loaded row, then along y: the low-x columns of every held
+    /// index (their low rows kept in the tile for level 2, their high rows of the tile's own
+    /// indices stored as subband (1, 0)), the high-x columns of the tile's own indices (stored
+    /// as subbands (0, 1) and (1, 1)).
+    fn level_pair_level1(&self, w: &mut Writer, g: PairGeometry, seg: &TileHalo) {
+        let d = self.d;
+        let (q, s, threads) = (LEVEL_PAIR_TILE, LEVEL_PAIR_SEGMENT, LEVEL_PAIR_THREADS);
+        let (before, held, slots, margin) = (g.before, g.held, g.slots, g.margin);
+        let [rows, _] = g.dims();
+        let work = self.work();
+        let group = self.group_inner_taps;
+        let kept = |w: &mut Writer, tasks: usize, per: usize| {
+            w.line(format!("{work} kept[{}][{per}];", tasks.div_ceil(threads)));
+        };
+
+        // Along x: every loaded row, segments over the held indices.
+        let tasks = rows * (held / s);
+        w.block("", |w| {
+            kept(w, tasks, 2 * s);
+            w.comment(format!(
+                "Level 1 along x in registers: {rows} rows x {} segments of {s} indices per phase.",
+                held / s
+            ));
+            share(w, "t", "tid", threads, tasks, Unroll::Whole, |w| {
+                w.line(format!(
+                    "const int r = t % {rows}, k0 = {before} + {s} * (t / {rows});"
+                ));
+                self.lift_registers(w, seg, s, group, None, &|p, k| {
+                    format!(
+                        "tile[r][{}]",
+                        offset(&format!("{}k0", slot_base(p, slots)), k)
+                    )
+                });
+                keep(w, seg, s);
+            });
+            w.line(d.barrier());
+            share(w, "t", "tid", threads, tasks, Unroll::Whole, |w| {
+                w.line(format!(
+                    "const int r = t % {rows}, k0 = {before} + {s} * (t / {rows});"
+                ));
+                for p in 0..2 {
+                    for i in 0..s {
+                        w.line(format!(
+                            "tile[r][{}] = kept[round][{}];",
+                            offset(&format!("{}k0", slot_base(p, slots)), i as i64),
+                            p * s + i
+                        ));
+                    }
+                }
+            });
+            w.line(d.barrier());
+        });
+
+        // Along y.
+        let low_tasks = held * (held / s);
+        let high_tasks = 2 * q * (2 * q / s);
+        w.block("", |w| {
+            kept(w, low_tasks, s);
+            w.comment(format!(
+                "Level 1 along y, low-x columns: {held} columns x {} segments; the low rows kept, the tile's own",
+                held / s
+            ));
+            w.comment("high rows of the tile's own columns stored as subband (1, 0).");
+            share(w, "t", "tid", threads, low_tasks, Unroll::Whole, |w| {
+                w.line(format!("const int c = t % {held}, j = t / {held};"));
+                w.line(format!("const int col = {before} + c, k0 = {before} + {s} * j;"));
+                self.lift_registers(w, seg, s, group, None, &|p, k| {
+                    format!("tile[{}][col]", natural_row("k0", k, p))
+                });
+                for i in 0..s {
+                    w.line(format!("kept[round][{i}] = e{};", i + seg.load[0].before as usize));
+                }
+                let own = |v: &str| format!("{v} >= {margin} && {v} < {}", margin + 2 * q);
+                w.block(format!("if ({})", own("c")), |w| {
+                    w.line("const int at = h0_10 + ax + c;");
+                    for i in 0..s {
+                        let row = format!("{s} * j + {i}");
+                        w.block(format!("if ({})", own(&row)), |w| {
+                            w.line(format!(
+                                "high[at + (ay + {row}) * high_row_step] = to_elem(o{});",
+                                i + seg.load[1].before as usize
+                            ))
+                        });
+                    }
+                });
+            });
+            w.comment(format!(
+                "Level 1 along y, high-x columns: the tile's own {} columns x {} segments, stored as",
+                2 * q,
+                2 * q / s
+            ));
+            w.comment("subbands (0, 1) and (1, 1).");
+            share(w, "t", "tid", threads, high_tasks, Unroll::No, |w| {
+                w.line(format!("const int c = t % {}, j = t / {};", 2 * q, 2 * q));
+                w.line(format!(
+                    "const int col = {} + c, k0 = {} + {s} * j;",
+                    slots + before + margin,
+                    before + margin
+                ));
+                self.lift_registers(w, seg, s, group, None, &|p, k| {
+                    format!("tile[{}][col]", natural_row("k0", k, p))
+                });
+                w.line(format!(
+                    "const int at = (2 * q0y + {s} * j) * high_row_step + 2 * q0x + c;"
+                ));
+                for i in 0..s {
+                    for (p, band) in [(0, "h0_01"), (1, "h0_11")] {
+                        w.line(format!(
+                            "high[{band} + at + {i} * high_row_step] = to_elem({}{});",
+                            ["e", "o"][p],
+                            i + seg.load[p].before as usize
+                        ));
+                    }
+                }
+            });
+            w.line(d.barrier());
+            share(w, "t", "tid", threads, low_tasks, Unroll::Whole, |w| {
+                w.line(format!("const int c = t % {held}, j = t / {held};"));
+                w.line(format!("const int col = {before} + c, k0 = {before} + {s} * j;"));
+                for i in 0..s {
+                    w.line(format!(
+                        "tile[{}][col] = kept[round][{i}];",
+                        natural_row("k0", i as i64, 0)
+                    ));
+                }
+            });
+        });
+    }
+
+    /// An edge tile's low-band indices beyond the band take the values the boundary rule reads
+    /// there (whole-sample reflection into the band, inside the tile's held indices where the
+    /// sides are multiples of the tile).
+    fn level_pair_reflect_low(&self, w: &mut Writer, g: PairGeometry) {
+        let (before, held) = (g.before, g.held);
+        let n = held * held;
+        w.line(self.d.barrier());
+        w.line("const int low_rows = (rows + 1) / 2, low_cols = (cols + 1) / 2;");
+        w.block(
+            format!("if (ax < 0 || ay < 0 || ax + {held} > low_cols || ay + {held} > low_rows)"),
+            |w| {
+                w.comment("Every index beyond the low band reads its reflection in the band, which no work-item writes.");
+                share(w, "t", "tid", LEVEL_PAIR_THREADS, n, Unroll::No, |w| {
+                    w.line(format!("const int cy = t / {held}, cx = t % {held};"));
+                    w.line("int y = ay + cy, x = ax + cx;");
+                    w.block("if (y < 0 || y >= low_rows || x < 0 || x >= low_cols)", |w| {
+                        reflected(w, "ry", "y", "low_rows");
+                        reflected(w, "rx", "x", "low_cols");
+                        w.line(format!(
+                            "tile[2 * ({before} + cy)][{before} + cx] = tile[2 * ({before} + ry - ay)][{before} + rx - ax];"
+                        ));
+                    });
+                });
+            },
+        );
+    }
+
+    /// Level 2 on the low band in the tile: along x over the rows it reads (written back),
+    /// then along y, its four subbands stored.
+    fn level_pair_level2(&self, w: &mut Writer, g: PairGeometry, seg: &TileHalo) {
+        let d = self.d;
+        let (q, s, threads) = (LEVEL_PAIR_TILE, LEVEL_PAIR_SEGMENT, LEVEL_PAIR_THREADS);
+        let (before, held, margin) = (g.before, g.held, g.margin);
+        let work = self.work();
+        let group = self.group_inner_taps;
+        // Level-2 index n0 + k of phase p: level-1 index 2 (n0 + k) + p, held index
+        // 2 (n0 + k) + p - a = margin + 2 * (s * j + k) + p.
+        let held_at = |p: usize, k: i64| {
+            format!(
+                "{} + 2 * ({})",
+                before + margin + p,
+                offset(&format!("{s} * j"), k)
+            )
+        };
+        let shifted = |v: String| match self.pre_shifted() {
+            true => format!("pre_shift({v})"),
+            false => v,
+        };
+        let tasks = held * (q / s);
+        w.block("", |w| {
+            w.line(format!("{work} kept[{}][{}];", tasks.div_ceil(threads), 2 * s));
+            w.comment(format!(
+                "Level 2 along x in registers: {held} low-band rows x {} segments of {s} indices per phase.",
+                q / s
+            ));
+            let header = |w: &mut Writer| {
+                w.line(format!("const int r = 2 * ({before} + t % {held}), j = t / {held};"));
+            };
+            share(w, "t", "tid", threads, tasks, Unroll::Whole, |w| {
+                header(w);
+                self.lift_registers(w, seg, s, group, None, &|p, k| {
+                    shifted(format!("tile[r][{}]", held_at(p, k)))
+                });
+                keep(w, seg, s);
+            });
+            w.line(d.barrier());
+            share(w, "t", "tid", threads, tasks, Unroll::Whole, |w| {
+                header(w);
+                for p in 0..2 {
+                    for i in 0..s {
+                        w.line(format!(
+                            "tile[r][{}] = kept[round][{}];",
+                            held_at(p, i as i64),
+                            p * s + i
+                        ));
+                    }
+                }
+            });
+            w.line(d.barrier());
+        });
+        let pointer = d.global_pointer(d.storage_type(self.elem));
+        w.comment(format!(
+            "Level 2 along y in registers: {} columns x {} segments, stored as the four subbands.",
+            2 * q,
+            q / s
+        ));
+        share(w, "t", "tid", threads, 2 * q * (q / s), Unroll::No, |w| {
+            w.line(format!("const int c = t % {}, j = t / {};", 2 * q, 2 * q));
+            w.line(format!("const int col = {before} + {margin} + c;"));
+            self.lift_registers(w, seg, s, group, None, &|p, k| {
+                format!("tile[2 * ({})][col]", held_at(p, k))
+            });
+            w.line(format!(
+                "const int px = c & 1, nx = q0x + (c >> 1), ny = q0y + {s} * j;"
+            ));
+            w.line(format!(
+                "{pointer} const e_out = px ? high + h1_01 + nx + ny * high_row_step : low + low_base + nx + ny * low_row_step;"
+            ));
+            w.line("const int e_step = px ? high_row_step : low_row_step;");
+            w.line(format!(
+                "{pointer} const o_out = high + (px ? h1_11 : h1_10) + nx + ny * high_row_step;"
+            ));
+            for i in 0..s {
+                w.line(format!(
+                    "e_out[{i} * e_step] = to_elem(e{});",
+                    i + seg.load[0].before as usize
+                ));
+                w.line(format!(
+                    "o_out[{i} * high_row_step] = to_elem(o{});",
+                    i + seg.load[1].before as usize
+                ));
+            }
+        });
+    }
+}
+
+/// Where phase `p`'s slots begin in a row of the tile: `""` (the even phase) or `"{slots} + "`.
+fn slot_base(p: usize, slots: usize) -> String {
+    match p {
+        0 => String::new(),
+        _ => format!("{slots} + "),
+    }
+}
+
+/// The tile's row of phase `p` of slot `k0 + k` (rows in natural order: both phases of a slot).
+fn natural_row(k0: &str, k: i64, p: usize) -> String {
+    let row = match k {
+        0 => format!("2 * {k0}"),
+        _ => format!("2 * ({})", offset(k0, k)),
+    };
+    match p {
+        0 => row,
+        _ => format!("{row} + {p}"),
+    }
+}
+
+/// `kept[round][..]` = the segment's own registers of both phases (named from `seg`'s halo).
+fn keep(w: &mut Writer, seg: &TileHalo, s: usize) {
+    for p in 0..2 {
+        for i in 0..s {
+            w.line(format!(
+                "kept[round][{}] = {}{};",
+                p * s + i,
+                ["e", "o"][p],
+                i + seg.load[p].before as usize
+            ));
+        }
+    }
+}
+
+/// `const int v` = natural index `start` reflected about the end samples of a line of `n >= 2`
+/// (whole-sample symmetric), as the boundary rule reads it.
+fn reflected(w: &mut Writer, v: &str, start: &str, n: &str) {
+    w.line(format!("int {v} = {start};"));
+    w.block("", |w| {
+        w.line(format!("const int period = 2 * ({n} - 1);"));
+        w.line(format!("{v} = {v} % period;"));
+        w.line(format!("{v} = {v} < 0 ? {v} + period : {v};"));
+        w.line(format!("{v} = {v} > {n} - 1 ? period - {v} : {v};"));
+    });
+}
