@@ -23,7 +23,7 @@
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d]
 //!           [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H]
 //!           [--slab WxR] [--column-segment N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off]
-//!           [--levels 1,3] [--pyramids on|off] [--even-rows on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]
+//!           [--levels 1,3] [--pyramids on|off] [--even-rows on|off|always] [--level-pairs on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]
 //!           [--level-steps]
 //! ```
 
@@ -90,6 +90,9 @@ struct Opts {
     /// `--even-rows on|off|always`: `LaunchConfig::even_rows_from` (on: the default bound;
     /// always: every size).
     even_rows: Option<usize>,
+    /// `--level-pairs on|off|always`: `LaunchConfig::level_pairs_from` (on: the default bound;
+    /// always: every size whose sides the tiles divide).
+    level_pairs: Option<usize>,
     /// `--layout mallat|interleaved`: the layout of every 2-D and 3-D case (default: Mallat, as
     /// the peers write).
     layout: Layout,
@@ -126,6 +129,7 @@ fn parse_args() -> Res<Opts> {
         levels: vec![1, 3],
         pyramids: true,
         even_rows: Some(dwt_emit_c::EVEN_ROWS_MIN_SAMPLES),
+        level_pairs: Some(dwt_emit_c::LEVEL_PAIRS_MIN_SAMPLES),
         layout: Layout::Mallat,
         default_plan_only: false,
         level_steps: false,
@@ -186,6 +190,12 @@ fn parse_args() -> Res<Opts> {
                     v => on_off(&a, v)?.then_some(dwt_emit_c::EVEN_ROWS_MIN_SAMPLES),
                 }
             }
+            "--level-pairs" => {
+                o.level_pairs = match value()?.as_str() {
+                    "always" => Some(0),
+                    v => on_off(&a, v)?.then_some(dwt_emit_c::LEVEL_PAIRS_MIN_SAMPLES),
+                }
+            }
             "--levels" => {
                 o.levels = value()?
                     .split(',')
@@ -203,7 +213,7 @@ fn parse_args() -> Res<Opts> {
                 }
             }
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off] [--levels 1,3] [--pyramids on|off] [--even-rows on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off] [--levels 1,3] [--pyramids on|off] [--even-rows on|off|always] [--level-pairs on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
@@ -792,6 +802,7 @@ fn run() -> Res<()> {
     config.register_cap = o.register_cap;
     config.pyramids = o.pyramids;
     config.even_rows_from = o.even_rows;
+    config.level_pairs_from = o.level_pairs;
     if let Some(h) = o.window {
         config.window_height = h;
     }
@@ -875,6 +886,14 @@ fn run() -> Res<()> {
         o.layout.name(),
         match b.config().even_rows_from {
             Some(n) => format!("images of {n} samples or more"),
+            None => "off".to_string(),
+        }
+    );
+    let _ = writeln!(
+        md,
+        "- A forward's first two levels in one launch (`level_pairs`): {}",
+        match b.config().level_pairs_from {
+            Some(n) => format!("images of {n} samples or more whose sides the tiles divide"),
             None => "off".to_string(),
         }
     );

@@ -998,3 +998,68 @@ fn the_measuring_planner_runs_the_fastest_candidate_and_caches_the_choice() {
         .unwrap()
         .is_none());
 }
+
+/// The level-pair kernel (a forward's first two levels in one launch) against the CPU
+/// reference: with the size threshold lifted, the programs it takes on images of one tile, a
+/// row of three and two by four, two and three levels, both element types of their kind; and by
+/// default at 4096x4096, three levels (CDF 5/3 f32, LeGall 5/3 i32), where the plan launches it.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn level_pairs_match_the_reference() {
+    let always = dwt_cuda::LaunchConfig {
+        level_pairs_from: Some(0),
+        ..dwt_cuda::LaunchConfig::default()
+    };
+    let b = CudaBackend::with_config(always).expect("a CUDA device");
+    let takes = |b: &CudaBackend, req: &Request| {
+        let plan = b.launch_plan(req, elem_of(req.wavelet)).unwrap();
+        (plan.steps.iter()).any(|s| matches!(s, Step::Launch(l) if l.pass == Pass::LevelPair))
+    };
+    for name in ["LeGall53", "Daubechies97Integer", "Cdf97", "Cdf53"] {
+        let w = dwt_catalogue::by_name(name).expect("catalogue");
+        for shape in [[64, 64], [64, 192], [128, 256]] {
+            for levels in [2, 3] {
+                let req = Request {
+                    wavelet: w,
+                    direction: Direction::Forward,
+                    shape: shape.to_vec(),
+                    levels,
+                    layout: Layout::Mallat,
+                };
+                let what = format!("{name} {shape:?} {levels} levels");
+                assert!(takes(&b, &req), "{what}");
+                assert_eq!(residues_match_reference(&b, &req), Ok(true), "{what}");
+                let n = shape[0] * shape[1];
+                let other = match w.kind {
+                    dwt_ir::ElementKind::Integer => {
+                        let i16s: Vec<i16> =
+                            (0..n).map(|i| ((i * 7919) % 511) as i16 - 255).collect();
+                        matches_reference(&b, &req, &i16s)
+                    }
+                    dwt_ir::ElementKind::Float => {
+                        let f64s: Vec<f64> =
+                            (0..n).map(|i| ((i * 31) % 977) as f64 / 7.0).collect();
+                        matches_reference(&b, &req, &f64s)
+                    }
+                };
+                assert_eq!(other, Ok(true), "{what}, the other element type");
+            }
+        }
+    }
+    let b = CudaBackend::new().expect("a CUDA device");
+    for name in ["Cdf53", "LeGall53"] {
+        let req = Request {
+            wavelet: dwt_catalogue::by_name(name).expect("catalogue"),
+            direction: Direction::Forward,
+            shape: vec![4096, 4096],
+            levels: 3,
+            layout: Layout::Mallat,
+        };
+        assert!(takes(&b, &req), "{name} 4096x4096");
+        assert_eq!(
+            residues_match_reference(&b, &req),
+            Ok(true),
+            "{name} 4096x4096"
+        );
+    }
+}

@@ -394,6 +394,7 @@ pub fn emit_module(
             tile: LEVEL_PAIR_TILE,
             threads: LEVEL_PAIR_THREADS,
             segment: LEVEL_PAIR_SEGMENT,
+            reach: g.reach(LEVEL_PAIR_TILE),
         }
     });
     let even_rows = even_rows_applies.then(|| {

@@ -32,6 +32,10 @@ pub const LEVEL_PAIR_TILE: usize = 16;
 pub const LEVEL_PAIRS_MIN_SAMPLES: usize = 4096 * 4096;
 /// Work-items per group of the level-pair kernel.
 pub const LEVEL_PAIR_THREADS: usize = 256;
+/// Indices per phase of level 2's register segments along y, the last pass (divides
+/// [`LEVEL_PAIR_TILE`]): shorter than the others, so that fewer values are live between its
+/// loads and its stores.
+const LEVEL2_Y_SEGMENT: usize = 2;
 /// Indices per phase of the kernel's register segments (divides [`LEVEL_PAIR_TILE`]).
 pub const LEVEL_PAIR_SEGMENT: usize = 4;
 
@@ -45,6 +49,10 @@ pub struct LevelPairPass {
     pub threads: usize,
     /// Register segments' length, for the exactness proof of edge tiles.
     pub segment: usize,
+    /// The most indices beyond a line's ends that a tile reads, natural samples or level-1 low
+    /// band ([`PairGeometry::reach`]): the kernel reflects them once, so each line must be
+    /// longer than this plus one.
+    pub reach: usize,
 }
 
 /// The kernel's `int` parameters: the first level's band, where its natural samples are, the
@@ -107,6 +115,18 @@ impl PairGeometry {
         }
     }
 
+    /// The most indices a tile reads beyond the ends of a line, natural samples (level 1) or
+    /// low-band indices (level 2), where the sides are multiples of `4 * tile`.
+    pub(crate) fn reach(&self, tile: usize) -> usize {
+        let natural_before = 2 * (self.margin + self.before);
+        let natural_after = (2 * self.slots).saturating_sub(natural_before + 4 * tile);
+        let low_after = self.held.saturating_sub(self.margin + 2 * tile);
+        natural_before
+            .max(natural_after)
+            .max(self.margin)
+            .max(low_after)
+    }
+
     /// The local tile's rows (natural order: both phases of each slot) and columns (the even
     /// phase's slots, then the odd one's, then one more so that the pitch is odd and a column's
     /// rows fall on distinct banks).
@@ -128,7 +148,27 @@ impl Emitter<'_> {
             && !program.tile_halo(0).steps.is_empty();
         let g = PairGeometry::new(&program.tile_halo(0), LEVEL_PAIR_TILE, LEVEL_PAIR_SEGMENT);
         let [rows, cols] = g.dims();
-        (applies && rows * cols * self.elem.size() <= MAX_TILE_BYTES).then_some(g)
+        // The tile and the two tables of where an edge tile's rows and columns read from.
+        let bytes = rows * cols * self.elem.size() + 2 * rows * 4;
+        (applies && bytes <= MAX_TILE_BYTES).then_some(g)
+    }
+
+    /// The groups per multiprocessor the level-pair kernel asks the compiler to fit (on CUDA a
+    /// register budget): all 8 of 256 work-items (32 registers) where a register segment of level
+    /// 1 holds at most 11 words (CDF 5/3 f32 and LeGall 5/3 i32: 6 even and 5 odd values); else 5
+    /// (48 registers), or 4 for 8-byte values. NVRTC 13.0 spilled 40-192 bytes under 32 registers
+    /// for segments of 15 words (CDF 9/7, Daubechies 9/7) or CDF 5/3 in f64, and, left to
+    /// itself, chose 40 registers for those and spilled 8-12 bytes; uncapped, CDF 5/3's took 40
+    /// registers and its two levels ran 5% slower at 4096^2 (BENCHMARKS.md).
+    fn level_pair_groups(&self, seg: &TileHalo) -> usize {
+        let s = LEVEL_PAIR_SEGMENT as u32;
+        let values: u32 = seg.load.iter().map(|h| h.before + s + h.after).sum();
+        let words = values * self.elem.size().div_ceil(4) as u32;
+        match (words <= 11, self.elem.size() <= 4) {
+            (true, _) => 8,
+            (false, true) => 5,
+            (false, false) => 4,
+        }
     }
 
     /// The level-pair kernel `name` on geometry `g`.
@@ -159,10 +199,13 @@ impl Emitter<'_> {
             4 * q
         ));
         w.comment("reflect the low band's margin beyond its band again before level 2.");
-        let sig = d.kernel_signature(name, &params, [threads, 1, 1], false);
+        let groups = self.level_pair_groups(&seg);
+        let sig = d.kernel_signature_for_groups(name, &params, [threads, 1, 1], Some(groups));
         let work = self.work();
         self.kernel_block(w, sig, |w| {
             w.line(d.local_array(work, "tile", &[rows, cols]));
+            w.line(d.local_array("int", "from_row", &[rows]));
+            w.line(d.local_array("int", "from_col", &[rows]));
             w.line(format!("const int tid = {};", d.local_id(0)));
             w.line(format!("const int q0x = {} * {q};", d.group_id(0)));
             w.line(format!("const int q0y = {} * {q};", d.group_id(1)));
@@ -178,8 +221,8 @@ impl Emitter<'_> {
             self.level_pair_load(w, g);
             w.line(d.barrier());
             self.level_pair_level1(w, g, &seg);
-            self.level_pair_reflect_low(w, g);
             w.line(d.barrier());
+            self.level_pair_reflect_low(w, g);
             self.level_pair_level2(w, g, &seg);
         });
     }
@@ -190,43 +233,76 @@ impl Emitter<'_> {
         let slots = g.slots;
         let [rows, _] = g.dims();
         let threads = LEVEL_PAIR_THREADS;
-        let aligned = match self.d.pair_aligned(self.elem, "nat") {
+        let d = self.d;
+        let aligned = match d.pair_aligned(self.elem, "nat") {
             Some(a) => format!(" && {a}"),
             None => String::new(),
         };
         w.line(format!(
-            "const int inner = sx >= 0 && sx + {rows} <= cols && sy >= 0 && sy + {rows} <= rows;"
+            "const int rows_inside = sy >= 0 && sy + {rows} <= rows, cols_inside = sx >= 0 && sx + {rows} <= cols;"
         ));
-        w.block(
-            format!("if (inner && ((nat_base | nat_row_step) & 1) == 0{aligned})"),
-            |w| {
-                w.comment(format!(
-                    "{rows} rows x {slots} (even, odd) pairs, no bounds checks."
-                ));
-                share(w, "t", "tid", threads, rows * slots, Unroll::By4, |w| {
-                    w.line(format!("const int r = t / {slots}, k = t % {slots};"));
-                    let v = self.d.load_pair(
-                        self.elem,
-                        "nat",
-                        "nat_base + (sy + r) * nat_row_step + sx + 2 * k",
-                    );
-                    w.line(format!("const {} v = {v};", self.d.pair_type(self.elem)));
-                    w.line(format!("tile[r][k] = {};", self.loaded("v.x")));
-                    w.line(format!("tile[r][{slots} + k] = {};", self.loaded("v.y")));
+        w.line(format!(
+            "const int aligned = ((nat_base | nat_row_step) & 1) == 0{aligned};"
+        ));
+        w.line("const int pairs = cols_inside && aligned;");
+        let inside = d.barriers_in_uniform_branches();
+        w.block("if (!(rows_inside && pairs))", |w| {
+            w.comment("Where each loaded row and column reads from, reflected into the image once per tile:");
+            w.comment("per sample, the reflections took registers the passes need.");
+            share(w, "t", "tid", threads, 2 * rows, Unroll::No, |w| {
+                w.block(format!("if (t < {rows})"), |w| {
+                    w.line(format!(
+                        "from_row[t] = ({}) * nat_row_step;",
+                        folded("sy + t", "rows")
+                    ))
                 });
-            },
-        );
+                w.block("else", |w| {
+                    w.line(format!(
+                        "from_col[t - {rows}] = {};",
+                        folded(&format!("sx + t - {rows}"), "cols")
+                    ))
+                });
+            });
+            if inside {
+                w.line(d.barrier());
+            }
+        });
+        if !inside {
+            w.line(d.barrier());
+        }
+        let pair = d.pair_type(self.elem);
+        w.block("if (pairs)", |w| {
+            w.comment(format!(
+                "{rows} rows x {slots} (even, odd) pairs; rows reflected at the image's top and bottom."
+            ));
+            share(w, "t", "tid", threads, rows * slots, Unroll::By4, |w| {
+                w.line(format!("const int r = t / {slots}, k = t % {slots};"));
+                w.line("const int row = rows_inside ? (sy + r) * nat_row_step : from_row[r];");
+                let v = d.load_pair(self.elem, "nat", "nat_base + row + sx + 2 * k");
+                w.line(format!("const {pair} v = {v};"));
+                w.line(format!("tile[r][k] = {};", self.loaded("v.x")));
+                w.line(format!("tile[r][{slots} + k] = {};", self.loaded("v.y")));
+            });
+        });
         w.block("else", |w| {
-            w.comment("One sample at a time, reflected about the image's end samples (whole-sample symmetric).");
-            share(w, "t", "tid", threads, rows * rows, Unroll::By4, |w| {
-                w.line(format!("const int r = t / {rows}, j = t % {rows};"));
-                for (v, start, n) in [("y", "sy + r", "rows"), ("x", "sx + j", "cols")] {
-                    reflected(w, v, start, n);
-                }
-                w.line(format!(
-                    "tile[r][(j >> 1) + (j & 1) * {slots}] = {};",
-                    self.loaded("nat[nat_base + y * nat_row_step + x]")
-                ));
+            w.comment("A tile at the image's left or right edge (or rows not aligned for pairs): the pairs inside");
+            w.comment("the image as vectors where aligned, the others a sample at a time from where the tables say.");
+            share(w, "t", "tid", threads, rows * slots, Unroll::By4, |w| {
+                w.line(format!("const int r = t / {slots}, k = t % {slots};"));
+                w.line("const int x = sx + 2 * k;");
+                w.line(format!("{pair} v;"));
+                w.block("if (aligned && x >= 0 && x + 2 <= cols)", |w| {
+                    w.line(format!(
+                        "v = {};",
+                        d.load_pair(self.elem, "nat", "nat_base + from_row[r] + x")
+                    ));
+                });
+                w.block("else", |w| {
+                    w.line("v.x = nat[nat_base + from_row[r] + from_col[2 * k]];");
+                    w.line("v.y = nat[nat_base + from_row[r] + from_col[2 * k + 1]];");
+                });
+                w.line(format!("tile[r][k] = {};", self.loaded("v.x")));
+                w.line(format!("tile[r][{slots} + k] = {};", self.loaded("v.y")));
             });
         });
     }
@@ -366,7 +442,7 @@ impl Emitter<'_> {
     fn level_pair_reflect_low(&self, w: &mut Writer, g: PairGeometry) {
         let (before, held) = (g.before, g.held);
         let n = held * held;
-        w.line(self.d.barrier());
+        let inside = self.d.barriers_in_uniform_branches();
         w.line("const int low_rows = (rows + 1) / 2, low_cols = (cols + 1) / 2;");
         w.block(
             format!("if (ax < 0 || ay < 0 || ax + {held} > low_cols || ay + {held} > low_rows)"),
@@ -376,15 +452,21 @@ impl Emitter<'_> {
                     w.line(format!("const int cy = t / {held}, cx = t % {held};"));
                     w.line("int y = ay + cy, x = ax + cx;");
                     w.block("if (y < 0 || y >= low_rows || x < 0 || x >= low_cols)", |w| {
-                        reflected(w, "ry", "y", "low_rows");
-                        reflected(w, "rx", "x", "low_cols");
+                        w.line(format!("const int ry = {};", folded("y", "low_rows")));
+                        w.line(format!("const int rx = {};", folded("x", "low_cols")));
                         w.line(format!(
                             "tile[2 * ({before} + cy)][{before} + cx] = tile[2 * ({before} + ry - ay)][{before} + rx - ax];"
                         ));
                     });
                 });
+                if inside {
+                    w.line(self.d.barrier());
+                }
             },
         );
+        if !inside {
+            w.line(self.d.barrier());
+        }
     }
 
     /// Level 2 on the low band in the tile: along x over the rows it reads (written back),
@@ -395,13 +477,13 @@ impl Emitter<'_> {
         let (before, held, margin) = (g.before, g.held, g.margin);
         let work = self.work();
         let group = self.group_inner_taps;
-        // Level-2 index n0 + k of phase p: level-1 index 2 (n0 + k) + p, held index
-        // 2 (n0 + k) + p - a = margin + 2 * (s * j + k) + p.
-        let held_at = |p: usize, k: i64| {
+        // Level-2 index n0 + k of phase p, in segments of `len` (n0 = q0 + len * j): level-1
+        // index 2 (n0 + k) + p, held index 2 (n0 + k) + p - a = margin + 2 * (len * j + k) + p.
+        let held_at = |len: usize, p: usize, k: i64| {
             format!(
                 "{} + 2 * ({})",
                 before + margin + p,
-                offset(&format!("{s} * j"), k)
+                offset(&format!("{len} * j"), k)
             )
         };
         let shifted = |v: String| match self.pre_shifted() {
@@ -421,7 +503,7 @@ impl Emitter<'_> {
             share(w, "t", "tid", threads, tasks, Unroll::Whole, |w| {
                 header(w);
                 self.lift_registers(w, seg, s, group, None, &|p, k| {
-                    shifted(format!("tile[r][{}]", held_at(p, k)))
+                    shifted(format!("tile[r][{}]", held_at(s, p, k)))
                 });
                 keep(w, seg, s);
             });
@@ -432,7 +514,7 @@ impl Emitter<'_> {
                     for i in 0..s {
                         w.line(format!(
                             "tile[r][{}] = kept[round][{}];",
-                            held_at(p, i as i64),
+                            held_at(s, p, i as i64),
                             p * s + i
                         ));
                     }
@@ -441,8 +523,9 @@ impl Emitter<'_> {
             w.line(d.barrier());
         });
         let pointer = d.global_pointer(d.storage_type(self.elem));
+        let s = LEVEL2_Y_SEGMENT;
         w.comment(format!(
-            "Level 2 along y in registers: {} columns x {} segments, stored as the four subbands.",
+            "Level 2 along y in registers: {} columns x {} segments of {s}, stored as the four subbands.",
             2 * q,
             q / s
         ));
@@ -450,7 +533,7 @@ impl Emitter<'_> {
             w.line(format!("const int c = t % {}, j = t / {};", 2 * q, 2 * q));
             w.line(format!("const int col = {before} + {margin} + c;"));
             self.lift_registers(w, seg, s, group, None, &|p, k| {
-                format!("tile[2 * ({})][col]", held_at(p, k))
+                format!("tile[2 * ({})][col]", held_at(s, p, k))
             });
             w.line(format!(
                 "const int px = c & 1, nx = q0x + (c >> 1), ny = q0y + {s} * j;"
@@ -510,14 +593,10 @@ fn keep(w: &mut Writer, seg: &TileHalo, s: usize) {
     }
 }
 
-/// `const int v` = natural index `start` reflected about the end samples of a line of `n >= 2`
-/// (whole-sample symmetric), as the boundary rule reads it.
-fn reflected(w: &mut Writer, v: &str, start: &str, n: &str) {
-    w.line(format!("int {v} = {start};"));
-    w.block("", |w| {
-        w.line(format!("const int period = 2 * ({n} - 1);"));
-        w.line(format!("{v} = {v} % period;"));
-        w.line(format!("{v} = {v} < 0 ? {v} + period : {v};"));
-        w.line(format!("{v} = {v} > {n} - 1 ? period - {v} : {v};"));
-    });
+/// Natural index `i` of a line of `n` samples reflected once about the nearer end sample
+/// (whole-sample symmetric): the boundary rule's index wherever `i` lies less than `n - 1` beyond
+/// the line, as every index a level-pair tile reads does (sides of at least 64, halos of a few
+/// indices: [`PairGeometry::reach`]).
+fn folded(i: &str, n: &str) -> String {
+    format!("({i}) < 0 ? -({i}) : (({i}) >= {n} ? 2 * ({n} - 1) - ({i}) : ({i}))")
 }

@@ -669,13 +669,15 @@ fn level_pair_for(
     let side = 4 * pair.tile;
     let large = (module.config.level_pairs_from).is_some_and(|n| h * w >= n);
     let whole = h % side == 0 && w % side == 0 && h / side <= MAX_GRID_YZ;
+    // Every index read beyond a line lies within one reflection of it.
+    let folds_once = pair.reach + 1 < h.min(w) / 2;
     let kind = module.elem.kind();
     let exact = || {
         [h, w, h / 2, w / 2].into_iter().all(|n| {
             (module.program).reflected_segments_exact(module.boundary, kind, n, pair.segment)
         })
     };
-    (levels >= 2 && large && whole && exact()).then_some(pair)
+    (levels >= 2 && large && whole && folds_once && exact()).then_some(pair)
 }
 
 /// The level-pair kernel's launch over an `h` x `w` band (sides multiples of four tiles):

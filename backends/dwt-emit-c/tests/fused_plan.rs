@@ -542,6 +542,7 @@ fn flow(p: &dwt_emit_c::LaunchPlan) -> Vec<(&'static str, [Buffer; 2])> {
                     Pass::Fused => "fused",
                     Pass::Pyramid => "pyramid",
                     Pass::EvenRows => "even rows",
+                    Pass::LevelPair => "level pair",
                 };
                 (name, [l.buffers[0], *l.buffers.last().unwrap()])
             }
@@ -1543,9 +1544,12 @@ fn small_forwards_of_long_steps_take_wider_tiles_on_their_first_level() {
 /// while its edge tiles still shift as they load; OpenCL and i16 never copy so.
 #[test]
 fn asynchronous_copies_follow_their_rule() {
+    // The tile kernels' loads, without the level-pair kernel (whose level 2 shifts what it
+    // reads from its tile, the level-1 low band).
     let cuda = |name: &str, elem: ElementType, async_load: Option<bool>| {
         let config = LaunchConfig {
             async_load,
+            level_pairs_from: None,
             ..LaunchConfig::default()
         };
         let w = dwt_catalogue::by_name(name).unwrap();
@@ -2008,4 +2012,110 @@ fn interleaved_forwards_write_their_even_rows_last() {
     // Not pyramid-sized: Haar's tile launches end in the even rows too.
     let p = plan(&haar, &[37, 70], 2).unwrap();
     assert_eq!(names(&p), ["even_rows_tile", "tile", "even_rows"]);
+}
+
+/// Where the level-pair kernel lifts a forward's first two levels: images of at least
+/// `level_pairs_from` samples whose sides are multiples of 64, two or more levels, a module that
+/// has the kernel (2-D forward, Mallat layout, stored in its working type) and edge segments the
+/// IR proves exact; and where its launch writes.
+#[test]
+fn large_forwards_lift_their_first_two_levels_in_one_launch() {
+    let default = LaunchConfig::default();
+    let names = |name: &str, layout, config: &LaunchConfig, shape: &[usize], levels| {
+        let m = module_in(name, Direction::Forward, layout, config);
+        let p = plan(&m, shape, levels).unwrap();
+        (p.steps.iter())
+            .filter_map(|s| match s {
+                Step::Launch(l) => Some(l.kernel.split_once("forward_").unwrap().1.to_string()),
+                Step::Copy(_) => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let tile = dwt_emit_c::LEVEL_PAIR_TILE;
+    assert_eq!(4 * tile, 64);
+    for (name, shape, levels, want) in [
+        (
+            "Cdf53",
+            &[4096usize, 4096][..],
+            3u32,
+            &["level_pair", "tile"][..],
+        ),
+        ("Cdf53", &[8192, 8192], 2, &["level_pair"]),
+        ("Cdf53", &[8192, 8192], 1, &["tile"]),
+        ("Cdf97", &[4096, 8192], 4, &["level_pair", "tile", "tile"]),
+        ("LeGall53", &[8192, 4096], 3, &["level_pair", "tile"]),
+        (
+            "Daubechies97Integer",
+            &[4096, 4096],
+            3,
+            &["level_pair", "tile"],
+        ),
+        // Below the threshold, or sides the tiles do not divide: a tile launch per level.
+        ("Cdf53", &[2048, 4096], 3, &["tile", "tile", "tile"]),
+        ("Cdf53", &[4096, 4000], 3, &["tile", "tile", "tile"]),
+        ("Cdf53", &[4100, 4096], 3, &["tile", "tile", "tile"]),
+        // Edge segments not proven exact under reflection; a tile outgrowing local memory.
+        (
+            "DeslauriersDubuc97",
+            &[4096, 4096],
+            3,
+            &["tile", "tile", "tile"],
+        ),
+        ("Fidelity", &[4096, 4096], 3, &["tile", "tile", "tile"]),
+        // Pair-local: the pyramids.
+        ("HaarNoShift", &[4096, 4096], 3, &["pyramid3"]),
+    ] {
+        let got = names(name, Layout::Mallat, &default, shape, levels);
+        assert_eq!(got, want, "{name} {shape:?} {levels}");
+    }
+    let never = LaunchConfig {
+        level_pairs_from: None,
+        ..default
+    };
+    assert!(
+        module_in("Cdf53", Direction::Forward, Layout::Mallat, &never)
+            .level_pair
+            .is_none()
+    );
+    let always = LaunchConfig {
+        level_pairs_from: Some(0),
+        ..default
+    };
+    assert_eq!(
+        names("Cdf53", Layout::Mallat, &always, &[64, 128], 3),
+        ["level_pair", "tile"]
+    );
+    for layout in [Layout::Mallat, Layout::Interleaved] {
+        let m = module_in("Cdf53", Direction::Inverse, layout, &always);
+        assert!(m.level_pair.is_none());
+    }
+    let m = module_in("Cdf53", Direction::Forward, Layout::Interleaved, &always);
+    assert!(m.level_pair.is_none());
+    // The launch: a group per 64x64 samples; level 0's highs in the data's quadrants, level 1's
+    // in the next ones, level 1's low band handed on compact in the scratch (rows 32 apart),
+    // from which the last level writes the data's origin.
+    let m = module_in("Cdf53", Direction::Forward, Layout::Mallat, &always);
+    let p = plan(&m, &[64, 128], 3).unwrap();
+    let launches: Vec<_> = (p.steps.iter())
+        .filter_map(|s| match s {
+            Step::Launch(l) => Some(l),
+            Step::Copy(_) => None,
+        })
+        .collect();
+    assert_eq!(launches[0].groups, [2, 1, 1]);
+    assert_eq!(launches[0].block, [dwt_emit_c::LEVEL_PAIR_THREADS, 1]);
+    assert_eq!(
+        launches[0].buffers,
+        [Buffer::Source, Buffer::Scratch, Buffer::Data]
+    );
+    let (h0_01, h0_10, h0_11) = (64, 32 * 128, 32 * 128 + 64);
+    let (h1_01, h1_10, h1_11) = (32, 16 * 128, 16 * 128 + 32);
+    assert_eq!(
+        launches[0].ints,
+        [64, 128, 0, 128, 0, 32, 128, h0_01, h0_10, h0_11, h1_01, h1_10, h1_11]
+    );
+    assert_eq!(
+        launches[1].buffers,
+        [Buffer::Scratch, Buffer::Data, Buffer::Data]
+    );
 }

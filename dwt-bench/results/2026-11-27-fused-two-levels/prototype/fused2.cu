@@ -50,7 +50,16 @@ fused2(const float* __restrict__ X, const int N,
     const int q0x = (int)blockIdx.x * QX, q0y = (int)blockIdx.y * QY;
     const int Ax = 2 * q0x - 2, Ay = 2 * q0y - 2;
     const int Sx = 2 * Ax - 2, Sy = 2 * Ay - 2;
-    const size_t plane1 = (size_t)n1 * n1, plane2 = (size_t)n2 * n2;
+#ifdef MALLAT
+    // h1 and h2 are one N x N buffer in the Mallat layout (rows N apart), as the plans write.
+    const size_t rs1 = N, rs2 = N;
+    const size_t o1_01 = n1, o1_10 = (size_t)n1 * N, o1_11 = (size_t)n1 * N + n1;
+    const size_t o2_01 = n2, o2_10 = (size_t)n2 * N, o2_11 = (size_t)n2 * N + n2;
+#else
+    const size_t rs1 = n1, rs2 = n2;
+    const size_t o1_01 = 0, o1_10 = (size_t)n1 * n1, o1_11 = 2 * (size_t)n1 * n1;
+    const size_t o2_01 = 0, o2_10 = (size_t)n2 * n2, o2_11 = 2 * (size_t)n2 * n2;
+#endif
 
     // Load: WY rows x KX pairs (even, odd), clamped (inner tiles never clamp).
     #pragma unroll 4
@@ -136,7 +145,7 @@ fused2(const float* __restrict__ X, const int N,
                     kept[rd][i] = SQ2 * e[i + 1];
                     const int my = Ay + k0 + i;
                     if (in_x && my >= 2 * q0y && my < 2 * q0y + 2 * QY) {
-                        h1[plane1 + (size_t)my * n1 + mx] = ISQ2 * o[i + 1];
+                        h1[o1_10 + (size_t)my * rs1 + mx] = ISQ2 * o[i + 1];
                     }
                 }
             }
@@ -157,9 +166,9 @@ fused2(const float* __restrict__ X, const int N,
             for (int i = 1; i < SEG + 1; ++i) e[i] = e[i] + 0.25f * (o[i - 1] + o[i]);
             #pragma unroll
             for (int i = 0; i < SEG; ++i) {
-                const size_t at = (size_t)(2 * q0y + SEG * j + i) * n1 + mx;
-                h1[at] = SQ2 * e[i + 1];
-                h1[2 * plane1 + at] = ISQ2 * o[i + 1];
+                const size_t at = (size_t)(2 * q0y + SEG * j + i) * rs1 + mx;
+                h1[o1_01 + at] = SQ2 * e[i + 1];
+                h1[o1_11 + at] = ISQ2 * o[i + 1];
             }
         }
         __syncthreads();
@@ -240,12 +249,13 @@ fused2(const float* __restrict__ X, const int N,
         #pragma unroll
         for (int i = 0; i < SEG; ++i) {
             const size_t at = (size_t)(q0y + SEG * j + i) * n2 + nx;
+            const size_t bt = (size_t)(q0y + SEG * j + i) * rs2 + nx;
             if (px == 0) {
                 ll2[at] = SQ2 * e[i + 1];
-                h2[plane2 + at] = ISQ2 * o[i + 1];
+                h2[o2_10 + bt] = ISQ2 * o[i + 1];
             } else {
-                h2[at] = SQ2 * e[i + 1];
-                h2[2 * plane2 + at] = ISQ2 * o[i + 1];
+                h2[o2_01 + bt] = SQ2 * e[i + 1];
+                h2[o2_11 + bt] = ISQ2 * o[i + 1];
             }
         }
     }

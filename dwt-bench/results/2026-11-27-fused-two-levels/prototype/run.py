@@ -32,9 +32,10 @@ def snapshot_module():
     return cp.RawModule(code=body, options=("-std=c++17",), name_expressions=None)
 
 
-def fused_module(qx, qy, seg, threads):
+def fused_module(qx, qy, seg, threads, mallat=False):
     code = open(os.path.join(HERE, "fused2.cu")).read()
     opts = (f"-DQX={qx}", f"-DQY={qy}", f"-DSEG={seg}", f"-DTHREADS={threads}")
+    opts += ("-DMALLAT",) if mallat else ()
     return cp.RawModule(code=code, options=opts)
 
 
