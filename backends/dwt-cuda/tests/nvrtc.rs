@@ -92,6 +92,7 @@ fn check_module(
     expected.extend(module.pyramids.iter().map(|p| p.kernel.clone()));
     // The interleaved 2-D forwards' even rows.
     expected.extend(module.even_rows.clone());
+    expected.extend(module.level_pair.as_ref().map(|p| p.kernel.clone()));
     // Their first level's tile kernel runs by default on images of EVEN_ROWS_MIN_SAMPLES or
     // more, on those requests' tiles: checked there (below). Here it need only compile (on
     // the default tiles Fidelity's i32 one spills 8 bytes under the register cap).

@@ -64,19 +64,6 @@ pub trait Dialect {
         params: &[Param],
         local_size: [usize; 3],
         full_occupancy: bool,
-    ) -> String {
-        let threads: usize = local_size.iter().product();
-        let groups = full_occupancy.then(|| (THREADS_PER_MULTIPROCESSOR / threads).max(1));
-        self.kernel_signature_for_groups(name, params, local_size, groups)
-    }
-    /// [`kernel_signature`](Self::kernel_signature) asking the compiler to fit `groups` groups
-    /// per multiprocessor (CUDA's `__launch_bounds__(n, groups)`), or nothing with `None`.
-    fn kernel_signature_for_groups(
-        &self,
-        name: &str,
-        params: &[Param],
-        local_size: [usize; 3],
-        groups: Option<usize>,
     ) -> String;
     /// A local (shared) memory array declaration with its `;`.
     fn local_array(&self, ty: &str, name: &str, dims: &[usize]) -> String;
@@ -177,12 +164,12 @@ impl Dialect for OpenCl {
         "static inline"
     }
 
-    fn kernel_signature_for_groups(
+    fn kernel_signature(
         &self,
         name: &str,
         params: &[Param],
         local_size: [usize; 3],
-        _groups: Option<usize>,
+        _full_occupancy: bool,
     ) -> String {
         let params: Vec<String> = params
             .iter()
@@ -310,12 +297,12 @@ impl Dialect for Cuda {
         ]
     }
 
-    fn kernel_signature_for_groups(
+    fn kernel_signature(
         &self,
         name: &str,
         params: &[Param],
         local_size: [usize; 3],
-        groups: Option<usize>,
+        full_occupancy: bool,
     ) -> String {
         let params: Vec<String> = params
             .iter()
@@ -327,9 +314,13 @@ impl Dialect for Cuda {
             .collect();
         let [x, y, z] = local_size;
         let threads = x * y * z;
-        let bounds = match groups {
-            Some(groups) => format!("{threads}, {groups}"),
-            None => threads.to_string(),
+        let bounds = if full_occupancy {
+            format!(
+                "{threads}, {}",
+                (THREADS_PER_MULTIPROCESSOR / threads).max(1)
+            )
+        } else {
+            threads.to_string()
         };
         format!(
             "// Launched with blockDim = ({x}, {y}, {z}).\nextern \"C\" __global__ void __launch_bounds__({bounds})\n{name}({})",

@@ -32,6 +32,13 @@ pub const LEVEL_PAIR_TILE: usize = 16;
 pub const LEVEL_PAIRS_MIN_SAMPLES: usize = 4096 * 4096;
 /// Work-items per group of the level-pair kernel.
 pub const LEVEL_PAIR_THREADS: usize = 256;
+/// The most 4-byte words a level-1 register segment of a level-pair kernel may hold: 11 (CDF 5/3
+/// f32 and LeGall 5/3 i32: 6 even and 5 odd values) fit the 32 registers of full occupancy
+/// without spilling (NVRTC 13.0). Programs of longer segments have no level-pair kernel: CDF
+/// 9/7's and Daubechies 9/7's (15 words) spilled under 32 registers and with 48 their first two
+/// levels took 1.05-1.28x the per-level plan's time on an H100; uncapped, CDF 5/3's took 40
+/// registers and ran 5% slower at 4096^2 (BENCHMARKS.md).
+const LEVEL_PAIR_MAX_WORDS: usize = 11;
 /// Indices per phase of level 2's register segments along y, the last pass (divides
 /// [`LEVEL_PAIR_TILE`]): shorter than the others, so that fewer values are live between its
 /// loads and its stores.
@@ -137,15 +144,18 @@ impl PairGeometry {
 
 impl Emitter<'_> {
     /// The level-pair kernel's geometry, or `None` where the module has none: not a forward of
-    /// the Mallat layout stored in its working type, no lifting step, or a tile over
+    /// the Mallat layout stored in its working type, no lifting step, register segments too
+    /// long for full occupancy ([`level_pair_words`](Self::level_pair_words)), or a tile over
     /// [`MAX_TILE_BYTES`].
     pub(crate) fn level_pair_geometry(&self) -> Option<PairGeometry> {
         let program = self.wavelet.program_for(self.direction);
+        let seg = program.tile_halo(0);
         let applies = self.direction == Direction::Forward
             && self.layout == Layout::Mallat
             && self.d.storage_type(self.elem) == self.work()
             && self.wavelet.boundary != dwt_ir::Boundary::Periodic
-            && !program.tile_halo(0).steps.is_empty();
+            && !seg.steps.is_empty()
+            && self.level_pair_words(&seg) <= LEVEL_PAIR_MAX_WORDS;
         let g = PairGeometry::new(&program.tile_halo(0), LEVEL_PAIR_TILE, LEVEL_PAIR_SEGMENT);
         let [rows, cols] = g.dims();
         // The tile and the two tables of where an edge tile's rows and columns read from.
@@ -153,22 +163,13 @@ impl Emitter<'_> {
         (applies && bytes <= MAX_TILE_BYTES).then_some(g)
     }
 
-    /// The groups per multiprocessor the level-pair kernel asks the compiler to fit (on CUDA a
-    /// register budget): all 8 of 256 work-items (32 registers) where a register segment of level
-    /// 1 holds at most 11 words (CDF 5/3 f32 and LeGall 5/3 i32: 6 even and 5 odd values); else 5
-    /// (48 registers), or 4 for 8-byte values. NVRTC 13.0 spilled 40-192 bytes under 32 registers
-    /// for segments of 15 words (CDF 9/7, Daubechies 9/7) or CDF 5/3 in f64, and, left to
-    /// itself, chose 40 registers for those and spilled 8-12 bytes; uncapped, CDF 5/3's took 40
-    /// registers and its two levels ran 5% slower at 4096^2 (BENCHMARKS.md).
-    fn level_pair_groups(&self, seg: &TileHalo) -> usize {
-        let s = LEVEL_PAIR_SEGMENT as u32;
-        let values: u32 = seg.load.iter().map(|h| h.before + s + h.after).sum();
-        let words = values * self.elem.size().div_ceil(4) as u32;
-        match (words <= 11, self.elem.size() <= 4) {
-            (true, _) => 8,
-            (false, true) => 5,
-            (false, false) => 4,
-        }
+    /// The 4-byte words of one level-1 register segment (both phases with their halos).
+    fn level_pair_words(&self, seg: &TileHalo) -> usize {
+        let s = LEVEL_PAIR_SEGMENT;
+        let values: usize = (seg.load.iter())
+            .map(|h| (h.before + h.after) as usize + s)
+            .sum();
+        values * self.elem.size().div_ceil(4)
     }
 
     /// The level-pair kernel `name` on geometry `g`.
@@ -199,8 +200,7 @@ impl Emitter<'_> {
             4 * q
         ));
         w.comment("reflect the low band's margin beyond its band again before level 2.");
-        let groups = self.level_pair_groups(&seg);
-        let sig = d.kernel_signature_for_groups(name, &params, [threads, 1, 1], Some(groups));
+        let sig = d.kernel_signature(name, &params, [threads, 1, 1], true);
         let work = self.work();
         self.kernel_block(w, sig, |w| {
             w.line(d.local_array(work, "tile", &[rows, cols]));
@@ -414,8 +414,12 @@ impl Emitter<'_> {
                 ));
                 for i in 0..s {
                     for (p, band) in [(0, "h0_01"), (1, "h0_11")] {
+                        let row = match i {
+                            0 => String::new(),
+                            _ => format!(" + {i} * high_row_step"),
+                        };
                         w.line(format!(
-                            "high[{band} + at + {i} * high_row_step] = to_elem({}{});",
+                            "high[{band} + at{row}] = to_elem({}{});",
                             ["e", "o"][p],
                             i + seg.load[p].before as usize
                         ));
@@ -531,7 +535,7 @@ impl Emitter<'_> {
         ));
         share(w, "t", "tid", threads, 2 * q * (q / s), Unroll::No, |w| {
             w.line(format!("const int c = t % {}, j = t / {};", 2 * q, 2 * q));
-            w.line(format!("const int col = {before} + {margin} + c;"));
+            w.line(format!("const int col = {} + c;", before + margin));
             self.lift_registers(w, seg, s, group, None, &|p, k| {
                 format!("tile[2 * ({})][col]", held_at(s, p, k))
             });
@@ -546,12 +550,16 @@ impl Emitter<'_> {
                 "{pointer} const o_out = high + (px ? h1_11 : h1_10) + nx + ny * high_row_step;"
             ));
             for i in 0..s {
+                let [e_at, o_at] = match i {
+                    0 => ["0".to_string(), "0".to_string()],
+                    _ => [format!("{i} * e_step"), format!("{i} * high_row_step")],
+                };
                 w.line(format!(
-                    "e_out[{i} * e_step] = to_elem(e{});",
+                    "e_out[{e_at}] = to_elem(e{});",
                     i + seg.load[0].before as usize
                 ));
                 w.line(format!(
-                    "o_out[{i} * high_row_step] = to_elem(o{});",
+                    "o_out[{o_at}] = to_elem(o{});",
                     i + seg.load[1].before as usize
                 ));
             }
