@@ -690,6 +690,100 @@ fn level_pairs_match_the_reference() {
     assert_eq!(launched, takers.len() * 3 * 2);
 }
 
+/// The level-pair kernel on programs it was not written for: 32 seeded random integer programs
+/// of one to three short steps (taps at offsets the 5/3 pair reads, so that most keep register
+/// segments of at most 11 words; random coefficients, rounding and shift, pre-shift, boundary,
+/// which phase lifts first), the size threshold lifted, on 64x64, 64x128 and 128x64 with two or
+/// three levels, against the CPU reference (i32). Where the planner takes the kernel depends on
+/// the IR's proofs; at least a third of the programs must take it.
+#[test]
+fn random_short_programs_on_level_pairs_match_the_reference() {
+    let config = LaunchConfig {
+        level_pairs_from: Some(0),
+        ..LaunchConfig::default()
+    };
+    let b = OpenClBackend::with_config(config).expect("an OpenCL device (PoCL in CI)");
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let (mut took, cases) = (0, 32);
+    for case in 0..cases {
+        let first_odd = next(2) == 0;
+        let mut text = format!(
+            "wavelet Random {{ kind = integer; boundary = {}; shift = {};",
+            ["symmetric", "clamp"][next(2) as usize],
+            next(3)
+        );
+        for step in 0..1 + next(3) {
+            let odd_target = (step % 2 == 0) == first_odd;
+            let (target, source, offsets) = match odd_target {
+                true => ("odd", "even", [0, 1]),
+                false => ("even", "odd", [-1, 0]),
+            };
+            let taps = 1 + next(2) as usize;
+            let terms: Vec<String> = offsets[..taps]
+                .iter()
+                .map(|o| {
+                    format!(
+                        "{}*{source}[{o}]",
+                        (1 + next(9) as i64) * [1, -1][next(2) as usize]
+                    )
+                })
+                .collect();
+            let shift = next(4);
+            let sign = ["-", "+"][next(2) as usize];
+            text += &match shift {
+                0 => format!(" {target} {sign}= {};", terms.join(" + ")),
+                _ => format!(
+                    " {target} {sign}= ({} + {}) >> {shift};",
+                    terms.join(" + "),
+                    next(1 << shift)
+                ),
+            };
+        }
+        text += " }";
+        let w = parse_wavelet(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let shape = [[64, 64], [64, 128], [128, 64]][case % 3];
+        let levels = 2 + next(2) as u32;
+        let config = b
+            .config()
+            .for_request(&w, Direction::Forward, ElementType::I32, &shape);
+        let module = dwt_emit_c::emit_module(
+            &dwt_emit_c::OpenCl,
+            &w,
+            Direction::Forward,
+            ElementType::I32,
+            Layout::Mallat,
+            &config,
+        )
+        .unwrap();
+        let plan = dwt_emit_c::plan(&module, &shape, levels).unwrap();
+        took += usize::from(
+            (module.level_pair.as_ref())
+                .is_some_and(|pair| plan.kernels().contains(&pair.kernel.as_str())),
+        );
+        let n = shape[0] * shape[1];
+        let input: Vec<i32> = (0..n)
+            .map(|i| ((i * 7919 + case * 31) % 4001) as i32 - 2000)
+            .collect();
+        let r = request(&w, Direction::Forward, &shape, levels);
+        assert_eq!(
+            matches_reference(&b, &r, &input),
+            Ok(true),
+            "{text} {shape:?} {levels} levels"
+        );
+    }
+    eprintln!("{took} of {cases} programs took the level-pair kernel");
+    assert!(
+        3 * took >= cases,
+        "{took} of {cases} programs took the level-pair kernel"
+    );
+}
+
 /// Threads transforming different sizes at once with the same kernels (one program cache, one
 /// PoCL binary cache): every result against the CPU reference, and the process alive. A CI run
 /// of this binary once aborted inside PoCL (`pocl_release_dlhandle_cache`), which the backend
