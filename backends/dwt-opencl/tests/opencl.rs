@@ -640,6 +640,38 @@ fn a_plan_on_both_fused_kernels_matches_the_reference() {
     }
 }
 
+/// A backend whose plans take the level-pair kernel at every size its tiles divide.
+fn level_pair_backend() -> OpenClBackend {
+    let config = LaunchConfig {
+        level_pairs_from: Some(0),
+        ..LaunchConfig::default()
+    };
+    OpenClBackend::with_config(config).expect("an OpenCL device (PoCL in CI)")
+}
+
+/// Whether `b`'s plan of a Mallat forward of `w` on `shape` in `elem` launches the level-pair
+/// kernel.
+fn takes_level_pair(
+    b: &OpenClBackend,
+    w: &Wavelet,
+    elem: ElementType,
+    shape: &[usize],
+    levels: u32,
+) -> bool {
+    let config = b.config().for_request(w, Direction::Forward, elem, shape);
+    let module = dwt_emit_c::emit_module(
+        &dwt_emit_c::OpenCl,
+        w,
+        Direction::Forward,
+        elem,
+        Layout::Mallat,
+        &config,
+    )
+    .unwrap();
+    let plan = dwt_emit_c::plan(&module, shape, levels).unwrap();
+    (module.level_pair.as_ref()).is_some_and(|pair| plan.kernels().contains(&pair.kernel.as_str()))
+}
+
 /// The level-pair kernel (levels 1 and 2 of a forward in one launch, the first level's low band
 /// kept on chip) against the CPU reference, the size threshold lifted: every catalogue wavelet
 /// on images whose sides are multiples of its tiles: one tile (every edge reflected on both
@@ -649,11 +681,7 @@ fn a_plan_on_both_fused_kernels_matches_the_reference() {
 /// kernel, Haar's first levels take the pyramid kernels.
 #[test]
 fn level_pairs_match_the_reference() {
-    let config = LaunchConfig {
-        level_pairs_from: Some(0),
-        ..LaunchConfig::default()
-    };
-    let b = OpenClBackend::with_config(config).expect("an OpenCL device (PoCL in CI)");
+    let b = level_pair_backend();
     let takers = ["LeGall53", "Cdf53"];
     let mut launched = 0;
     for w in dwt_catalogue::all() {
@@ -663,23 +691,11 @@ fn level_pairs_match_the_reference() {
         };
         for shape in [[64, 64], [64, 192], [128, 256]] {
             for levels in [2, 3] {
-                let config = b.config().for_request(w, Direction::Forward, elem, &shape);
-                let module = dwt_emit_c::emit_module(
-                    &dwt_emit_c::OpenCl,
-                    w,
-                    Direction::Forward,
-                    elem,
-                    Layout::Mallat,
-                    &config,
-                )
-                .unwrap();
-                let plan = dwt_emit_c::plan(&module, &shape, levels).unwrap();
-                let takes = (module.level_pair.as_ref())
-                    .is_some_and(|pair| plan.kernels().contains(&pair.kernel.as_str()));
+                let takes = takes_level_pair(&b, w, elem, &shape, levels);
                 assert_eq!(
                     takes,
                     takers.contains(&w.name.as_str()),
-                    "{} {shape:?} {levels} levels: {plan:?}",
+                    "{} {shape:?} {levels} levels",
                     w.name
                 );
                 launched += usize::from(takes);
@@ -698,11 +714,7 @@ fn level_pairs_match_the_reference() {
 /// the IR's proofs; at least a third of the programs must take it.
 #[test]
 fn random_short_programs_on_level_pairs_match_the_reference() {
-    let config = LaunchConfig {
-        level_pairs_from: Some(0),
-        ..LaunchConfig::default()
-    };
-    let b = OpenClBackend::with_config(config).expect("an OpenCL device (PoCL in CI)");
+    let b = level_pair_backend();
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let mut next = |n: u64| {
         state ^= state << 13;
@@ -749,23 +761,7 @@ fn random_short_programs_on_level_pairs_match_the_reference() {
         let w = parse_wavelet(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
         let shape = [[64, 64], [64, 128], [128, 64]][case % 3];
         let levels = 2 + next(2) as u32;
-        let config = b
-            .config()
-            .for_request(&w, Direction::Forward, ElementType::I32, &shape);
-        let module = dwt_emit_c::emit_module(
-            &dwt_emit_c::OpenCl,
-            &w,
-            Direction::Forward,
-            ElementType::I32,
-            Layout::Mallat,
-            &config,
-        )
-        .unwrap();
-        let plan = dwt_emit_c::plan(&module, &shape, levels).unwrap();
-        took += usize::from(
-            (module.level_pair.as_ref())
-                .is_some_and(|pair| plan.kernels().contains(&pair.kernel.as_str())),
-        );
+        took += usize::from(takes_level_pair(&b, &w, ElementType::I32, &shape, levels));
         let n = shape[0] * shape[1];
         let input: Vec<i32> = (0..n)
             .map(|i| ((i * 7919 + case * 31) % 4001) as i32 - 2000)
