@@ -5,12 +5,12 @@
 //! low band that level 2 reads (its neighbours compute that margin too), stores level 1's high
 //! subbands of its own indices, lifts level 2 on the low band it kept in local memory and
 //! stores level 2's four subbands. Level 1's low band never goes through global memory: the
-//! per-level plan writes it and reads it back in a launch of its own. A prototype of this
-//! kernel took CDF 5/3's three levels from 69 to 62 us at 4096^2 and from 251 to 221 us at
-//! 8192^2 on an H100 (BENCHMARKS.md).
+//! per-level plan writes it and reads it back in a launch of its own, and the neighbours'
+//! recomputed margin costs less than that: CDF 5/3's and LeGall 5/3's two and three levels in
+//! 0.89-0.97 of the per-level plan's time at 4096^2 and 8192^2 on an H100 (BENCHMARKS.md).
 //!
 //! Forward, Mallat layout, storage in the working type (no i16: its reference truncates between
-//! axes). Tiles at the image's edges load their halo by whole-sample reflection and reflect the
+//! axes), programs whose register segments fit full occupancy ([`LEVEL_PAIR_MAX_WORDS`]). Tiles at the image's edges load their halo by whole-sample reflection and reflect the
 //! level-1 low band's margin beyond its band again before level 2 reads it: exact where
 //! [`dwt_ir::Program::reflected_segments_exact`] proves segments so on the lines of both levels
 //! (the planner checks). The planner launches it only on images whose sides are multiples of
@@ -41,7 +41,8 @@ pub const LEVEL_PAIR_THREADS: usize = 256;
 const LEVEL_PAIR_MAX_WORDS: usize = 11;
 /// Indices per phase of level 2's register segments along y, the last pass (divides
 /// [`LEVEL_PAIR_TILE`]): shorter than the others, so that fewer values are live between its
-/// loads and its stores.
+/// loads and its stores (with 4, LeGall 5/3's kernel spilled 8 bytes under 32 registers) and
+/// every work-item has one.
 const LEVEL2_Y_SEGMENT: usize = 2;
 /// Indices per phase of the kernel's register segments (divides [`LEVEL_PAIR_TILE`]).
 pub const LEVEL_PAIR_SEGMENT: usize = 4;
@@ -57,7 +58,7 @@ pub struct LevelPairPass {
     /// Register segments' length, for the exactness proof of edge tiles.
     pub segment: usize,
     /// The most indices beyond a line's ends that a tile reads, natural samples or level-1 low
-    /// band ([`PairGeometry::reach`]): the kernel reflects them once, so each line must be
+    /// band (the emitter's `PairGeometry::reach`): the kernel reflects them once, so each line must be
     /// longer than this plus one.
     pub reach: usize,
 }
