@@ -58,8 +58,8 @@ pub struct LevelPairPass {
     /// Register segments' length, for the exactness proof of edge tiles.
     pub segment: usize,
     /// The most indices beyond a line's ends that a tile reads, natural samples or level-1 low
-    /// band (the emitter's `PairGeometry::reach`): the kernel reflects them once, so each line must be
-    /// longer than this plus one.
+    /// band (`PairGeometry::reach`): the kernel reflects them once, so each line must be longer
+    /// than this plus one.
     pub reach: usize,
 }
 
