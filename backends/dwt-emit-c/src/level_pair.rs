@@ -10,8 +10,9 @@
 //! 0.89-0.97 of the per-level plan's time at 4096^2 and 8192^2 on an H100 (BENCHMARKS.md).
 //!
 //! Forward, Mallat layout, storage in the working type (no i16: its reference truncates between
-//! axes), programs whose register segments fit full occupancy ([`LEVEL_PAIR_MAX_WORDS`]). Tiles at the image's edges load their halo by whole-sample reflection and reflect the
-//! level-1 low band's margin beyond its band again before level 2 reads it: exact where
+//! axes), programs whose register segments fit full occupancy ([`LEVEL_PAIR_MAX_WORDS`]). Tiles
+//! at the image's edges load their halo by whole-sample reflection and reflect the level-1 low
+//! band's margin beyond its band again before level 2 reads it: exact where
 //! [`dwt_ir::Program::reflected_segments_exact`] proves segments so on the lines of both levels
 //! (the planner checks). The planner launches it only on images whose sides are multiples of
 //! `4 * LEVEL_PAIR_TILE`, so that every tile is whole.
