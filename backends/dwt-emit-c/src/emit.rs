@@ -4,7 +4,9 @@
 use dwt_ir::{Boundary, Coeff, Direction, Op, Program, Sign, Step, Wavelet};
 
 use crate::dialect::{Dialect, Param};
-use crate::level_pair::{LevelPairPass, LEVEL_PAIR_SEGMENT, LEVEL_PAIR_THREADS, LEVEL_PAIR_TILE};
+use crate::level_pair::{
+    LevelPairPass, LEVEL2_Y_SEGMENT, LEVEL_PAIR_SEGMENT, LEVEL_PAIR_THREADS, LEVEL_PAIR_TILE,
+};
 use crate::plan::LaunchPlan;
 use crate::pyramid::{pair_local, PyramidPass, PYRAMID_MAX_DEPTH};
 use crate::row_segments::{row_segments, step_margins, RowSegments, ROW_SEGMENT_WIDTH};
@@ -393,7 +395,7 @@ pub fn emit_module(
             kernel: name,
             tile: LEVEL_PAIR_TILE,
             threads: LEVEL_PAIR_THREADS,
-            segment: LEVEL_PAIR_SEGMENT,
+            segments: [LEVEL_PAIR_SEGMENT, LEVEL2_Y_SEGMENT],
             reach: g.reach(LEVEL_PAIR_TILE),
         }
     });

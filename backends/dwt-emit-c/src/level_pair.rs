@@ -44,7 +44,7 @@ const LEVEL_PAIR_MAX_WORDS: usize = 11;
 /// [`LEVEL_PAIR_TILE`]): shorter than the others, so that fewer values are live between its
 /// loads and its stores (with 4, LeGall 5/3's kernel spilled 8 bytes under 32 registers) and
 /// every work-item has one.
-const LEVEL2_Y_SEGMENT: usize = 2;
+pub(crate) const LEVEL2_Y_SEGMENT: usize = 2;
 /// Indices per phase of the kernel's register segments (divides [`LEVEL_PAIR_TILE`]).
 pub const LEVEL_PAIR_SEGMENT: usize = 4;
 
@@ -56,8 +56,9 @@ pub struct LevelPairPass {
     pub kernel: String,
     pub tile: usize,
     pub threads: usize,
-    /// Register segments' length, for the exactness proof of edge tiles.
-    pub segment: usize,
+    /// The register segments' lengths, for the exactness proof of edge tiles: every pass's but
+    /// level 2's along y, and that one's.
+    pub segments: [usize; 2],
     /// The most indices beyond a line's ends that a tile reads, natural samples or level-1 low
     /// band (`PairGeometry::reach`): the kernel reflects them once, so each line must be longer
     /// than this plus one.

@@ -672,10 +672,14 @@ fn level_pair_for(
     // Every index read beyond a line lies within one reflection of it.
     let folds_once = pair.reach + 1 < h.min(w) / 2;
     let kind = module.elem.kind();
+    let proven =
+        |n: usize, s: usize| (module.program).reflected_segments_exact(module.boundary, kind, n, s);
+    let [first, level2_y] = pair.segments;
     let exact = || {
-        [h, w, h / 2, w / 2].into_iter().all(|n| {
-            (module.program).reflected_segments_exact(module.boundary, kind, n, pair.segment)
-        })
+        [h, w].into_iter().all(|n| proven(n, first))
+            && [h / 2, w / 2]
+                .into_iter()
+                .all(|n| proven(n, first) && proven(n, level2_y))
     };
     (levels >= 2 && large && whole && folds_once && exact()).then_some(pair)
 }
