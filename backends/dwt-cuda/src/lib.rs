@@ -750,10 +750,16 @@ impl Emitted {
     /// The kernels the plan launches that ask for full occupancy (a register cap).
     fn capped_kernels(&self) -> Vec<String> {
         let launched = self.plan.kernels();
-        (self.module.tile.iter())
+        let tiles = (self.module.tile.iter())
             .chain(&self.module.small_tile)
-            .filter(|t| t.full_occupancy && launched.contains(&t.kernel.as_str()))
-            .map(|t| t.kernel.clone())
+            .filter(|t| t.full_occupancy)
+            .map(|t| &t.kernel);
+        let pairs = (self.module.level_pair.iter())
+            .filter(|p| p.full_occupancy)
+            .map(|p| &p.kernel);
+        (tiles.chain(pairs))
+            .filter(|k| launched.contains(&k.as_str()))
+            .cloned()
             .collect()
     }
 }

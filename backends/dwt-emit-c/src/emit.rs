@@ -397,6 +397,7 @@ pub fn emit_module(
             threads: LEVEL_PAIR_THREADS,
             segments: [LEVEL_PAIR_SEGMENT, LEVEL2_Y_SEGMENT],
             reach: g.reach(LEVEL_PAIR_TILE),
+            full_occupancy: e.level_pair_capped(),
         }
     });
     let even_rows = even_rows_applies.then(|| {

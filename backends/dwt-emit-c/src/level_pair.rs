@@ -59,6 +59,11 @@ pub struct LevelPairPass {
     /// The register segments' lengths, for the exactness proof of edge tiles: every pass's but
     /// level 2's along y, and that one's.
     pub segments: [usize; 2],
+    /// Whether the kernel asks for full occupancy (on CUDA 32 registers for groups of 256): but
+    /// with [`LaunchConfig::register_cap`](crate::LaunchConfig::register_cap) off, always (its
+    /// segments were sized for that, [`LEVEL_PAIR_MAX_WORDS`]); an executor that finds it
+    /// spilling on its device builds it without.
+    pub full_occupancy: bool,
     /// The most indices beyond a line's ends that a tile reads, natural samples or level-1 low
     /// band (`PairGeometry::reach`): the kernel reflects them once, so each line must be longer
     /// than this plus one.
@@ -175,6 +180,11 @@ impl Emitter<'_> {
         values * self.elem.size().div_ceil(4)
     }
 
+    /// Whether the level-pair kernel asks for full occupancy ([`LevelPairPass::full_occupancy`]).
+    pub(crate) fn level_pair_capped(&self) -> bool {
+        self.cfg.register_cap != Some(false)
+    }
+
     /// The level-pair kernel `name` on geometry `g`.
     pub(crate) fn level_pair(&self, w: &mut Writer, name: &str, g: PairGeometry) {
         let d = self.d;
@@ -203,7 +213,7 @@ impl Emitter<'_> {
             4 * q
         ));
         w.comment("reflect the low band's margin beyond its band again before level 2.");
-        let sig = d.kernel_signature(name, &params, [threads, 1, 1], true);
+        let sig = d.kernel_signature(name, &params, [threads, 1, 1], self.level_pair_capped());
         let work = self.work();
         self.kernel_block(w, sig, |w| {
             w.line(d.local_array(work, "tile", &[rows, cols]));

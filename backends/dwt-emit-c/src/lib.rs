@@ -310,7 +310,7 @@ pub struct LaunchConfig {
     /// 8192^2; the inverses ran faster uncapped: BENCHMARKS.md). `Some(true)`: every fused
     /// kernel; `Some(false)`: none. Whatever this says, the CUDA executor takes the cap off a
     /// kernel that uses local memory under it on its device (spills), and builds the request
-    /// without it.
+    /// without it. The level-pair kernel ([`LevelPairPass`]) asks for it but with `Some(false)`.
     pub register_cap: Option<bool>,
     /// Whether the fused plan lifts the first levels of a 2-D transform by a pair-local program
     /// (Haar) in pyramid kernels ([`PyramidPass`]), two or three levels per launch, where they

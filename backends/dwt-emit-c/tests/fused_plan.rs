@@ -2079,6 +2079,41 @@ fn large_forwards_lift_their_first_two_levels_in_one_launch() {
             .level_pair
             .is_none()
     );
+    let cdf53 = dwt_catalogue::by_name("Cdf53").unwrap();
+    let cdf53_module = |elem, config: &LaunchConfig| {
+        emit_module(
+            &Cuda,
+            cdf53,
+            Direction::Forward,
+            elem,
+            Layout::Mallat,
+            config,
+        )
+        .unwrap()
+    };
+    // f64's segments hold 22 words: no level-pair kernel.
+    assert!(cdf53_module(ElementType::F64, &default)
+        .level_pair
+        .is_none());
+    // Full occupancy asked for but with the register cap off (the CUDA executor's rebuild of a
+    // kernel that spilled under it).
+    for (cap, bounds) in [
+        (None, "__launch_bounds__(256, 8)"),
+        (Some(false), "__launch_bounds__(256)"),
+    ] {
+        let config = LaunchConfig {
+            register_cap: cap,
+            ..default
+        };
+        let m = cdf53_module(ElementType::F32, &config);
+        let pair = m.level_pair.as_ref().unwrap();
+        assert_eq!(pair.full_occupancy, cap.is_none());
+        let source = m.kernel_source(&pair.kernel).unwrap();
+        assert!(
+            source.contains(&format!("{bounds}\n{}(", pair.kernel)),
+            "{cap:?}"
+        );
+    }
     let always = LaunchConfig {
         level_pairs_from: Some(0),
         ..default
