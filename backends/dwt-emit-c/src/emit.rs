@@ -384,8 +384,12 @@ pub fn emit_module(
     } else {
         Vec::new()
     };
+    // Not where the pyramids take a 2-D transform's first levels (a pair-local program): the
+    // plan would never launch it.
     let level_pair = match &tile {
-        Ok(_) if config.level_pairs_from.is_some() && !config.planes => e.level_pair_geometry(),
+        Ok(_) if config.level_pairs_from.is_some() && !config.planes && !pyramid_applies => {
+            e.level_pair_geometry()
+        }
         _ => None,
     }
     .map(|g| {

@@ -2091,6 +2091,17 @@ fn large_forwards_lift_their_first_two_levels_in_one_launch() {
         )
         .unwrap()
     };
+    // A pair-local program's module has one only where the pyramids do not take its levels.
+    let haar = |pyramids| {
+        let config = LaunchConfig {
+            pyramids,
+            ..default
+        };
+        module_in("HaarNoShift", Direction::Forward, Layout::Mallat, &config)
+            .level_pair
+            .is_some()
+    };
+    assert!(!haar(true) && haar(false));
     // f64's segments hold 22 words: no level-pair kernel.
     assert!(cdf53_module(ElementType::F64, &default)
         .level_pair

@@ -640,10 +640,12 @@ fn a_plan_on_both_fused_kernels_matches_the_reference() {
     }
 }
 
-/// A backend whose plans take the level-pair kernel at every size its tiles divide.
-fn level_pair_backend() -> OpenClBackend {
+/// A backend whose plans take the level-pair kernel at every size its tiles divide, with or
+/// without the pyramid kernels (which take a pair-local program's first levels before it).
+fn level_pair_backend(pyramids: bool) -> OpenClBackend {
     let config = LaunchConfig {
         level_pairs_from: Some(0),
+        pyramids,
         ..LaunchConfig::default()
     };
     OpenClBackend::with_config(config).expect("an OpenCL device (PoCL in CI)")
@@ -678,10 +680,11 @@ fn takes_level_pair(
 /// sides), a row of three, and two by four; two and three levels; f32 and f64, i16 and i32
 /// (i16 and f64 take the per-level plan). The f32 and i32 plans of CDF 5/3 and LeGall 5/3 must
 /// launch it, and only those: the programs of longer register segments have no level-pair
-/// kernel, Haar's first levels take the pyramid kernels.
+/// kernel, Haar's first levels take the pyramid kernels (and without those, the level-pair
+/// kernel: checked too).
 #[test]
 fn level_pairs_match_the_reference() {
-    let b = level_pair_backend();
+    let b = level_pair_backend(true);
     let takers = ["LeGall53", "Cdf53"];
     let mut launched = 0;
     for w in dwt_catalogue::all() {
@@ -704,6 +707,18 @@ fn level_pairs_match_the_reference() {
         }
     }
     assert_eq!(launched, takers.len() * 3 * 2);
+    // Without the pyramids, Haar's first two levels take the level-pair kernel too.
+    let b = level_pair_backend(false);
+    for name in ["HaarNoShift", "HaarWithShift"] {
+        let w = dwt_catalogue::by_name(name).unwrap();
+        for shape in [[64, 64], [128, 64]] {
+            assert!(
+                takes_level_pair(&b, w, ElementType::I32, &shape, 3),
+                "{name}"
+            );
+            check_case(&b, &request(w, Direction::Forward, &shape, 3), 7);
+        }
+    }
 }
 
 /// The level-pair kernel on programs it was not written for: 32 seeded random integer programs
@@ -714,7 +729,7 @@ fn level_pairs_match_the_reference() {
 /// the IR's proofs; at least a third of the programs must take it.
 #[test]
 fn random_short_programs_on_level_pairs_match_the_reference() {
-    let b = level_pair_backend();
+    let b = level_pair_backend(true);
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let mut next = |n: u64| {
         state ^= state << 13;
