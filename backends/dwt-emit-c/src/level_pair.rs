@@ -164,7 +164,7 @@ impl Emitter<'_> {
             && self.wavelet.boundary != dwt_ir::Boundary::Periodic
             && !seg.steps.is_empty()
             && self.level_pair_words(&seg) <= LEVEL_PAIR_MAX_WORDS;
-        let g = PairGeometry::new(&program.tile_halo(0), LEVEL_PAIR_TILE, LEVEL_PAIR_SEGMENT);
+        let g = PairGeometry::new(&seg, LEVEL_PAIR_TILE, LEVEL_PAIR_SEGMENT);
         let [rows, cols] = g.dims();
         // The tile and the two tables of where an edge tile's rows and columns read from.
         let bytes = rows * cols * self.elem.size() + 2 * rows * 4;
@@ -258,8 +258,7 @@ impl Emitter<'_> {
             "const int aligned = ((nat_base | nat_row_step) & 1) == 0{aligned};"
         ));
         w.line("const int pairs = cols_inside && aligned;");
-        let inside = d.barriers_in_uniform_branches();
-        w.block("if (!(rows_inside && pairs))", |w| {
+        self.branch_then_barrier(w, "!(rows_inside && pairs)", |w| {
             w.comment("Where each loaded row and column reads from, reflected into the image once per tile:");
             w.comment("per sample, the reflections took registers the passes need.");
             share(w, "t", "tid", threads, 2 * rows, Unroll::No, |w| {
@@ -276,13 +275,7 @@ impl Emitter<'_> {
                     ))
                 });
             });
-            if inside {
-                w.line(d.barrier());
-            }
         });
-        if !inside {
-            w.line(d.barrier());
-        }
         let pair = d.pair_type(self.elem);
         w.block("if (pairs)", |w| {
             w.comment(format!(
@@ -331,53 +324,31 @@ impl Emitter<'_> {
         let [rows, _] = g.dims();
         let work = self.work();
         let group = self.group_inner_taps;
-        let kept = |w: &mut Writer, tasks: usize, per: usize| {
-            w.line(format!("{work} kept[{}][{per}];", tasks.div_ceil(threads)));
-        };
 
         // Along x: every loaded row, segments over the held indices.
-        let tasks = rows * (held / s);
-        w.block("", |w| {
-            kept(w, tasks, 2 * s);
-            w.comment(format!(
+        self.lift_in_place(
+            w,
+            seg,
+            rows * (held / s),
+            &format!(
                 "Level 1 along x in registers: {rows} rows x {} segments of {s} indices per phase.",
                 held / s
-            ));
-            share(w, "t", "tid", threads, tasks, Unroll::Whole, |w| {
-                w.line(format!(
-                    "const int r = t % {rows}, k0 = {before} + {s} * (t / {rows});"
-                ));
-                self.lift_registers(w, seg, s, group, None, &|p, k| {
-                    format!(
-                        "tile[r][{}]",
-                        offset(&format!("{}k0", slot_base(p, slots)), k)
-                    )
-                });
-                keep(w, seg, s);
-            });
-            w.line(d.barrier());
-            share(w, "t", "tid", threads, tasks, Unroll::Whole, |w| {
-                w.line(format!(
-                    "const int r = t % {rows}, k0 = {before} + {s} * (t / {rows});"
-                ));
-                for p in 0..2 {
-                    for i in 0..s {
-                        w.line(format!(
-                            "tile[r][{}] = kept[round][{}];",
-                            offset(&format!("{}k0", slot_base(p, slots)), i as i64),
-                            p * s + i
-                        ));
-                    }
-                }
-            });
-            w.line(d.barrier());
-        });
+            ),
+            &format!("const int r = t % {rows}, k0 = {before} + {s} * (t / {rows});"),
+            &|p, k| {
+                format!(
+                    "tile[r][{}]",
+                    offset(&format!("{}k0", slot_base(p, slots)), k)
+                )
+            },
+            &|v| v,
+        );
 
         // Along y.
         let low_tasks = held * (held / s);
         let high_tasks = 2 * q * (2 * q / s);
         w.block("", |w| {
-            kept(w, low_tasks, s);
+            w.line(format!("{work} kept[{}][{s}];", low_tasks.div_ceil(threads)));
             w.comment(format!(
                 "Level 1 along y, low-x columns: {held} columns x {} segments; the low rows kept, the tile's own",
                 held / s
@@ -459,10 +430,10 @@ impl Emitter<'_> {
     fn level_pair_reflect_low(&self, w: &mut Writer, g: PairGeometry) {
         let (before, held) = (g.before, g.held);
         let n = held * held;
-        let inside = self.d.barriers_in_uniform_branches();
         w.line("const int low_rows = (rows + 1) / 2, low_cols = (cols + 1) / 2;");
-        w.block(
-            format!("if (ax < 0 || ay < 0 || ax + {held} > low_cols || ay + {held} > low_rows)"),
+        self.branch_then_barrier(
+            w,
+            &format!("ax < 0 || ay < 0 || ax + {held} > low_cols || ay + {held} > low_rows"),
             |w| {
                 w.comment("Every index beyond the low band reads its reflection in the band, which no work-item writes.");
                 share(w, "t", "tid", LEVEL_PAIR_THREADS, n, Unroll::No, |w| {
@@ -476,14 +447,69 @@ impl Emitter<'_> {
                         ));
                     });
                 });
-                if inside {
-                    w.line(self.d.barrier());
-                }
             },
         );
+    }
+
+    /// `if (cond) { body }` for a condition the whole group shares, then a barrier: inside the
+    /// branch where the dialect trusts barriers there (the groups that skip it meet none), else
+    /// after it ([`crate::Dialect::barriers_in_uniform_branches`]).
+    fn branch_then_barrier(&self, w: &mut Writer, cond: &str, body: impl FnOnce(&mut Writer)) {
+        let inside = self.d.barriers_in_uniform_branches();
+        w.block(format!("if ({cond})"), |w| {
+            body(w);
+            if inside {
+                w.line(self.d.barrier());
+            }
+        });
         if !inside {
             w.line(self.d.barrier());
         }
+    }
+
+    /// A pass of register segments that writes its results back where it read them, `tasks`
+    /// segments of [`LEVEL_PAIR_SEGMENT`] per phase: each work-item reads (`read` of the tile's
+    /// `at(phase, index)`), lifts and keeps its segments' own indices, and after a barrier (a
+    /// segment's halo is its neighbours' own indices) stores them; a barrier after. `header`
+    /// declares what `at` names from the task `t`.
+    #[allow(clippy::too_many_arguments)]
+    fn lift_in_place(
+        &self,
+        w: &mut Writer,
+        seg: &TileHalo,
+        tasks: usize,
+        comment: &str,
+        header: &str,
+        at: &dyn Fn(usize, i64) -> String,
+        read: &dyn Fn(String) -> String,
+    ) {
+        let (s, threads, d) = (LEVEL_PAIR_SEGMENT, LEVEL_PAIR_THREADS, self.d);
+        w.block("", |w| {
+            w.line(format!(
+                "{} kept[{}][{}];",
+                self.work(),
+                tasks.div_ceil(threads),
+                2 * s
+            ));
+            w.comment(comment);
+            share(w, "t", "tid", threads, tasks, Unroll::Whole, |w| {
+                w.line(header);
+                self.lift_registers(w, seg, s, self.group_inner_taps, None, &|p, k| {
+                    read(at(p, k))
+                });
+                keep(w, seg, s);
+            });
+            w.line(d.barrier());
+            share(w, "t", "tid", threads, tasks, Unroll::Whole, |w| {
+                w.line(header);
+                for p in 0..2 {
+                    for i in 0..s {
+                        w.line(format!("{} = kept[round][{}];", at(p, i as i64), p * s + i));
+                    }
+                }
+            });
+            w.line(d.barrier());
+        });
     }
 
     /// Level 2 on the low band in the tile: along x over the rows it reads (written back),
@@ -492,7 +518,6 @@ impl Emitter<'_> {
         let d = self.d;
         let (q, s, threads) = (LEVEL_PAIR_TILE, LEVEL_PAIR_SEGMENT, LEVEL_PAIR_THREADS);
         let (before, held, margin) = (g.before, g.held, g.margin);
-        let work = self.work();
         let group = self.group_inner_taps;
         // Level-2 index n0 + k of phase p, in segments of `len` (n0 = q0 + len * j): level-1
         // index 2 (n0 + k) + p, held index 2 (n0 + k) + p - a = margin + 2 * (len * j + k) + p.
@@ -507,38 +532,18 @@ impl Emitter<'_> {
             true => format!("pre_shift({v})"),
             false => v,
         };
-        let tasks = held * (q / s);
-        w.block("", |w| {
-            w.line(format!("{work} kept[{}][{}];", tasks.div_ceil(threads), 2 * s));
-            w.comment(format!(
+        self.lift_in_place(
+            w,
+            seg,
+            held * (q / s),
+            &format!(
                 "Level 2 along x in registers: {held} low-band rows x {} segments of {s} indices per phase.",
                 q / s
-            ));
-            let header = |w: &mut Writer| {
-                w.line(format!("const int r = 2 * ({before} + t % {held}), j = t / {held};"));
-            };
-            share(w, "t", "tid", threads, tasks, Unroll::Whole, |w| {
-                header(w);
-                self.lift_registers(w, seg, s, group, None, &|p, k| {
-                    shifted(format!("tile[r][{}]", held_at(s, p, k)))
-                });
-                keep(w, seg, s);
-            });
-            w.line(d.barrier());
-            share(w, "t", "tid", threads, tasks, Unroll::Whole, |w| {
-                header(w);
-                for p in 0..2 {
-                    for i in 0..s {
-                        w.line(format!(
-                            "tile[r][{}] = kept[round][{}];",
-                            held_at(s, p, i as i64),
-                            p * s + i
-                        ));
-                    }
-                }
-            });
-            w.line(d.barrier());
-        });
+            ),
+            &format!("const int r = 2 * ({before} + t % {held}), j = t / {held};"),
+            &|p, k| format!("tile[r][{}]", held_at(s, p, k)),
+            &shifted,
+        );
         let pointer = d.global_pointer(d.storage_type(self.elem));
         let s = LEVEL2_Y_SEGMENT;
         w.comment(format!(
