@@ -185,16 +185,10 @@ fn parse_args() -> Res<Opts> {
             "--register-cap" => o.register_cap = Some(on_off(&a, &value()?)?),
             "--pyramids" => o.pyramids = on_off(&a, &value()?)?,
             "--even-rows" => {
-                o.even_rows = match value()?.as_str() {
-                    "always" => Some(0),
-                    v => on_off(&a, v)?.then_some(dwt_emit_c::EVEN_ROWS_MIN_SAMPLES),
-                }
+                o.even_rows = size_bound(&a, &value()?, dwt_emit_c::EVEN_ROWS_MIN_SAMPLES)?
             }
             "--level-pairs" => {
-                o.level_pairs = match value()?.as_str() {
-                    "always" => Some(0),
-                    v => on_off(&a, v)?.then_some(dwt_emit_c::LEVEL_PAIRS_MIN_SAMPLES),
-                }
+                o.level_pairs = size_bound(&a, &value()?, dwt_emit_c::LEVEL_PAIRS_MIN_SAMPLES)?
             }
             "--levels" => {
                 o.levels = value()?
@@ -234,6 +228,17 @@ fn on_off(name: &str, v: &str) -> Res<bool> {
         "on" => Ok(true),
         "off" => Ok(false),
         _ => Err(format!("{name} {v}: expected on or off")),
+    }
+}
+
+/// `on|off|always` for option `name` that sets a size from which a kernel applies: the
+/// default bound, none, or every size.
+fn size_bound(name: &str, v: &str, default: usize) -> Res<Option<usize>> {
+    match v {
+        "always" => Ok(Some(0)),
+        "on" => Ok(Some(default)),
+        "off" => Ok(None),
+        _ => Err(format!("{name} {v}: expected on, off or always")),
     }
 }
 
