@@ -270,6 +270,7 @@ pub fn emit_module(
         on_read,
         on_write,
         group_inner_taps: true,
+        edge_load_at_once: false,
         band01_with_low: false,
     };
     let prelude_for = |layout: Option<Layout>, resolve: bool| {
@@ -319,6 +320,7 @@ pub fn emit_module(
         let full_occupancy = e.full_occupancy(layout, edges);
         let e = &Emitter {
             group_inner_taps: !full_occupancy,
+            edge_load_at_once: pass == SMALL_TILE && !full_occupancy,
             ..*e
         };
         let name = dialect.kernel_name(&prefix, elem, pass);
@@ -348,7 +350,7 @@ pub fn emit_module(
     let small_config = config.small_band_config().filter(|_| tile.is_ok());
     let small_tile = small_config
         .as_ref()
-        .and_then(|small| fused_kernel(&Emitter { cfg: small, ..e }, "small_tile").ok());
+        .and_then(|small| fused_kernel(&Emitter { cfg: small, ..e }, SMALL_TILE).ok());
     let even_rows_applies = config.strategy == Strategy::Fused
         && config.even_rows_from.is_some()
         && !config.planes
@@ -489,7 +491,15 @@ pub(crate) struct Emitter<'a> {
     /// Whether the fused kernel stores subband (0, 1) in `low`, with the low band's steps, at
     /// `high01_base` ([`TilePass::band01_with_low`](crate::TilePass::band01_with_low)).
     pub(crate) band01_with_low: bool,
+    /// Whether the forward's edge tiles load every sample before storing any
+    /// ([`Emitter::batched`] in one batch) rather than in batches of eight: in the small bands'
+    /// kernel when it is not held to full occupancy. Its levels are a fraction of a wave, so the
+    /// registers cost no groups, and its edge tiles end each such level (BENCHMARKS.md).
+    pub(crate) edge_load_at_once: bool,
 }
+
+/// The kernel name's suffix of the fused pass on the small bands' tiles.
+const SMALL_TILE: &str = "small_tile";
 
 /// The edge tiles of the fused pass of `wavelet` in `direction` for `elem` under `config`, or
 /// `None` where it has no tile (no exact halo, or more local memory than
@@ -514,6 +524,7 @@ pub(crate) fn fused_edges(
         on_read: None,
         on_write: None,
         group_inner_taps: true,
+        edge_load_at_once: false,
         band01_with_low: false,
     };
     e.tile_plan(config.tile).ok().map(|(_, _, edges)| edges)

@@ -200,6 +200,12 @@ pub(crate) enum Unroll {
     /// Whole, over a compile-time count of rounds (`round`, in the body's scope): every round's
     /// loads can be in flight at once, at the price of their registers.
     Whole,
+    /// Whole, and only the last round checks its index (every earlier one takes every
+    /// work-item, as `first` < `step`): those rounds hold no branch, and ptxas issues their loads
+    /// together. Under [`Unroll::Whole`]'s check in every round it split the inner tiles' loads
+    /// into batches of two to seven and a wait per halo load (Fidelity's 1920x1080 tiles, NVRTC
+    /// 13.0, BENCHMARKS.md).
+    WholeLastChecked,
 }
 
 /// A work-item's share of the indices below `n`: `var` takes `first` (an expression in
@@ -224,15 +230,18 @@ pub(crate) fn share(
                 body,
             );
         }
-        Unroll::Whole => {
+        Unroll::Whole | Unroll::WholeLastChecked => {
             let rounds = n.div_ceil(step);
             w.line("#pragma unroll");
             w.block(
                 format!("for (int round = 0; round < {rounds}; ++round)"),
                 |w| {
                     w.line(format!("const int {var} = {first} + round * {step};"));
+                    let full = n / step;
                     if rounds * step == n {
                         body(w);
+                    } else if unroll == Unroll::WholeLastChecked && full > 0 {
+                        w.block(format!("if (round < {full} || {var} < {n})"), body);
                     } else {
                         w.block(format!("if ({var} < {n})"), body);
                     }
@@ -1050,6 +1059,7 @@ impl Emitter<'_> {
         self.batched(
             w,
             rows * cols,
+            self.edge_load_at_once,
             &|_| {
                 self.loaded(&format!(
                     "nat[nat_base + from_row[t / {cols}] + from_col[t % {cols}]]"
@@ -1067,19 +1077,21 @@ impl Emitter<'_> {
     /// issue before its `store`s. Written as a loop, or with a load under a branch, ptxas at
     /// the 32 registers of full occupancy kept one load in flight, and a tile waited out a
     /// memory latency per index (an edge tile twice an inner one's time: a small level lasts as
-    /// long as its slowest tile). `load` may write lines before the value it returns and must
-    /// read only inside the band for any `t`; `store(w, v)` stores value `v`. Past `n` a
-    /// work-item loads index `n - 1` again (no branch around the load) and stores nothing.
+    /// long as its slowest tile). With `at_once`, every value in one batch. `load` may write
+    /// lines before the value it returns and must read only inside the band for any `t`;
+    /// `store(w, v)` stores value `v`. Past `n` a work-item loads index `n - 1` again (no branch
+    /// around the load) and stores nothing.
     fn batched(
         &self,
         w: &mut Writer,
         n: usize,
+        at_once: bool,
         load: &dyn Fn(&mut Writer) -> String,
         store: &dyn Fn(&mut Writer, &str),
     ) {
         let threads = self.cfg.tile_threads;
         let rounds = n.div_ceil(threads);
-        let batches = rounds.div_ceil(8);
+        let batches = if at_once { 1 } else { rounds.div_ceil(8) };
         let per_batch = rounds.div_ceil(batches);
         let work = self.work();
         let whole = |k: usize| (k + 1) * threads <= n;
@@ -1506,6 +1518,7 @@ impl Emitter<'_> {
         self.batched(
             w,
             rows * cols,
+            false,
             &|w| {
                 stored_position(w, lx, ly);
                 w.line("const int inside = my >= 0 && my < (py ? ny1 : ny0) && mx >= 0 && mx < (px ? nx1 : nx0);");

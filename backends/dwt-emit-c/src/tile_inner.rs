@@ -322,8 +322,8 @@ impl Emitter<'_> {
         }
     }
 
-    /// Whether the row load of [`Emitter::inner_load_pairs`] is unrolled whole, every round of
-    /// the halo's pairs loaded before any is stored ([`Unroll::Whole`]), rather than by 4 with
+    /// Whether the row load of [`Emitter::inner_load_pairs`] is unrolled whole, every pair
+    /// loaded before any is stored ([`Emitter::inner_pairs_at_once`]), rather than by 4 with
     /// the halo round by round. Integer programs: measured on an H200 (8192^2 one level, each
     /// against the loop unrolled by 4, two alternations in one call, BENCHMARKS.md), the whole
     /// unroll made the forward of Daubechies 9/7 7.6% faster, Fidelity 4.7%, Deslauriers-Dubuc
@@ -534,6 +534,11 @@ impl Emitter<'_> {
         let own = lx.t;
         let halo = width - own;
         w.line("const int lane = tid % 32, lane_row = tid / 32;");
+        let apart = threads / 32;
+        if how == PairMove::Register && self.rows_unrolled_whole() {
+            self.inner_pairs_at_once(w, lx, ly, &keep);
+            return;
+        }
         let row = |w: &mut Writer| {
             w.line(format!(
                 "const int at = nat_base + ({}) * nat_row_step + 2 * ({});",
@@ -554,37 +559,103 @@ impl Emitter<'_> {
                 });
             }
         };
-        let apart = threads / 32;
         // Copies hold no register: the row-by-row loop keeps them all in flight anyway.
-        let whole = how == PairMove::Register && self.rows_unrolled_whole();
-        let unroll = if whole { Unroll::Whole } else { Unroll::By4 };
-        share(w, "l", "lane_row", apart, rows, unroll, row);
+        share(w, "l", "lane_row", apart, rows, Unroll::By4, row);
         if halo > 0 {
-            let position = |w: &mut Writer| {
+            self.strided(w, rows * halo, true, |w| {
                 w.line(format!("const int l = t / {halo}, h = t % {halo};"));
                 w.line(format!("const int p = h < {bmax} ? h : h + {own};"));
-            };
-            if whole {
-                // Every round's load, then every round's stores.
-                let rounds = (rows * halo).div_ceil(threads);
-                w.line(format!("{pair_type} halo[{rounds}];"));
-                self.strided_whole(w, rows * halo, |w| {
-                    position(w);
-                    natural_row(w);
-                    w.line(format!("halo[round] = {};", load(&pair_index)));
-                });
-                self.strided_whole(w, rows * halo, |w| {
-                    position(w);
-                    w.line(format!("const {pair_type} v = halo[round];"));
-                    keep(w, "l", true);
-                });
-            } else {
-                self.strided(w, rows * halo, true, |w| {
-                    position(w);
-                    natural_row(w);
-                    pair(w, &pair_index, "l", true);
+                natural_row(w);
+                pair(w, &pair_index, "l", true);
+            });
+        }
+    }
+
+    /// The walk of [`Emitter::inner_pairs`] through registers, unrolled whole
+    /// ([`Emitter::rows_unrolled_whole`]): every load of the tile's own pairs (a row per 32
+    /// work-items) and of the halo's, then every store (`keep`), each loop checking its index
+    /// in its last round only ([`Unroll::WholeLastChecked`]). With the stores after their
+    /// loads round by round and a check in every round, ptxas kept a few loads in flight at a
+    /// time: about eight memory latencies per tile, half of a small level's time (Fidelity's
+    /// 1920x1080 forward, BENCHMARKS.md).
+    fn inner_pairs_at_once(
+        &self,
+        w: &mut Writer,
+        lx: AxisLayout,
+        ly: AxisLayout,
+        keep: &dyn Fn(&mut Writer, &str, bool),
+    ) {
+        let bmax = lx.lead();
+        let width = lx.pair_width();
+        let rows = ly.stored[0] + ly.stored[1];
+        let threads = self.cfg.tile_threads;
+        let apart = threads / 32;
+        let own = lx.t;
+        let halo = width - own;
+        let chunks = own.div_ceil(32);
+        let pair_type = self.d.pair_type(self.elem);
+        let load = |index: &str| self.d.load_pair(self.elem, "nat", index);
+        let unroll = Unroll::WholeLastChecked;
+        // Lane `lane` takes own pair `bmax + lane + 32 k` of its rows, where there is one.
+        let own_pairs = |w: &mut Writer, each: &dyn Fn(&mut Writer, usize)| {
+            for k in 0..chunks {
+                let left = own - 32 * k;
+                let open = if left >= 32 {
+                    String::new()
+                } else {
+                    format!("if (lane < {left})")
+                };
+                w.block(open, |w| {
+                    w.line(format!("const int p = lane + {};", bmax + 32 * k));
+                    each(w, k);
                 });
             }
+        };
+        let halo_pair = |w: &mut Writer| {
+            w.line(format!("const int l = t / {halo}, h = t % {halo};"));
+            w.line(format!("const int p = h < {bmax} ? h : h + {own};"));
+        };
+        w.line(format!(
+            "{pair_type} own[{}][{chunks}];",
+            rows.div_ceil(apart)
+        ));
+        share(w, "l", "lane_row", apart, rows, unroll, |w| {
+            w.line(format!(
+                "const int at = nat_base + ({}) * nat_row_step + 2 * ({});",
+                ly.natural_row("l"),
+                offset("mx0", -(bmax as i64))
+            ));
+            own_pairs(w, &|w, k| {
+                w.line(format!("own[round][{k}] = {};", load("at + 2 * p")));
+            });
+        });
+        if halo > 0 {
+            let pair_index = format!(
+                "nat_base + nr * nat_row_step + 2 * ({})",
+                offset("mx0 + p", -(bmax as i64))
+            );
+            w.line(format!(
+                "{pair_type} halo[{}];",
+                (rows * halo).div_ceil(threads)
+            ));
+            share(w, "t", "tid", threads, rows * halo, unroll, |w| {
+                halo_pair(w);
+                w.line(format!("const int nr = {};", ly.natural_row("l")));
+                w.line(format!("halo[round] = {};", load(&pair_index)));
+            });
+        }
+        share(w, "l", "lane_row", apart, rows, unroll, |w| {
+            own_pairs(w, &|w, k| {
+                w.line(format!("const {pair_type} v = own[round][{k}];"));
+                keep(w, "l", false);
+            });
+        });
+        if halo > 0 {
+            share(w, "t", "tid", threads, rows * halo, unroll, |w| {
+                halo_pair(w);
+                w.line(format!("const {pair_type} v = halo[round];"));
+                keep(w, "l", true);
+            });
         }
     }
 
