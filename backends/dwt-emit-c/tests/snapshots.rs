@@ -111,14 +111,22 @@ fn a_volume_module() {
 }
 
 /// The modules of a 1920x1080 request (`LaunchConfig::for_request`): beside the fused kernel, the
-/// one its plan runs on the bands of levels 2 and up (`small_tile`: tiles of 16x8 indices).
+/// one its plan runs on the bands of levels 2 and up (`small_tile`: LeGall 5/3's on tiles of 16x8
+/// indices; Fidelity's forward on the configured 32x16, its first level on 32x32, its small
+/// tiles' edge loads in one batch).
 #[test]
 fn a_small_transform_module() {
-    let w = dwt_catalogue::by_name("LeGall53").expect("catalogue wavelet");
-    for (dialect, prefix, direction) in [
-        (&Cuda as &dyn Dialect, "cuda_1080p_", Direction::Forward),
-        (&OpenCl, "1080p_", Direction::Inverse),
+    for (name, dialect, prefix, direction) in [
+        (
+            "LeGall53",
+            &Cuda as &dyn Dialect,
+            "cuda_1080p_",
+            Direction::Forward,
+        ),
+        ("LeGall53", &OpenCl, "1080p_", Direction::Inverse),
+        ("Fidelity", &Cuda, "cuda_1080p_", Direction::Forward),
     ] {
+        let w = dwt_catalogue::by_name(name).expect("catalogue wavelet");
         let config =
             LaunchConfig::default().for_request(w, direction, ElementType::I16, &[1080, 1920]);
         let module = emit_module(
@@ -136,7 +144,7 @@ fn a_small_transform_module() {
             Direction::Inverse => "inverse",
         };
         insta::assert_snapshot!(
-            format!("{prefix}legall53_{dir}_i16_mallat"),
+            format!("{prefix}{}_{dir}_i16_mallat", name.to_lowercase()),
             module.source()
         );
     }
