@@ -540,24 +540,8 @@ impl Emitter<'_> {
             return;
         }
         let row = |w: &mut Writer| {
-            w.line(format!(
-                "const int at = nat_base + ({}) * nat_row_step + 2 * ({});",
-                ly.natural_row("l"),
-                offset("mx0", -(bmax as i64))
-            ));
-            for k in 0..own.div_ceil(32) {
-                let p = format!("const int p = lane + {};", bmax + 32 * k);
-                let left = own - 32 * k;
-                let open = if left >= 32 {
-                    String::new()
-                } else {
-                    format!("if (lane < {left})")
-                };
-                w.block(open, |w| {
-                    w.line(&p);
-                    pair(w, "at + 2 * p", "l", false);
-                });
-            }
+            w.line(row_start(lx, ly));
+            own_pairs(w, lx, &|w, _| pair(w, "at + 2 * p", "l", false));
         };
         // Copies hold no register: the row-by-row loop keeps them all in flight anyway.
         share(w, "l", "lane_row", apart, rows, Unroll::By4, row);
@@ -596,21 +580,6 @@ impl Emitter<'_> {
         let pair_type = self.d.pair_type(self.elem);
         let load = |index: &str| self.d.load_pair(self.elem, "nat", index);
         let unroll = Unroll::WholeLastChecked;
-        // Lane `lane` takes own pair `bmax + lane + 32 k` of its rows, where there is one.
-        let own_pairs = |w: &mut Writer, each: &dyn Fn(&mut Writer, usize)| {
-            for k in 0..chunks {
-                let left = own - 32 * k;
-                let open = if left >= 32 {
-                    String::new()
-                } else {
-                    format!("if (lane < {left})")
-                };
-                w.block(open, |w| {
-                    w.line(format!("const int p = lane + {};", bmax + 32 * k));
-                    each(w, k);
-                });
-            }
-        };
         let halo_pair = |w: &mut Writer| {
             w.line(format!("const int l = t / {halo}, h = t % {halo};"));
             w.line(format!("const int p = h < {bmax} ? h : h + {own};"));
@@ -620,12 +589,8 @@ impl Emitter<'_> {
             rows.div_ceil(apart)
         ));
         share(w, "l", "lane_row", apart, rows, unroll, |w| {
-            w.line(format!(
-                "const int at = nat_base + ({}) * nat_row_step + 2 * ({});",
-                ly.natural_row("l"),
-                offset("mx0", -(bmax as i64))
-            ));
-            own_pairs(w, &|w, k| {
+            w.line(row_start(lx, ly));
+            own_pairs(w, lx, &|w, k| {
                 w.line(format!("own[round][{k}] = {};", load("at + 2 * p")));
             });
         });
@@ -645,7 +610,7 @@ impl Emitter<'_> {
             });
         }
         share(w, "l", "lane_row", apart, rows, unroll, |w| {
-            own_pairs(w, &|w, k| {
+            own_pairs(w, lx, &|w, k| {
                 w.line(format!("const {pair_type} v = own[round][{k}];"));
                 keep(w, "l", false);
             });
@@ -1109,5 +1074,34 @@ mod tests {
         assert_eq!(segment_len(7, 4), 1);
         assert_eq!(segment_len(2, 8), 2);
         assert_eq!(segment_len(5, 0), 1);
+    }
+}
+
+/// The index of tile row `l`'s first loaded pair in `nat` (`at`), for the walks that take a row
+/// per 32 work-items.
+fn row_start(lx: AxisLayout, ly: AxisLayout) -> String {
+    format!(
+        "const int at = nat_base + ({}) * nat_row_step + 2 * ({});",
+        ly.natural_row("l"),
+        offset("mx0", -(lx.lead() as i64))
+    )
+}
+
+/// The tile's own pairs of a row taken by 32 work-items: lane `lane` takes pair
+/// `lane + lead + 32 k` (`p`, counted from the first loaded pair) for each `k` where there is
+/// one, `each(w, k)` moving it.
+fn own_pairs(w: &mut Writer, lx: AxisLayout, each: &dyn Fn(&mut Writer, usize)) {
+    let (own, lead) = (lx.t, lx.lead());
+    for k in 0..own.div_ceil(32) {
+        let left = own - 32 * k;
+        let open = if left >= 32 {
+            String::new()
+        } else {
+            format!("if (lane < {left})")
+        };
+        w.block(open, |w| {
+            w.line(format!("const int p = lane + {};", lead + 32 * k));
+            each(w, k);
+        });
     }
 }
