@@ -1062,21 +1062,6 @@ impl Emitter<'_> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::segment_len;
-
-    #[test]
-    fn segments_divide_the_tile() {
-        assert_eq!(segment_len(32, 8), 8);
-        assert_eq!(segment_len(24, 16), 12);
-        assert_eq!(segment_len(3, 8), 3);
-        assert_eq!(segment_len(7, 4), 1);
-        assert_eq!(segment_len(2, 8), 2);
-        assert_eq!(segment_len(5, 0), 1);
-    }
-}
-
 /// The index of tile row `l`'s first loaded pair in `nat` (`at`), for the walks that take a row
 /// per 32 work-items.
 fn row_start(lx: AxisLayout, ly: AxisLayout) -> String {
@@ -1103,5 +1088,20 @@ fn own_pairs(w: &mut Writer, lx: AxisLayout, each: &dyn Fn(&mut Writer, usize)) 
             w.line(format!("const int p = lane + {};", lead + 32 * k));
             each(w, k);
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::segment_len;
+
+    #[test]
+    fn segments_divide_the_tile() {
+        assert_eq!(segment_len(32, 8), 8);
+        assert_eq!(segment_len(24, 16), 12);
+        assert_eq!(segment_len(3, 8), 3);
+        assert_eq!(segment_len(7, 4), 1);
+        assert_eq!(segment_len(2, 8), 2);
+        assert_eq!(segment_len(5, 0), 1);
     }
 }
