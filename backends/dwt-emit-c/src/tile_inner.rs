@@ -471,11 +471,7 @@ impl Emitter<'_> {
                 "Load (inner tile): {rows} rows x {width} (even, odd) pairs, copied asynchronously as they lie (interleaved), no bounds checks."
             ),
         });
-        // Pair p of the row whose natural index is `nr` (a variable the caller declares).
-        let pair_index = format!(
-            "nat_base + nr * nat_row_step + 2 * ({})",
-            offset("mx0 + p", -(bmax as i64))
-        );
+        let pair_index = pair_index(lx);
         let load = |index: &str| self.d.load_pair(self.elem, "nat", index);
         let pair_type = self.d.pair_type(self.elem);
         // The pair (`v`, or at `vp`) as pair p of tile row `l`, into both phases where each
@@ -547,8 +543,7 @@ impl Emitter<'_> {
         share(w, "l", "lane_row", apart, rows, Unroll::By4, row);
         if halo > 0 {
             self.strided(w, rows * halo, true, |w| {
-                w.line(format!("const int l = t / {halo}, h = t % {halo};"));
-                w.line(format!("const int p = h < {bmax} ? h : h + {own};"));
+                halo_position(w, lx);
                 natural_row(w);
                 pair(w, &pair_index, "l", true);
             });
@@ -569,21 +564,14 @@ impl Emitter<'_> {
         ly: AxisLayout,
         keep: &dyn Fn(&mut Writer, &str, bool),
     ) {
-        let bmax = lx.lead();
-        let width = lx.pair_width();
         let rows = ly.stored[0] + ly.stored[1];
         let threads = self.cfg.tile_threads;
         let apart = threads / 32;
-        let own = lx.t;
-        let halo = width - own;
-        let chunks = own.div_ceil(32);
+        let halo = lx.pair_width() - lx.t;
+        let chunks = lx.t.div_ceil(32);
         let pair_type = self.d.pair_type(self.elem);
         let load = |index: &str| self.d.load_pair(self.elem, "nat", index);
         let unroll = Unroll::WholeLastChecked;
-        let halo_pair = |w: &mut Writer| {
-            w.line(format!("const int l = t / {halo}, h = t % {halo};"));
-            w.line(format!("const int p = h < {bmax} ? h : h + {own};"));
-        };
         w.line(format!(
             "{pair_type} own[{}][{chunks}];",
             rows.div_ceil(apart)
@@ -595,18 +583,14 @@ impl Emitter<'_> {
             });
         });
         if halo > 0 {
-            let pair_index = format!(
-                "nat_base + nr * nat_row_step + 2 * ({})",
-                offset("mx0 + p", -(bmax as i64))
-            );
             w.line(format!(
                 "{pair_type} halo[{}];",
                 (rows * halo).div_ceil(threads)
             ));
             share(w, "t", "tid", threads, rows * halo, unroll, |w| {
-                halo_pair(w);
+                halo_position(w, lx);
                 w.line(format!("const int nr = {};", ly.natural_row("l")));
-                w.line(format!("halo[round] = {};", load(&pair_index)));
+                w.line(format!("halo[round] = {};", load(&pair_index(lx))));
             });
         }
         share(w, "l", "lane_row", apart, rows, unroll, |w| {
@@ -617,7 +601,7 @@ impl Emitter<'_> {
         });
         if halo > 0 {
             share(w, "t", "tid", threads, rows * halo, unroll, |w| {
-                halo_pair(w);
+                halo_position(w, lx);
                 w.line(format!("const {pair_type} v = halo[round];"));
                 keep(w, "l", true);
             });
@@ -1070,6 +1054,27 @@ fn row_start(lx: AxisLayout, ly: AxisLayout) -> String {
         ly.natural_row("l"),
         offset("mx0", -(lx.lead() as i64))
     )
+}
+
+/// Where pair `p` of the row whose natural index is `nr` (variables the caller declares) lies in
+/// `nat`.
+fn pair_index(lx: AxisLayout) -> String {
+    format!(
+        "nat_base + nr * nat_row_step + 2 * ({})",
+        offset("mx0 + p", -(lx.lead() as i64))
+    )
+}
+
+/// Tile row `l` and pair `p` of halo pair `t` (`t / halo` rows of the halo's pairs, those
+/// before the tile's own then those after).
+fn halo_position(w: &mut Writer, lx: AxisLayout) {
+    let halo = lx.pair_width() - lx.t;
+    w.line(format!("const int l = t / {halo}, h = t % {halo};"));
+    w.line(format!(
+        "const int p = h < {} ? h : h + {};",
+        lx.lead(),
+        lx.t
+    ));
 }
 
 /// The tile's own pairs of a row taken by 32 work-items: lane `lane` takes pair
