@@ -1,12 +1,15 @@
-"""Phase durations (SM cycles) of the inner tiles of each level of the 1920x1080 i16 forward,
-from clock64 stamps (clocks.py): median and max over the inner groups, five calls each.
+"""Phase durations (SM cycles) of the inner tiles (with --edge: the edge tiles) of each level of
+the 1920x1080 i16 forward, from clock64 stamps (clocks.py): median and max over those groups,
+five calls each.
 
-    python3 clk.py PREFIX MODULE_L1.cu MODULE_L23.cu
+    python3 clk.py PREFIX MODULE_L1.cu MODULE_L23.cu [--edge]
 """
 import sys
 import cupy as cp
 import numpy as np
 prefix, m1, m23 = sys.argv[1:4]
+edge = sys.argv[4:] == ["--edge"]
+flag, kind = (100, "edge") if edge else (0, "inner")
 H, W = 1080, 1920
 i32 = np.int32
 rng = np.random.default_rng(3)
@@ -38,15 +41,14 @@ for lv in range(3):
     groups = GRIDS[name][lv][0] * GRIDS[name][lv][1]
     allrec = runs[1:]
     print(f"level {lv + 1}: {groups} groups")
-    for stride_fin in (3, 4, 5, 6):
+    for stride_fin in range(3, 9):
         st = stride_fin + 2
         recs = [d[g * st:(g + 1) * st] for d in allrec for g in range(groups)]
-        recs = [r for r in recs if r[0] == stride_fin]
+        recs = [r for r in recs if r[0] == flag + stride_fin]
         if len(recs) < 5:
             continue
         a = np.array([r[1:stride_fin + 1] for r in recs], dtype=np.float64)
-        gt = np.array([r[stride_fin + 1] for r in recs], dtype=np.float64)
         phases = np.diff(np.concatenate([np.zeros((len(a), 1)), a], axis=1), axis=1)
-        print(f"  {len(recs)} inner group records, stamps after each barrier and the end")
+        print(f"  {len(recs)} {kind} group records, stamps after each barrier and the end")
         print("  cumulative cycles median:", np.median(a, axis=0).astype(int).tolist(), " max:", a.max(axis=0).astype(int).tolist())
         print("  per phase median:", np.median(phases, axis=0).astype(int).tolist())
