@@ -320,7 +320,7 @@ pub fn emit_module(
         let full_occupancy = e.full_occupancy(layout, edges);
         let e = &Emitter {
             group_inner_taps: !full_occupancy,
-            edge_load_at_once: pass == SMALL_TILE && !full_occupancy,
+            edge_load_at_once: e.edge_load_at_once && !full_occupancy,
             ..*e
         };
         let name = dialect.kernel_name(&prefix, elem, pass);
@@ -348,9 +348,14 @@ pub fn emit_module(
     };
     // The same kernel on smaller tiles, for the small bands of a fused plan.
     let small_config = config.small_band_config().filter(|_| tile.is_ok());
-    let small_tile = small_config
-        .as_ref()
-        .and_then(|small| fused_kernel(&Emitter { cfg: small, ..e }, SMALL_TILE).ok());
+    let small_tile = small_config.as_ref().and_then(|small| {
+        let small = Emitter {
+            cfg: small,
+            edge_load_at_once: true,
+            ..e
+        };
+        fused_kernel(&small, "small_tile").ok()
+    });
     let even_rows_applies = config.strategy == Strategy::Fused
         && config.even_rows_from.is_some()
         && !config.planes
@@ -493,13 +498,10 @@ pub(crate) struct Emitter<'a> {
     pub(crate) band01_with_low: bool,
     /// Whether the forward's edge tiles load every sample before storing any
     /// ([`Emitter::batched`] in one batch) rather than in batches of eight: in the small bands'
-    /// kernel when it is not held to full occupancy. Its levels are a fraction of a wave, so the
+    /// kernel (asked for there, kept where the kernel is not held to full occupancy). Its levels are a fraction of a wave, so the
     /// registers cost no groups, and its edge tiles end each such level (BENCHMARKS.md).
     pub(crate) edge_load_at_once: bool,
 }
-
-/// The kernel name's suffix of the fused pass on the small bands' tiles.
-const SMALL_TILE: &str = "small_tile";
 
 /// The edge tiles of the fused pass of `wavelet` in `direction` for `elem` under `config`, or
 /// `None` where it has no tile (no exact halo, or more local memory than
