@@ -228,7 +228,6 @@ pub fn read_npy(bytes: &[u8]) -> Result<(Data, Vec<usize>), String> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     let body = &bytes[start + header_len..];
-    let n: usize = shape.iter().product();
     let size = match descr.get(1..) {
         Some("b1" | "u1" | "i1") => 1,
         Some("u2" | "i2") => 2,
@@ -243,10 +242,12 @@ pub fn read_npy(bytes: &[u8]) -> Result<(Data, Vec<usize>), String> {
     if size > 1 && descr.starts_with('>') {
         return Err(format!("big-endian .npy dtype `{descr}` is not supported"));
     }
-    if body.len() != n * size {
+    let needed = byte_count(&shape, size).ok_or_else(|| {
+        format!("the .npy shape {shape:?} is larger than this machine can address")
+    })?;
+    if body.len() != needed {
         return Err(format!(
-            "the .npy shape {shape:?} needs {} bytes of data but the file has {}",
-            n * size,
+            "the .npy shape {shape:?} needs {needed} bytes of data but the file has {}",
             body.len()
         ));
     }
@@ -274,6 +275,14 @@ pub fn read_npy(bytes: &[u8]) -> Result<(Data, Vec<usize>), String> {
         _ => Data::from_le_bytes(ElementType::F64, body)?,
     };
     Ok((data, shape))
+}
+
+/// The bytes of `shape` at `size` bytes a sample; `None` where that overflows (a header or a
+/// `--shape` can claim anything).
+pub fn byte_count(shape: &[usize], size: usize) -> Option<usize> {
+    lifting::runtime::cpu::sample_count(shape)
+        .ok()?
+        .checked_mul(size)
 }
 
 #[cfg(test)]
@@ -308,5 +317,12 @@ mod tests {
         bytes.extend_from_slice(h.as_bytes());
         bytes.extend_from_slice(&[0; 4]);
         assert!(read_npy(&bytes).unwrap_err().contains("needs 18 bytes"));
+        // A header whose shape overflows: the product wraps to 0 and would match an empty body.
+        let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+        let h = "{'descr': '<i2', 'fortran_order': False, 'shape': (9223372036854775808, 4), }\n";
+        bytes.extend_from_slice(&(h.len() as u16).to_le_bytes());
+        bytes.extend_from_slice(h.as_bytes());
+        let e = read_npy(&bytes).unwrap_err();
+        assert!(e.contains("larger than this machine can address"), "{e}");
     }
 }

@@ -10,7 +10,7 @@ use lifting::runtime::cpu::band_shape;
 use lifting::runtime::growth::InputRange;
 use serde::{Deserialize, Serialize};
 
-use crate::data::{parse_dtype, read_npy, write_npy, Data};
+use crate::data::{byte_count, parse_dtype, read_npy, write_npy, Data};
 use crate::Result;
 
 /// What kind of file a path names, by extension.
@@ -156,14 +156,14 @@ fn read_file(path: &Path) -> Result<Vec<u8>> {
 }
 
 fn raw(bytes: &[u8], shape: &[usize], dtype: ElementType, path: &Path) -> Result<Data> {
-    let n: usize = shape.iter().product();
-    if bytes.len() != n * dtype.size() {
+    let needed = byte_count(shape, dtype.size())
+        .ok_or_else(|| format!("shape {shape:?} is larger than this machine can address"))?;
+    if bytes.len() != needed {
         return Err(format!(
-            "{} has {} bytes but shape {shape:?} of {} needs {}",
+            "{} has {} bytes but shape {shape:?} of {} needs {needed}",
             path.display(),
             bytes.len(),
             dtype.name(),
-            n * dtype.size()
         ));
     }
     Data::from_le_bytes(dtype, bytes)

@@ -77,8 +77,13 @@ impl Request<'_> {
         self.validate_for(data.element_type(), data.len())
     }
 
-    /// The same for `len` samples of `element` (a device buffer's, or none yet: pass the
-    /// shape's product).
+    /// The number of samples of the shape; [`DwtError::ShapeTooLarge`] where that overflows.
+    pub fn sample_count(&self) -> Result<usize, DwtError> {
+        cpu::sample_count(&self.shape)
+    }
+
+    /// The same for `len` samples of `element` (a device buffer's, or none yet: pass
+    /// [`sample_count`](Self::sample_count)).
     pub fn validate_for(&self, element: ElementType, len: usize) -> Result<(), DwtError> {
         cpu::validate(
             self.wavelet,

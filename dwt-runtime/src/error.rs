@@ -8,6 +8,8 @@ pub enum DwtError {
     Dimensions { shape: Vec<usize>, dims: usize },
     #[error("shape {shape:?} has an empty axis; every axis needs at least one sample")]
     EmptyAxis { shape: Vec<usize> },
+    #[error("shape {shape:?} has more samples than this machine can address; check the shape, or transform the data in smaller pieces")]
+    ShapeTooLarge { shape: Vec<usize> },
     #[error("the buffer holds {len} elements but shape {shape:?} needs {needed}; pass a buffer of exactly that many elements")]
     BufferLength {
         shape: Vec<usize>,

@@ -484,12 +484,31 @@ fn analyse_axis(
 /// Line lengths whose boundary cases cover every length: every short line (both ends interact),
 /// and long lines of every residue modulo `2^levels` (the parities of every level's length).
 fn representative_lengths(wavelet: &Wavelet, levels: u32) -> Vec<usize> {
+    let (short, long, scale) =
+        length_classes(wavelet, levels).expect("analysed for few enough levels to count lines");
+    (1..=short).chain(long..long + scale).collect()
+}
+
+/// `(short, long, 2^levels)`: up to `short` samples a line's two ends interact at some level;
+/// from `long` on (a multiple of `2^levels`), lines whose lengths agree modulo `2^levels` have
+/// the same worst cases. `None` where these overflow (no line that long can exist).
+fn length_classes(wavelet: &Wavelet, levels: u32) -> Option<(usize, usize, usize)> {
     let (lo, hi) = wavelet.program.total_support();
     let reach = (hi - lo + 2).max(2) as usize;
-    let scale = 1usize << levels;
-    let short = 2 * reach * scale + scale;
-    let long = 2 * short + 2 * scale;
-    (1..=short).chain(long..long + scale).collect()
+    let scale = 1usize.checked_shl(levels)?;
+    let short = reach.checked_mul(2)?.checked_add(1)?.checked_mul(scale)?;
+    let long = short.checked_add(scale)?.checked_mul(2)?;
+    Some((short, long, scale))
+}
+
+/// A line length with the same worst cases as `n` at `levels` levels, at most about twice
+/// `long` ([`length_classes`]): the symbolic analysis costs time and memory in proportion to
+/// the line, and a signal of millions of samples would otherwise take minutes and gigabytes.
+fn equivalent_length(wavelet: &Wavelet, levels: u32, n: usize) -> usize {
+    match length_classes(wavelet, levels) {
+        Some((_, long, scale)) if n > long => long + n % scale,
+        _ => n,
+    }
 }
 
 /// The worst case of `wavelet` at `levels` levels on `dims`-dimensional data of `input`, for every
@@ -539,12 +558,30 @@ impl GrowthAnalysis {
             self.axis.len()
         );
         let axes = vec![self.axis.clone(); dims];
-        combine(&self.wavelet, self.shift, levels, &axes, input)
+        combine(
+            &self.wavelet,
+            self.shift,
+            levels,
+            &axes,
+            input,
+            input.interval(),
+        )
+        .0
     }
 }
 
+/// The most samples of one line the symbolic analysis follows (after [`equivalent_length`]):
+/// about a second for the longest programs. Longer lines at many levels are bounded in parts.
+const ANALYSED_LINE: usize = 1 << 16;
+
 /// The worst case of `wavelet` at `levels` levels on data of exactly `shape` (tighter than
 /// [`bit_growth`], which covers every shape); `None` for a float wavelet.
+///
+/// Exact for lines up to [`ANALYSED_LINE`] samples, or longer at levels few enough that
+/// [`equivalent_length`] shortens them to that. Beyond, the first levels are analysed exactly
+/// and the rest as a transform of their low band whose samples may each take any value of that
+/// band's range: an upper bound (it forgets how the low band's samples are related), where the
+/// exact analysis would take minutes and gigabytes.
 pub fn bit_growth_for_shape(
     wavelet: &Wavelet,
     levels: u32,
@@ -554,11 +591,73 @@ pub fn bit_growth_for_shape(
     if wavelet.kind != ElementKind::Integer {
         return None;
     }
+    Some(
+        growth_in_parts(
+            wavelet,
+            levels,
+            shape,
+            input,
+            input.interval(),
+            ANALYSED_LINE,
+        )
+        .0,
+    )
+}
+
+/// [`bit_growth_for_shape`] on input values in `iv`, following lines of up to `budget` samples,
+/// with the range of the last level's low band.
+fn growth_in_parts(
+    wavelet: &Wavelet,
+    levels: u32,
+    shape: &[usize],
+    input: InputRange,
+    iv: Interval,
+    budget: usize,
+) -> (Growth, Interval) {
+    let analysed = |levels: u32| {
+        shape
+            .iter()
+            .all(|&n| equivalent_length(wavelet, levels, n) <= budget)
+    };
+    if analysed(levels) {
+        return exact_growth(wavelet, levels, shape, input, iv);
+    }
+    // At ANALYSED_LINE, level 1 always qualifies: its equivalent lengths are a few times the
+    // program's support.
+    let Some(first) = (1..levels).rev().find(|&l| analysed(l)) else {
+        return exact_growth(wavelet, levels, shape, input, iv);
+    };
+    let (head, low) = exact_growth(wavelet, first, shape, input, iv);
+    let band = crate::cpu::band_shape(shape, first);
+    let (tail, low) = growth_in_parts(wavelet, levels - first, &band, input, low, budget);
+    (joined(head, tail), low)
+}
+
+/// The analysis of `levels` levels on `shape`, every line followed at its [`equivalent_length`].
+fn exact_growth(
+    wavelet: &Wavelet,
+    levels: u32,
+    shape: &[usize],
+    input: InputRange,
+    iv: Interval,
+) -> (Growth, Interval) {
     let axes: Vec<Vec<AxisLevel>> = shape
         .iter()
-        .map(|&n| analyse_axis(wavelet, levels, [n]))
+        .map(|&n| analyse_axis(wavelet, levels, [equivalent_length(wavelet, levels, n)]))
         .collect();
-    Some(combine(&wavelet.name, wavelet.shift, levels, &axes, input))
+    combine(&wavelet.name, wavelet.shift, levels, &axes, input, iv)
+}
+
+/// The first levels' bound followed by the bound of the rest, which transformed the first's last
+/// low band (the tail's input range: any value of that band's range).
+fn joined(head: Growth, tail: Growth) -> Growth {
+    Growth {
+        levels: head.levels + tail.levels,
+        range: head.range.hull(tail.range),
+        working: head.working.hull(tail.working),
+        per_level: head.per_level.into_iter().chain(tail.per_level).collect(),
+        ..head
+    }
 }
 
 /// Combines the per-axis analyses: the linear part of every band is the tensor product of its
@@ -570,15 +669,16 @@ fn combine(
     levels: u32,
     axes: &[Vec<AxisLevel>],
     input: InputRange,
-) -> Growth {
+    iv: Interval,
+) -> (Growth, Interval) {
     let dims = axes.len();
-    let iv = input.interval();
     let (lo, hi) = (iv.lo as f64, iv.hi as f64);
     let mut range = iv;
     let mut working = iv;
     let mut per_level = Vec::new();
-    // The error of the low band handed to the next level (magnitude bound).
+    // The error of the low band handed to the next level (magnitude bound), and its values.
     let mut low_err = 0.0f64;
+    let mut low = iv;
     let bound = |form: Signs, gain: f64, err: (f64, f64)| -> Interval {
         let (a, b) = form.range(lo, hi);
         let pad = |x: f64| x.abs() * 1e-9 + 1e-9;
@@ -632,6 +732,9 @@ fn combine(
                     stored(iv, &mut level_range);
                     let mut t = types.clone();
                     t[a] = Some(high);
+                    if t.iter().all(|t| *t != Some(true)) {
+                        low = iv;
+                    }
                     next.push((t, err.0.abs().max(err.1.abs())));
                 }
             }
@@ -646,7 +749,7 @@ fn combine(
         working = working.hull(level_range);
         per_level.push(level_range);
     }
-    Growth {
+    let growth = Growth {
         wavelet: name.to_string(),
         levels,
         dims,
@@ -654,7 +757,8 @@ fn combine(
         range,
         working,
         per_level,
-    }
+    };
+    (growth, low)
 }
 
 /// The check a plan or the command line makes before an integer transform of `shape`: `Ok` with a
@@ -704,6 +808,43 @@ mod tests {
         assert_eq!(g.bits(), 9);
         let g = bit_growth_for_shape(w, 1, &[4], InputRange::signed(8)).unwrap();
         assert_eq!(g.range, Interval::new(-255, 255));
+    }
+
+    /// A long line is analysed at a shorter length of the same class; every bound must be what
+    /// the line's own length gives, at lengths on both sides of the class boundary.
+    #[test]
+    fn long_lines_have_the_worst_cases_of_their_equivalent_length() {
+        for w in dwt_catalogue::all() {
+            if w.kind != ElementKind::Integer {
+                continue;
+            }
+            for levels in 1..=3 {
+                let (_, long, scale) = length_classes(w, levels).unwrap();
+                for n in [
+                    long - 1,
+                    long,
+                    long + 1,
+                    long + scale + 3,
+                    3 * long + 2 * scale - 1,
+                ] {
+                    let m = equivalent_length(w, levels, n);
+                    assert!(m <= long + scale, "{} {levels} levels: {n} -> {m}", w.name);
+                    for input in [InputRange::unsigned(8), InputRange::signed(10)] {
+                        let own = combine(
+                            &w.name,
+                            w.shift,
+                            levels,
+                            &[analyse_axis(w, levels, [n])],
+                            input,
+                            input.interval(),
+                        )
+                        .0;
+                        let reduced = bit_growth_for_shape(w, levels, &[n], input).unwrap();
+                        assert_eq!(own, reduced, "{} {levels} levels, {n} samples", w.name);
+                    }
+                }
+            }
+        }
     }
 
     use crate::cpu;
@@ -879,7 +1020,22 @@ mod tests {
                         if shape.iter().product::<usize>() <= 64 || shape.len() == 1 {
                             seen = seen.hull(greedy(w, shape, levels, max, 99));
                         }
-                        for (what, g) in [("shape", &exact), ("general", &general)] {
+                        // Split after each level: the tail's input is any value of the head's
+                        // last low band, which must still bound what the reference stores.
+                        let parts: Vec<Growth> = (1..levels)
+                            .map(|first| {
+                                let iv = input.interval();
+                                let (head, low) = exact_growth(w, first, shape, input, iv);
+                                let band = cpu::band_shape(shape, first);
+                                let tail = exact_growth(w, levels - first, &band, input, low).0;
+                                joined(head, tail)
+                            })
+                            .collect();
+                        let split = parts.iter().map(|g| ("split", g));
+                        for (what, g) in [("shape", &exact), ("general", &general)]
+                            .into_iter()
+                            .chain(split)
+                        {
                             assert!(
                                 g.range.lo <= seen.lo && seen.hi <= g.range.hi,
                                 "{} {shape:?} {levels} levels {bits}-bit: saw {seen}, {what} bound {}",

@@ -329,11 +329,12 @@ impl<'b> PlanBuilder<'b> {
                 shape: self.shape.clone(),
             });
         }
+        cpu::sample_count(&self.shape)?;
         cpu::validate(
             &self.wavelet,
             element.name(),
             element.kind(),
-            transform_shape.iter().product(),
+            cpu::sample_count(&transform_shape)?,
             &transform_shape,
             self.levels,
         )?;

@@ -88,3 +88,65 @@ fn periodic_needs_even_lengths_at_every_level() {
         }
     );
 }
+
+/// A shape whose sample count overflows (a file header can claim one) is refused before
+/// anything is sized from it.
+#[test]
+fn shapes_too_large_to_address() {
+    use dwt_runtime::{CpuBackend, Direction, ElementType, Plan};
+    for shape in [
+        vec![usize::MAX, 2],
+        vec![1 << 40, 1 << 40],
+        vec![1 << 22, 1 << 22, 1 << 22],
+    ] {
+        let e = Plan::new(
+            &CpuBackend,
+            legall(),
+            &shape,
+            1,
+            Direction::Forward,
+            Layout::Mallat,
+            ElementType::I32,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e,
+            DwtError::ShapeTooLarge {
+                shape: shape.clone()
+            }
+        );
+        assert!(e.to_string().contains("smaller pieces"), "{e}");
+        let mut d = vec![1i32; 16];
+        assert_eq!(
+            forward(legall(), &mut d, &shape, 1, Layout::Mallat),
+            Err(DwtError::ShapeTooLarge { shape })
+        );
+        assert!(d.iter().all(|&x| x == 1), "input untouched on error");
+    }
+}
+
+/// The bit-growth check of a plan does not follow every sample of a long line: a plan for a
+/// line of 2^40 samples is built (or refused for its growth) from its sizes alone, where
+/// following each sample would need terabytes.
+#[test]
+fn long_lines_are_checked_from_their_length() {
+    use dwt_runtime::{CpuBackend, Direction, ElementType, Plan};
+    let line = [1usize << 40];
+    let plan = |levels| {
+        Plan::new(
+            &CpuBackend,
+            legall(),
+            &line,
+            levels,
+            Direction::Forward,
+            Layout::Mallat,
+            ElementType::I32,
+        )
+    };
+    assert_eq!(plan(12).unwrap().len(), 1 << 40);
+    let e = plan(40).unwrap_err();
+    assert!(
+        matches!(&e, DwtError::BitGrowth { message } if message.contains("use at most")),
+        "{e}"
+    );
+}

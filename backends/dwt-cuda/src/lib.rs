@@ -821,7 +821,7 @@ impl Backend for CudaBackend {
         request: &Request,
         element: ElementType,
     ) -> Result<dwt_runtime::Prepared, DwtError> {
-        let len = request.shape.iter().product();
+        let len = request.sample_count()?;
         request.validate_for(element, len)?;
         let prepared = self.prepare_launches(request, element)?;
         let mut report = PrepareReport::one_module(

@@ -166,7 +166,7 @@ pub(crate) fn prepare_fastest(
             why.join("; ")
         )));
     }
-    let len = request.shape.iter().product();
+    let len = request.sample_count()?;
     let prepared: Vec<&Prepared> = timed.iter().map(|(_, p)| p).collect();
     let times = match elem {
         ElementType::I16 => time_all::<i16>(backend, &prepared, len)?,

@@ -430,7 +430,8 @@ impl LaunchConfig {
         direction: Direction,
         shape: &[usize],
     ) -> Option<([usize; 2], usize, usize)> {
-        let samples: usize = shape.iter().product();
+        // Saturating: a shape too large to address is refused where it is validated.
+        let samples = shape.iter().fold(1usize, |n, &d| n.saturating_mul(d));
         let applies = direction == Direction::Forward
             && self.strategy == Strategy::Fused
             && shape.len() == 2

@@ -321,13 +321,13 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
     if !(1..=3).contains(&dims) {
         return Err(format!("{dims} axes: the kernels take 1 to 3"));
     }
-    let len: usize = shape.iter().product();
-    if i32::try_from(len).is_err() {
+    let len = shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
+    let Some(len) = len.filter(|&len| i32::try_from(len).is_ok()) else {
         return Err(format!(
-            "{len} samples: the kernels index with 32-bit ints (at most {} samples)",
+            "shape {shape:?}: the kernels index with 32-bit ints (at most {} samples)",
             i32::MAX
         ));
-    }
+    };
     let vertical_needed =
         (0..levels).any(|level| shape[..dims - 1].iter().any(|&n| band_shape(n, level) >= 2));
     if vertical_needed {

@@ -595,7 +595,8 @@ impl Backend for OpenClBackend {
     }
 
     fn prepare(&self, request: &Request, element: ElementType) -> Result<Prepared, DwtError> {
-        request.validate_for(element, request.shape.iter().product())?;
+        let len = request.sample_count()?;
+        request.validate_for(element, len)?;
         let plan = self.plan(request, element)?;
         Ok(Prepared {
             report: plan.report.clone(),
@@ -607,7 +608,7 @@ impl Backend for OpenClBackend {
                 },
                 plan,
                 element,
-                len: request.shape.iter().product(),
+                len,
             })),
         })
     }

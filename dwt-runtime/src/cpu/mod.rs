@@ -30,6 +30,17 @@ pub fn max_levels(shape: &[usize]) -> u32 {
     levels
 }
 
+/// The number of samples of `shape`, or [`DwtError::ShapeTooLarge`] where it overflows `usize`
+/// (a shape read from a file's header can claim anything).
+pub fn sample_count(shape: &[usize]) -> Result<usize, DwtError> {
+    shape
+        .iter()
+        .try_fold(1usize, |n, &d| n.checked_mul(d))
+        .ok_or_else(|| DwtError::ShapeTooLarge {
+            shape: shape.to_vec(),
+        })
+}
+
 /// The band dimensions that level `level` (0-based) works on.
 pub fn band_shape(shape: &[usize], level: u32) -> Vec<usize> {
     shape
@@ -58,7 +69,7 @@ pub fn validate(
             shape: shape.to_vec(),
         });
     }
-    let needed: usize = shape.iter().product();
+    let needed = sample_count(shape)?;
     if len != needed {
         return Err(DwtError::BufferLength {
             shape: shape.to_vec(),
