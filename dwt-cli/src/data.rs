@@ -1,9 +1,6 @@
 //! Sample arrays in the four element types, and the .npy format (versions 1 to 3, little-endian,
 //! C order) for reading and writing them.
 
-use std::io::Write;
-use std::path::Path;
-
 use lifting::runtime::{ElementType, Samples};
 
 /// An array of samples of one element type.
@@ -154,8 +151,8 @@ pub fn parse_dtype(s: &str) -> Result<ElementType, String> {
         .ok_or_else(|| format!("unknown dtype `{s}`; use i16, i32, f32 or f64"))
 }
 
-/// Writes `data` of `shape` as a version 1.0 .npy file.
-pub fn write_npy(path: &Path, data: &Data, shape: &[usize]) -> std::io::Result<()> {
+/// `data` of `shape` as the bytes of a version 1.0 .npy file.
+pub fn npy_bytes(data: &Data, shape: &[usize]) -> Vec<u8> {
     let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
     let shape_text = if dims.len() == 1 {
         format!("({},)", dims[0])
@@ -176,8 +173,7 @@ pub fn write_npy(path: &Path, data: &Data, shape: &[usize]) -> std::io::Result<(
     out.extend_from_slice(&(header.len() as u16).to_le_bytes());
     out.extend_from_slice(header.as_bytes());
     out.extend_from_slice(&data.to_le_bytes());
-    let mut f = std::fs::File::create(path)?;
-    f.write_all(&out)
+    out
 }
 
 /// Reads a .npy file: its data (bool, u8, i8, u16 and i16 become i16; u32 and i32 become i32) and
@@ -291,16 +287,13 @@ mod tests {
 
     #[test]
     fn npy_round_trip() {
-        let dir = tempfile::tempdir().unwrap();
         for (data, shape) in [
             (Data::I16(vec![1, -2, 3, 4, 5, 6]), vec![2, 3]),
             (Data::I32(vec![1 << 20, -7]), vec![2]),
             (Data::F32(vec![0.5; 8]), vec![2, 2, 2]),
             (Data::F64(vec![-1.25, 3.0]), vec![1, 2]),
         ] {
-            let p = dir.path().join("a.npy");
-            write_npy(&p, &data, &shape).unwrap();
-            let bytes = std::fs::read(&p).unwrap();
+            let bytes = npy_bytes(&data, &shape);
             let header_end = 10 + u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
             assert_eq!(header_end % 64, 0);
             assert_eq!(bytes[header_end - 1], b'\n');

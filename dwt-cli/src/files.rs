@@ -1,6 +1,7 @@
 //! Reading and writing what `dwt transform` takes and gives: images, .npy arrays, raw samples
 //! with a JSON sidecar, the pyramid preview; and the progress bar.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use image::{ImageBuffer, Luma};
@@ -10,7 +11,7 @@ use lifting::runtime::cpu::band_shape;
 use lifting::runtime::growth::InputRange;
 use serde::{Deserialize, Serialize};
 
-use crate::data::{byte_count, parse_dtype, read_npy, write_npy, Data};
+use crate::data::{byte_count, npy_bytes, parse_dtype, read_npy, Data};
 use crate::Result;
 
 /// What kind of file a path names, by extension.
@@ -169,28 +170,22 @@ fn raw(bytes: &[u8], shape: &[usize], dtype: ElementType, path: &Path) -> Result
     Data::from_le_bytes(dtype, bytes)
 }
 
-/// Writes coefficients as .npy or raw, with the sidecar beside them.
-pub fn write_coefficients(path: &Path, data: &Data, sidecar: &Sidecar) -> Result<()> {
-    let side = sidecar_path(path);
-    if side == path {
-        return Err(format!(
-            "{} would be overwritten by its own sidecar; name the output .npy or .raw",
-            path.display()
-        ));
-    }
+/// Coefficients as the bytes of `path`'s format: .npy or raw.
+pub fn coefficient_bytes(path: &Path, data: &Data, shape: &[usize]) -> Result<Vec<u8>> {
     match kind(path) {
-        Kind::Image => {
-            return Err(format!(
-                "{}: coefficients are written as .npy or raw; use --preview FILE.png for a picture",
-                path.display()
-            ))
-        }
-        Kind::Npy => write_npy(path, data, &sidecar.shape),
-        Kind::Raw => std::fs::write(path, data.to_le_bytes()),
+        Kind::Npy => Ok(npy_bytes(data, shape)),
+        Kind::Raw => Ok(data.to_le_bytes()),
+        Kind::Image => Err(format!(
+            "{}: coefficients are written as .npy or raw; use --preview FILE.png for a picture",
+            path.display()
+        )),
     }
-    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+}
+
+/// The sidecar as the text of its file.
+pub fn sidecar_bytes(sidecar: &Sidecar) -> Vec<u8> {
     let json = serde_json::to_string_pretty(sidecar).expect("a sidecar serialises");
-    std::fs::write(&side, json + "\n").map_err(|e| format!("cannot write {}: {e}", side.display()))
+    (json + "\n").into_bytes()
 }
 
 /// Reads coefficients: .npy (with its sidecar if there is one) or raw (with its sidecar, or
@@ -258,12 +253,16 @@ pub fn read_coefficients(
     }
 }
 
-/// Writes a reconstruction: an image (8-bit, or 16-bit when the values need it or the original
-/// was) or .npy.
-pub fn write_output(path: &Path, data: &Data, shape: &[usize], bits: Option<u32>) -> Result<()> {
+/// A reconstruction as the bytes of `path`'s format: an image (8-bit, or 16-bit when the values
+/// need it or the original was) or .npy.
+pub fn output_bytes(
+    path: &Path,
+    data: &Data,
+    shape: &[usize],
+    bits: Option<u32>,
+) -> Result<Vec<u8>> {
     match kind(path) {
-        Kind::Npy => write_npy(path, data, shape)
-            .map_err(|e| format!("cannot write {}: {e}", path.display())),
+        Kind::Npy => Ok(npy_bytes(data, shape)),
         Kind::Raw => Err(format!(
             "{}: write the reconstruction as .png, .pgm, .tif or .npy",
             path.display()
@@ -296,31 +295,41 @@ pub fn write_output(path: &Path, data: &Data, shape: &[usize], bits: Option<u32>
                     "the reconstruction has values in [{lo}, {hi}], outside a {bits}-bit image's [0, {max}]; write .npy instead"
                 ));
             }
-            let result = if bits <= 8 {
-                ImageBuffer::<Luma<u8>, _>::from_raw(
-                    w as u32,
-                    h as u32,
-                    values.iter().map(|&v| v as u8).collect::<Vec<_>>(),
-                )
-                .expect("the buffer matches the shape")
-                .save(path)
-            } else {
-                ImageBuffer::<Luma<u16>, _>::from_raw(
-                    w as u32,
-                    h as u32,
-                    values.iter().map(|&v| v as u16).collect::<Vec<_>>(),
-                )
-                .expect("the buffer matches the shape")
-                .save(path)
-            };
-            result.map_err(|e| format!("cannot write {}: {e}", path.display()))
+            image_bytes(path, w, h, &values, bits)
         }
     }
 }
 
+/// Grayscale samples (already checked to fit `bits`) encoded in the format of `path`'s extension.
+fn image_bytes(path: &Path, w: usize, h: usize, values: &[i64], bits: u32) -> Result<Vec<u8>> {
+    let format =
+        image::ImageFormat::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = std::io::Cursor::new(Vec::new());
+    let result = if bits <= 8 {
+        ImageBuffer::<Luma<u8>, _>::from_raw(
+            w as u32,
+            h as u32,
+            values.iter().map(|&v| v as u8).collect::<Vec<_>>(),
+        )
+        .expect("the buffer matches the shape")
+        .write_to(&mut out, format)
+    } else {
+        ImageBuffer::<Luma<u16>, _>::from_raw(
+            w as u32,
+            h as u32,
+            values.iter().map(|&v| v as u16).collect::<Vec<_>>(),
+        )
+        .expect("the buffer matches the shape")
+        .write_to(&mut out, format)
+    };
+    result.map_err(|e| format!("cannot encode {}: {e}", path.display()))?;
+    Ok(out.into_inner())
+}
+
 /// The Mallat pyramid as an 8-bit picture, each band contrast-stretched on its own so that small
-/// detail coefficients stay visible next to the large low band (as examples/transform_image.rs).
-pub fn write_preview(path: &Path, coeffs: &[f64], shape: &[usize], levels: u32) -> Result<()> {
+/// detail coefficients stay visible next to the large low band (as examples/transform_image.rs),
+/// encoded in the image format of `path`.
+pub fn preview_bytes(path: &Path, coeffs: &[f64], shape: &[usize], levels: u32) -> Result<Vec<u8>> {
     let (height, width) = (shape[0], shape[1]);
     let mut bands = Vec::new();
     for level in 0..levels {
@@ -353,10 +362,8 @@ pub fn write_preview(path: &Path, coeffs: &[f64], shape: &[usize], levels: u32) 
             pixels[p] = (v * 255.0).round().clamp(0.0, 255.0) as u8;
         }
     }
-    ImageBuffer::<Luma<u8>, _>::from_raw(width as u32, height as u32, pixels)
-        .expect("the buffer matches the shape")
-        .save(path)
-        .map_err(|e| format!("cannot write preview {}: {e}", path.display()))
+    let values: Vec<i64> = pixels.into_iter().map(i64::from).collect();
+    image_bytes(path, width, height, &values, 8)
 }
 
 /// A progress bar over the stages of volume work (3-D), on stderr, unless `--quiet`.
@@ -401,6 +408,125 @@ impl Progress {
         if let Some(b) = self.bar.borrow_mut().take() {
             b.inc(1);
             b.finish_and_clear();
+        }
+    }
+}
+
+/// Whether two paths name the same file: the same path, the same file by identity (device and
+/// inode on unix: a hard link or a symbolic link to it), or the same place once resolved (for a
+/// path that does not exist yet: its resolved directory and its name).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    if a == b {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return (x.dev(), x.ino()) == (y.dev(), y.ino());
+        }
+    }
+    match (resolved(a), resolved(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
+fn resolved(p: &Path) -> Option<PathBuf> {
+    std::fs::canonicalize(p).ok().or_else(|| {
+        let dir = parent_dir(p);
+        Some(std::fs::canonicalize(dir).ok()?.join(p.file_name()?))
+    })
+}
+
+/// The directory a file is written in (`.` for a bare name).
+fn parent_dir(p: &Path) -> &Path {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// Checks, before any work, that `path` can be written as a file: it is not a directory and its
+/// directory exists. `what` names it in the error ("the output", "the sidecar", "the preview").
+pub fn check_writable(path: &Path, what: &str) -> Result<()> {
+    if path.file_name().is_none() {
+        return Err(format!(
+            "{what} {} is not a file name; name a file",
+            path.display()
+        ));
+    }
+    if path.is_dir() {
+        return Err(format!(
+            "{what} {} is a directory; remove it or choose another name",
+            path.display()
+        ));
+    }
+    let dir = parent_dir(path);
+    if !dir.is_dir() {
+        return Err(format!(
+            "cannot write {what} {}: the directory {} does not exist; create it first",
+            path.display(),
+            dir.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Files written to temporaries beside their destinations and renamed into place together by
+/// [`Staged::commit`], so that a failure (a full disk, a bad path) leaves no partial file and any
+/// previous output as it was. Temporaries not committed are removed when this is dropped.
+#[derive(Default)]
+pub struct Staged {
+    /// (temporary, destination)
+    files: Vec<(PathBuf, PathBuf)>,
+}
+
+impl Staged {
+    pub fn write(&mut self, path: &Path, bytes: &[u8]) -> Result<()> {
+        let dir = parent_dir(path);
+        let name = path
+            .file_name()
+            .ok_or_else(|| format!("{} is not a file name", path.display()))?
+            .to_string_lossy();
+        let mut n = 0;
+        let (tmp, mut file) = loop {
+            let tmp = dir.join(format!(".{name}.dwt-{}-{n}.tmp", std::process::id()));
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)
+            {
+                Ok(f) => break (tmp, f),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 100 => n += 1,
+                Err(e) => return Err(format!("cannot write {}: {e}", path.display())),
+            }
+        };
+        self.files.push((tmp, path.to_path_buf()));
+        file.write_all(bytes)
+            .and_then(|()| file.sync_all())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    /// Renames every temporary onto its destination.
+    pub fn commit(mut self) -> Result<()> {
+        let files = std::mem::take(&mut self.files);
+        for (i, (tmp, path)) in files.iter().enumerate() {
+            if let Err(e) = std::fs::rename(tmp, path) {
+                for (t, _) in &files[i..] {
+                    let _ = std::fs::remove_file(t);
+                }
+                return Err(format!("cannot write {}: {e}", path.display()));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        for (tmp, _) in &self.files {
+            let _ = std::fs::remove_file(tmp);
         }
     }
 }

@@ -246,10 +246,7 @@ fn input_range(values: &[i64]) -> InputRange {
 }
 
 fn transform(a: TransformArgs, quiet: bool) -> Result<()> {
-    if a.input == a.output
-        || (a.output.exists()
-            && std::fs::canonicalize(&a.input).ok() == std::fs::canonicalize(&a.output).ok())
-    {
+    if files::same_file(&a.input, &a.output) {
         return Err(format!(
             "the output {} is the input file; choose another output",
             a.output.display()
@@ -258,12 +255,86 @@ fn transform(a: TransformArgs, quiet: bool) -> Result<()> {
     if !a.input.exists() {
         return Err(format!("{}: no such file", a.input.display()));
     }
+    check_outputs(&a)?;
     let progress = files::Progress::new(quiet);
     if a.inverse {
         inverse(a, quiet, &progress)
     } else {
         forward(a, quiet, &progress)
     }
+}
+
+/// Checks every file the transform would write before any work: its format, that it is not the
+/// input (nor, on --inverse, the input's sidecar), not another output, not a directory, and that
+/// its directory exists. Nothing is written unless all of them can be.
+fn check_outputs(a: &TransformArgs) -> Result<()> {
+    let mut outputs: Vec<(&str, PathBuf)> = vec![("the output", a.output.clone())];
+    if a.inverse {
+        if let Some(p) = &a.preview {
+            return Err(format!(
+                "--preview {} pictures coefficients: give it to the forward transform",
+                p.display()
+            ));
+        }
+        if files::kind(&a.output) == files::Kind::Raw {
+            return Err(format!(
+                "{}: write the reconstruction as .png, .pgm, .tif or .npy",
+                a.output.display()
+            ));
+        }
+    } else {
+        if files::kind(&a.output) == files::Kind::Image {
+            return Err(format!(
+                "{}: coefficients are written as .npy or raw; use --preview FILE.png for a picture",
+                a.output.display()
+            ));
+        }
+        let side = files::sidecar_path(&a.output);
+        if side == a.output {
+            return Err(format!(
+                "{} would be overwritten by its own sidecar; name the output .npy or .raw",
+                a.output.display()
+            ));
+        }
+        outputs.push(("the sidecar", side));
+        if let Some(p) = &a.preview {
+            if files::kind(p) != files::Kind::Image {
+                return Err(format!(
+                    "--preview {}: the preview is a picture; name it .png, .pgm or .tif",
+                    p.display()
+                ));
+            }
+            outputs.push(("the preview", p.clone()));
+        }
+    }
+    let input_side = files::sidecar_path(&a.input);
+    for (i, (what, path)) in outputs.iter().enumerate() {
+        if files::same_file(path, &a.input) {
+            return Err(format!(
+                "{what} {} is the input file {}; choose another name",
+                path.display(),
+                a.input.display()
+            ));
+        }
+        if a.inverse && input_side != a.input && files::same_file(path, &input_side) {
+            return Err(format!(
+                "{what} {} is the input's sidecar {}; choose another name",
+                path.display(),
+                input_side.display()
+            ));
+        }
+        for (other, other_path) in &outputs[..i] {
+            if files::same_file(path, other_path) {
+                return Err(format!(
+                    "{what} {} is also {other} {}; choose another name",
+                    path.display(),
+                    other_path.display()
+                ));
+            }
+        }
+        files::check_writable(path, what)?;
+    }
+    Ok(())
 }
 
 fn select_backend(
@@ -397,10 +468,20 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
         input_bits: input.image_bits,
         input_dtype: Some(input_dtype.name().into()),
     };
-    files::write_coefficients(&a.output, &data, &sidecar)?;
+    // Every file is encoded and written to a temporary before any is renamed into place.
+    let mut staged = files::Staged::default();
+    staged.write(
+        &a.output,
+        &files::coefficient_bytes(&a.output, &data, &shape)?,
+    )?;
+    staged.write(
+        &files::sidecar_path(&a.output),
+        &files::sidecar_bytes(&sidecar),
+    )?;
     if let Some(p) = &a.preview {
-        files::write_preview(p, &data.to_f64(), &shape, levels)?;
+        staged.write(p, &files::preview_bytes(p, &data.to_f64(), &shape, levels)?)?;
     }
+    staged.commit()?;
     progress.finish();
     if !quiet {
         eprintln!(
@@ -472,7 +553,12 @@ fn inverse(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
             }
         }
     }
-    files::write_output(&a.output, &out, &shape, bits)?;
+    let mut staged = files::Staged::default();
+    staged.write(
+        &a.output,
+        &files::output_bytes(&a.output, &out, &shape, bits)?,
+    )?;
+    staged.commit()?;
     progress.finish();
     if !quiet {
         eprintln!(
@@ -690,5 +776,11 @@ fn sample(a: SampleArgs) -> Result<()> {
             a.output.display()
         ));
     }
-    files::write_output(&a.output, &data, &[a.height, a.width], Some(a.bits))
+    files::check_writable(&a.output, "the sample")?;
+    let mut staged = files::Staged::default();
+    staged.write(
+        &a.output,
+        &files::output_bytes(&a.output, &data, &[a.height, a.width], Some(a.bits))?,
+    )?;
+    staged.commit()
 }

@@ -802,3 +802,231 @@ fn a_reader_closing_the_pipe_early_is_not_a_panic() {
     assert!(out.status.success(), "{:?} {stderr}", out.status);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// The names in a directory, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn no_output_sidecar_or_preview_overwrites_the_input() {
+    let d = Dir::new();
+    let input = d.p("v.png");
+    scene8(40, 24).save(&input).unwrap();
+    let out = d.p("out.npy");
+    // The preview named as the input, directly or by another path.
+    for preview in [
+        s(&input).to_string(),
+        format!("{}/./v.png", d.0.path().display()),
+    ] {
+        fails(
+            &[
+                "transform",
+                s(&input),
+                s(&out),
+                "-w",
+                "LeGall53",
+                "-l",
+                "2",
+                "--preview",
+                &preview,
+            ],
+            Some(&input),
+            "is the input file",
+        );
+    }
+    assert_eq!(listing(d.0.path()), ["v.png"], "nothing written");
+
+    // An output hard-linked or symbolically linked to the input.
+    let npy = d.p("same.npy");
+    write_npy_i16(&npy, &[8, 8], &(0..64).collect::<Vec<i16>>());
+    let hard = d.p("hard.npy");
+    std::fs::hard_link(&npy, &hard).unwrap();
+    fails(
+        &["transform", s(&npy), s(&hard), "-w", "LeGall53", "-l", "1"],
+        Some(&npy),
+        "is the input file",
+    );
+    #[cfg(unix)]
+    {
+        let sym = d.p("sym.npy");
+        std::os::unix::fs::symlink(&npy, &sym).unwrap();
+        fails(
+            &["transform", s(&npy), s(&sym), "-w", "LeGall53", "-l", "1"],
+            Some(&npy),
+            "is the input file",
+        );
+    }
+    // The preview hard-linked to the output's sidecar or the output.
+    let (c, cj, pv) = (d.p("c.npy"), d.p("c.json"), d.p("pv.png"));
+    std::fs::write(&cj, b"{}").unwrap();
+    std::fs::hard_link(&cj, &pv).unwrap();
+    fails(
+        &[
+            "transform",
+            s(&npy),
+            s(&c),
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+            "--preview",
+            s(&pv),
+        ],
+        Some(&npy),
+        "is also the sidecar",
+    );
+    assert!(!c.exists());
+    assert_eq!(std::fs::read(&cj).unwrap(), b"{}");
+
+    // Raw input named like the output's sidecar.
+    let raw = d.p("data.json");
+    std::fs::write(&raw, [1u8; 128]).unwrap();
+    fails(
+        &[
+            "transform",
+            s(&raw),
+            s(&d.p("data.npy")),
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+            "--shape",
+            "8,8",
+            "--dtype",
+            "i16",
+        ],
+        Some(&raw),
+        "the sidecar",
+    );
+    assert!(!d.p("data.npy").exists());
+
+    // On --inverse, the reconstruction must not replace the input's sidecar either.
+    let (k, kj) = (d.p("k.npy"), d.p("k.json"));
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(&npy),
+            s(&k),
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+        ])
+        .assert()
+        .success();
+    let kimg = d.p("k-link.npy");
+    std::fs::hard_link(&kj, &kimg).unwrap();
+    fails(
+        &["transform", s(&k), s(&kimg), "--inverse"],
+        Some(&kj),
+        "is the input's sidecar",
+    );
+}
+
+#[test]
+fn a_failed_run_leaves_no_new_file_and_the_previous_output_intact() {
+    let d = Dir::new();
+    let input = d.p("in.png");
+    scene8(40, 24).save(&input).unwrap();
+    let (c, cj) = (d.p("c.npy"), d.p("c.json"));
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(&input),
+            s(&c),
+            "-w",
+            "LeGall53",
+            "-l",
+            "2",
+        ])
+        .assert()
+        .success();
+    let (before, before_side) = (std::fs::read(&c).unwrap(), std::fs::read(&cj).unwrap());
+    let names = listing(d.0.path());
+    // A different transform into the same output fails on its preview: nothing is replaced.
+    for (preview, needle) in [
+        (s(&d.p("nodir/p.png")).to_string(), "does not exist"),
+        (s(&d.p("x.npy")).to_string(), "name it .png"),
+        (s(&d.p("adir.png")).to_string(), "is a directory"),
+    ] {
+        std::fs::create_dir_all(d.p("adir.png")).unwrap();
+        fails(
+            &[
+                "transform",
+                s(&input),
+                s(&c),
+                "-w",
+                "Fidelity",
+                "-l",
+                "1",
+                "--preview",
+                &preview,
+            ],
+            Some(&input),
+            needle,
+        );
+        assert_eq!(std::fs::read(&c).unwrap(), before, "{preview}");
+        assert_eq!(std::fs::read(&cj).unwrap(), before_side, "{preview}");
+        std::fs::remove_dir(d.p("adir.png")).unwrap();
+        assert_eq!(listing(d.0.path()), names, "no file left behind");
+    }
+    // A sidecar path that is a directory: no coefficients written without it.
+    std::fs::create_dir(d.p("sc.json")).unwrap();
+    fails(
+        &[
+            "transform",
+            s(&input),
+            s(&d.p("sc.npy")),
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+        ],
+        Some(&input),
+        "the sidecar",
+    );
+    assert!(!d.p("sc.npy").exists());
+    // An output that is a directory, and one in a directory that does not exist.
+    std::fs::create_dir(d.p("od.npy")).unwrap();
+    fails(
+        &[
+            "transform",
+            s(&input),
+            s(&d.p("od.npy")),
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+        ],
+        Some(&input),
+        "is a directory",
+    );
+    assert!(!d.p("od.json").exists());
+    fails(
+        &["transform", s(&c), s(&d.p("no/back.png")), "--inverse"],
+        Some(&c),
+        "does not exist",
+    );
+    // --preview on --inverse would be ignored: refused.
+    fails(
+        &[
+            "transform",
+            s(&c),
+            s(&d.p("back.png")),
+            "--inverse",
+            "--preview",
+            s(&d.p("p.png")),
+        ],
+        Some(&c),
+        "forward transform",
+    );
+    assert!(!d.p("back.png").exists());
+}
