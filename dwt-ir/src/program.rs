@@ -1,6 +1,6 @@
 //! The IR proper: a wavelet is a named lifting program plus its per-wavelet defaults.
 
-use crate::{Coeff, Laurent};
+use crate::{Coeff, ElementType, Laurent};
 
 /// Which polyphase component a step updates or reads: `even[k]` is sample `2(n+k)`, `odd[k]` is
 /// sample `2(n+k)+1`, relative to the index `n` of the sample being updated.
@@ -249,6 +249,31 @@ impl Wavelet {
             Direction::Forward => self.program.clone(),
             Direction::Inverse => self.inverse(),
         }
+    }
+
+    /// The first coefficient of a float program (or of its inverse, where a scale `K` becomes
+    /// `1/K`) that `element` cannot hold: one that overflows to infinity, or a nonzero one that
+    /// underflows to zero, would make every kernel and the reference compute something other
+    /// than the wavelet. `None` where all fit, and for integer elements.
+    pub fn unrepresentable_coefficient(&self, element: ElementType) -> Option<(Direction, f64)> {
+        let holds = |v: f64| match element {
+            ElementType::F32 => (v as f32).is_finite() && (v == 0.0 || v as f32 != 0.0),
+            ElementType::F64 => v.is_finite(),
+            ElementType::I16 | ElementType::I32 => true,
+        };
+        [Direction::Forward, Direction::Inverse]
+            .into_iter()
+            .find_map(|direction| {
+                let program = self.program_for(direction);
+                let value = program.ops.iter().find_map(|op| {
+                    let values: Vec<f64> = match op {
+                        Op::Lift(step) => step.taps.terms().map(|(_, c)| c.to_f64()).collect(),
+                        Op::Scale { low, high } => vec![low.to_f64(), high.to_f64()],
+                    };
+                    values.into_iter().find(|&v| !holds(v))
+                });
+                value.map(|v| (direction, v))
+            })
     }
 
     /// The same wavelet with every rounding removed and taps divided by `2^shift`: the real-valued

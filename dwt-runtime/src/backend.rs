@@ -85,14 +85,7 @@ impl Request<'_> {
     /// The same for `len` samples of `element` (a device buffer's, or none yet: pass
     /// [`sample_count`](Self::sample_count)).
     pub fn validate_for(&self, element: ElementType, len: usize) -> Result<(), DwtError> {
-        cpu::validate(
-            self.wavelet,
-            element.name(),
-            element.kind(),
-            len,
-            &self.shape,
-            self.levels,
-        )
+        cpu::validate(self.wavelet, element, len, &self.shape, self.levels)
     }
 
     /// [`validate_for`](Self::validate_for) a source of `src_len` samples, and a destination of

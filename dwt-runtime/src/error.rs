@@ -29,6 +29,13 @@ pub enum DwtError {
         element: &'static str,
         element_kind: ElementKind,
     },
+    #[error("wavelet `{wavelet}`'s {} program has the coefficient {value:e}, which {element} cannot hold (it overflows to infinity or underflows to zero); use f64 data, or rescale the wavelet's coefficients", if *.direction == dwt_ir::Direction::Forward { "forward" } else { "inverse" })]
+    Unrepresentable {
+        wavelet: String,
+        direction: dwt_ir::Direction,
+        value: f64,
+        element: &'static str,
+    },
     #[error("wavelet `{wavelet}` uses a periodic boundary, which needs an even length on every transformed axis, but axis {axis} has length {len} at level {level}; use sizes divisible by 2^levels or another boundary rule")]
     PeriodicOddLength {
         wavelet: String,

@@ -534,6 +534,47 @@ pub struct GrowthAnalysis {
 }
 
 impl GrowthAnalysis {
+    /// The work [`GrowthAnalysis::new`] does for `levels` levels, in units of about a nanosecond:
+    /// it follows every line up to the length where the two ends stop interacting, so the work
+    /// grows with the cube of the program's reach and the square of `2^levels` (a program reading
+    /// 64 samples away takes minutes at 4 levels). `usize::MAX` where that overflows.
+    pub fn cost(wavelet: &Wavelet, levels: u32) -> usize {
+        let Some((short, long, scale)) = length_classes(wavelet, levels) else {
+            return usize::MAX;
+        };
+        let (lo, hi) = wavelet.program.total_support();
+        let reach = (hi - lo + 2).max(2) as usize;
+        let taps: usize = wavelet
+            .program
+            .ops
+            .iter()
+            .map(|op| match op {
+                Op::Lift(step) => step.taps.terms().count(),
+                _ => 0,
+            })
+            .sum();
+        let short_lines = short.checked_mul(short + 1).map(|s| s / 2);
+        let long_lines = long
+            .checked_add(scale / 2)
+            .and_then(|l| l.checked_mul(scale));
+        short_lines
+            .zip(long_lines)
+            .and_then(|(a, b)| a.checked_add(b))
+            .and_then(|n| n.checked_mul(levels as usize))
+            .and_then(|n| n.checked_mul(reach))
+            .and_then(|n| n.checked_mul(taps.max(1)))
+            .unwrap_or(usize::MAX)
+    }
+
+    /// The most levels, from 1 to `max_levels`, whose analysis takes a few seconds at most
+    /// ([`GrowthAnalysis::cost`]); 0 where not even one level does.
+    pub fn affordable_levels(wavelet: &Wavelet, max_levels: u32) -> u32 {
+        (1..=max_levels)
+            .rev()
+            .find(|&l| Self::cost(wavelet, l) <= AFFORDABLE_COST)
+            .unwrap_or(0)
+    }
+
     /// `None` for a float wavelet.
     pub fn new(wavelet: &Wavelet, max_levels: u32) -> Option<Self> {
         if wavelet.kind != ElementKind::Integer {
@@ -569,6 +610,10 @@ impl GrowthAnalysis {
         .0
     }
 }
+
+/// [`GrowthAnalysis::cost`] of a few seconds: the catalogue's longest program (Fidelity) at 4
+/// levels costs about 1e9 and takes 1.5 s on one core.
+const AFFORDABLE_COST: usize = 2_000_000_000;
 
 /// The most samples of one line the symbolic analysis follows (after [`equivalent_length`]):
 /// about a second for the longest programs. Longer lines at many levels are bounded in parts.

@@ -332,8 +332,7 @@ impl<'b> PlanBuilder<'b> {
         cpu::sample_count(&self.shape)?;
         cpu::validate(
             &self.wavelet,
-            element.name(),
-            element.kind(),
+            element,
             cpu::sample_count(&transform_shape)?,
             &transform_shape,
             self.levels,

@@ -150,3 +150,67 @@ fn long_lines_are_checked_from_their_length() {
         "{e}"
     );
 }
+
+/// A float coefficient the element type cannot hold (overflowing to infinity, or a nonzero one
+/// underflowing to zero) is refused before any data changes, naming the program it is in.
+#[test]
+fn float_coefficients_the_element_cannot_hold() {
+    use dwt_ir::Direction;
+    let wavelet = |body: &str| {
+        dwt_ir::parse_str(&format!("wavelet W {{ kind = float; {body} }}"))
+            .unwrap()
+            .remove(0)
+    };
+    let cases = [
+        // (program, refused for f32 in, refused for f64 in)
+        (
+            "odd -= 0.5*even[0]; scale 1e300;",
+            Some(Direction::Forward),
+            None,
+        ),
+        // `scale K` multiplies the high band by 1/K in the forward program already.
+        (
+            "odd -= 0.5*even[0]; scale 1e-40;",
+            Some(Direction::Forward),
+            None,
+        ),
+        (
+            "odd -= 0.5*even[0]; scale (1e-40, 1.0);",
+            Some(Direction::Inverse),
+            None,
+        ),
+        ("odd -= 1e-50*even[0];", Some(Direction::Forward), None),
+        (
+            "odd -= 0.5*even[0]; scale (1e-310, 1.0);",
+            Some(Direction::Forward),
+            Some(Direction::Inverse),
+        ),
+        ("odd -= 0.5*even[0]; scale 1e30;", None, None),
+    ];
+    for (body, f32_refused, f64_refused) in cases {
+        let w = wavelet(body);
+        let mut single = vec![1.5f32; 8];
+        let got = forward(&w, &mut single, &[8], 1, Layout::Mallat).err();
+        match f32_refused {
+            Some(direction) => {
+                let e = got.expect(body);
+                assert!(
+                    matches!(&e, DwtError::Unrepresentable { direction: d, element: "f32", .. } if *d == direction),
+                    "{body}: {e}"
+                );
+                assert!(e.to_string().contains("use f64 data"), "{e}");
+                assert!(single.iter().all(|&x| x == 1.5), "input untouched on error");
+            }
+            None => assert_eq!(got, None, "{body}"),
+        }
+        let mut double = vec![1.5f64; 8];
+        let got = forward(&w, &mut double, &[8], 1, Layout::Mallat).err();
+        match f64_refused {
+            Some(direction) => assert!(
+                matches!(&got, Some(DwtError::Unrepresentable { direction: d, element: "f64", .. }) if *d == direction),
+                "{body}: {got:?}"
+            ),
+            None => assert_eq!(got, None, "{body}"),
+        }
+    }
+}

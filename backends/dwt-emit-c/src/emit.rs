@@ -215,6 +215,14 @@ pub fn emit_module(
             elem,
         });
     }
+    if let Some((direction, value)) = wavelet.unrepresentable_coefficient(elem) {
+        return Err(EmitError::Unrepresentable {
+            wavelet: wavelet.name.clone(),
+            direction,
+            value: format!("{value:e}"),
+            elem,
+        });
+    }
     if config.row_group_size == 0 || config.slab_width == 0 || config.slab_rows == 0 {
         return Err(EmitError::Config("work-group dimensions must be positive"));
     }

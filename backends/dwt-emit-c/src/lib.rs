@@ -747,6 +747,14 @@ pub enum EmitError {
     NoTile(String),
     #[error("launch config is not usable: {0}")]
     Config(&'static str),
+    #[error("wavelet `{wavelet}`'s {} program has the coefficient {value}, which {} cannot hold (it overflows to infinity or underflows to zero); emit f64 kernels, or rescale the wavelet's coefficients", if *.direction == dwt_ir::Direction::Forward { "forward" } else { "inverse" }, .elem.name())]
+    Unrepresentable {
+        wavelet: String,
+        direction: dwt_ir::Direction,
+        /// The coefficient, in exponent notation.
+        value: String,
+        elem: ElementType,
+    },
 }
 
 /// A compiler's log followed by the emitted source lines it points at, quoted with their numbers.

@@ -13,7 +13,7 @@ pub mod sliding_window;
 pub use line::{LineOp, LineProgram, LineStep};
 
 pub use dwt_ir::Layout;
-use dwt_ir::{Boundary, Direction, Program, Wavelet};
+use dwt_ir::{Boundary, Direction, ElementType, Program, Wavelet};
 
 use crate::element::{Element, Work};
 use crate::DwtError;
@@ -52,8 +52,7 @@ pub fn band_shape(shape: &[usize], level: u32) -> Vec<usize> {
 /// Checks everything about a transform request that does not depend on the data itself.
 pub fn validate(
     wavelet: &Wavelet,
-    kind_name: &'static str,
-    kind: dwt_ir::ElementKind,
+    element: ElementType,
     len: usize,
     shape: &[usize],
     levels: u32,
@@ -77,12 +76,20 @@ pub fn validate(
             needed,
         });
     }
-    if wavelet.kind != kind {
+    if wavelet.kind != element.kind() {
         return Err(DwtError::KindMismatch {
             wavelet: wavelet.name.clone(),
             kind: wavelet.kind,
-            element: kind_name,
-            element_kind: kind,
+            element: element.name(),
+            element_kind: element.kind(),
+        });
+    }
+    if let Some((direction, value)) = wavelet.unrepresentable_coefficient(element) {
+        return Err(DwtError::Unrepresentable {
+            wavelet: wavelet.name.clone(),
+            direction,
+            value,
+            element: element.name(),
         });
     }
     let max = max_levels(shape);
@@ -140,7 +147,7 @@ pub fn transform<E: Element>(
     levels: u32,
     layout: Layout,
 ) -> Result<(), DwtError> {
-    validate(wavelet, E::NAME, E::KIND, data.len(), shape, levels)?;
+    validate(wavelet, E::TYPE, data.len(), shape, levels)?;
     let program = LineProgram::<E::Work>::new(&wavelet.program_for(direction));
     let strides = row_major_strides(shape);
     let dims = shape.len();
