@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use image::{ImageBuffer, Luma};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use lifting::ir::ElementType;
+use lifting::ir::{ElementType, Wavelet};
 use lifting::runtime::cpu::band_shape;
 use lifting::runtime::growth::InputRange;
 use serde::{Deserialize, Serialize};
@@ -38,7 +38,11 @@ pub fn kind(path: &Path) -> Kind {
 /// What `--inverse` needs to know about coefficients besides their values, written next to them
 /// as `OUT.json`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
 pub struct Sidecar {
+    /// The name of the data file it describes (absent in sidecars of older versions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<String>,
     pub shape: Vec<usize>,
     pub dtype: String,
     pub wavelet: String,
@@ -53,6 +57,142 @@ pub struct Sidecar {
     /// The element type of the array the coefficients came from; `--inverse` writes .npy back in it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_dtype: Option<String>,
+    /// The forward transform ran with `--allow-overflow` where the worst case did not fit: the
+    /// coefficients may have wrapped and the reconstruction may not be the input.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_overflow: bool,
+}
+
+impl Sidecar {
+    /// Checks every field of a sidecar read from `side` for the data file `data_path`, and returns
+    /// its wavelet. Errors name the field, what it holds and what is allowed.
+    pub fn validate(&self, side: &Path, data_path: &Path) -> Result<Wavelet> {
+        let bad = |field: &str, what: String| -> String {
+            format!(
+                "{}: the sidecar's `{field}` {what}; fix the sidecar or transform the input again",
+                side.display()
+            )
+        };
+        if let Some(name) = &self.data {
+            let own = data_path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if *name != own {
+                return Err(format!(
+                    "{} describes {name}, not {own} (two outputs with the same stem share one sidecar); transform the input to {own} again, or if the files were renamed set `data` to \"{own}\"",
+                    side.display()
+                ));
+            }
+        }
+        if self.direction != "forward" {
+            return Err(bad(
+                "direction",
+                format!(
+                    "is \"{}\"; the only allowed value is \"forward\"",
+                    self.direction
+                ),
+            ));
+        }
+        if self.shape.is_empty() || self.shape.len() > 3 || self.shape.contains(&0) {
+            return Err(bad(
+                "shape",
+                format!("is {:?}; it must have 1 to 3 positive sizes", self.shape),
+            ));
+        }
+        if byte_count(&self.shape, 8).is_none() {
+            return Err(bad(
+                "shape",
+                format!("{:?} is larger than this machine can address", self.shape),
+            ));
+        }
+        let dtype = parse_dtype(&self.dtype).map_err(|_| {
+            bad(
+                "dtype",
+                format!(
+                    "is \"{}\"; allowed: \"i16\", \"i32\", \"f32\" or \"f64\"",
+                    self.dtype
+                ),
+            )
+        })?;
+        if !["mallat", "interleaved"].contains(&self.layout.as_str()) {
+            return Err(bad(
+                "layout",
+                format!(
+                    "is \"{}\"; allowed: \"mallat\" or \"interleaved\"",
+                    self.layout
+                ),
+            ));
+        }
+        let max = lifting::runtime::cpu::max_levels(&self.shape);
+        if self.levels < 1 || self.levels > max {
+            return Err(bad(
+                "levels",
+                format!(
+                    "is {}; shape {:?} allows 1 to {max}",
+                    self.levels, self.shape
+                ),
+            ));
+        }
+        if let Some(b) = self.input_bits {
+            if !(1..=16).contains(&b) {
+                return Err(bad("input_bits", format!("is {b}; allowed: 1 to 16")));
+            }
+        }
+        if let Some(t) = &self.input_dtype {
+            parse_dtype(t).map_err(|_| {
+                bad(
+                    "input_dtype",
+                    format!("is \"{t}\"; allowed: \"i16\", \"i32\", \"f32\" or \"f64\""),
+                )
+            })?;
+        }
+        let wavelet = lifting::ir::parse_str(&self.wavelet_source)
+            .map_err(|e| {
+                bad(
+                    "wavelet_source",
+                    format!(
+                        "does not parse (line {}, column {}: {})",
+                        e.line, e.column, e.message
+                    ),
+                )
+            })?
+            .into_iter()
+            .next()
+            .ok_or_else(|| bad("wavelet_source", "declares no wavelet".into()))?;
+        if wavelet.name != self.wavelet {
+            return Err(bad(
+                "wavelet",
+                format!(
+                    "is \"{}\" but `wavelet_source` declares {}",
+                    self.wavelet, wavelet.name
+                ),
+            ));
+        }
+        if wavelet.kind != dtype.kind() {
+            return Err(bad(
+                "dtype",
+                format!(
+                    "is \"{}\" ({}) but wavelet {} is {}",
+                    self.dtype,
+                    dtype.kind().name(),
+                    wavelet.name,
+                    wavelet.kind.name()
+                ),
+            ));
+        }
+        Ok(wavelet)
+    }
+}
+
+/// Two wavelets compute the same, whatever their doc comments.
+pub fn same_wavelet(a: &Wavelet, b: &Wavelet) -> bool {
+    let strip = |w: &Wavelet| {
+        let mut w = w.clone();
+        w.doc.clear();
+        w.to_string()
+    };
+    strip(a) == strip(b)
 }
 
 pub fn sidecar_path(data: &Path) -> PathBuf {
@@ -188,26 +328,55 @@ pub fn sidecar_bytes(sidecar: &Sidecar) -> Vec<u8> {
     (json + "\n").into_bytes()
 }
 
+/// Coefficients read for `--inverse`.
+pub struct Coefficients {
+    pub data: Data,
+    pub shape: Vec<usize>,
+    /// The sidecar, checked, with the wavelet it declares.
+    pub sidecar: Option<(Sidecar, Wavelet)>,
+}
+
 /// Reads coefficients: .npy (with its sidecar if there is one) or raw (with its sidecar, or
-/// `--shape` and `--dtype`).
-#[allow(clippy::type_complexity)]
+/// `--shape` and `--dtype`). A `--shape` or `--dtype` contradicting the sidecar is an error.
 pub fn read_coefficients(
     path: &Path,
     shape: Option<&str>,
     dtype: Option<&str>,
-) -> Result<((Data, Option<Vec<usize>>), Option<Sidecar>)> {
+) -> Result<Coefficients> {
     let side = sidecar_path(path);
-    let sidecar: Option<Sidecar> = if side.exists() && side != path {
+    let sidecar = if side.exists() && side != path {
         let text = std::fs::read_to_string(&side)
             .map_err(|e| format!("cannot read {}: {e}", side.display()))?;
-        Some(
-            serde_json::from_str(&text)
-                .map_err(|e| format!("{}: not a dwt sidecar: {e}", side.display()))?,
-        )
+        let s: Sidecar = serde_json::from_str(&text)
+            .map_err(|e| format!("{}: not a dwt sidecar: {e}", side.display()))?;
+        let w = s.validate(&side, path)?;
+        Some((s, w))
     } else {
         None
     };
     let shape = shape.map(crate::parse_shape).transpose()?;
+    let dtype = dtype.map(parse_dtype).transpose()?;
+    if let Some((s, _)) = &sidecar {
+        if let Some(shape) = &shape {
+            if *shape != s.shape {
+                return Err(format!(
+                    "--shape {shape:?} contradicts the sidecar {}, which says {:?}; leave --shape out",
+                    side.display(),
+                    s.shape
+                ));
+            }
+        }
+        if let Some(t) = dtype {
+            if t.name() != s.dtype {
+                return Err(format!(
+                    "--dtype {} contradicts the sidecar {}, which says {}; leave --dtype out",
+                    t.name(),
+                    side.display(),
+                    s.dtype
+                ));
+            }
+        }
+    }
     match kind(path) {
         Kind::Image => Err(format!(
             "{} is an image; --inverse reads coefficients (.npy, or raw with a .json sidecar)",
@@ -217,7 +386,7 @@ pub fn read_coefficients(
             let (data, npy_shape) =
                 read_npy(&read_file(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
             check_dims(&npy_shape, path)?;
-            if let Some(s) = &sidecar {
+            if let Some((s, _)) = &sidecar {
                 if s.shape != npy_shape {
                     return Err(format!(
                         "{} has shape {npy_shape:?} but its sidecar says {:?}",
@@ -225,16 +394,37 @@ pub fn read_coefficients(
                         s.shape
                     ));
                 }
+                if data.element_type().name() != s.dtype {
+                    return Err(format!(
+                        "{} holds {} but its sidecar {} says `dtype` {}; fix the sidecar or transform the input again",
+                        path.display(),
+                        data.element_type().name(),
+                        side.display(),
+                        s.dtype
+                    ));
+                }
+            }
+            if let Some(s) = &shape {
+                if *s != npy_shape {
+                    return Err(format!(
+                        "--shape {s:?} does not match the shape {npy_shape:?} in {}",
+                        path.display()
+                    ));
+                }
             }
             let data = match dtype {
-                Some(d) => data.convert(parse_dtype(d)?)?,
+                Some(t) => data.convert(t)?,
                 None => data,
             };
-            Ok(((data, Some(npy_shape)), sidecar))
+            Ok(Coefficients {
+                data,
+                shape: npy_shape,
+                sidecar,
+            })
         }
         Kind::Raw => {
             let shape = shape
-                .or(sidecar.as_ref().map(|s| s.shape.clone()))
+                .or(sidecar.as_ref().map(|(s, _)| s.shape.clone()))
                 .ok_or_else(|| {
                     format!(
                         "{} is raw and has no sidecar {}: pass --shape and --dtype",
@@ -243,12 +433,16 @@ pub fn read_coefficients(
                     )
                 })?;
             let dtype = match (dtype, &sidecar) {
-                (Some(d), _) => parse_dtype(d)?,
-                (None, Some(s)) => parse_dtype(&s.dtype)?,
+                (Some(t), _) => t,
+                (None, Some((s, _))) => parse_dtype(&s.dtype)?,
                 (None, None) => return Err("raw coefficients need --dtype".into()),
             };
             let data = raw(&read_file(path)?, &shape, dtype, path)?;
-            Ok(((data, Some(shape)), sidecar))
+            Ok(Coefficients {
+                data,
+                shape,
+                sidecar,
+            })
         }
     }
 }

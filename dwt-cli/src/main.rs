@@ -351,6 +351,13 @@ fn select_backend(
     Ok(s.backend)
 }
 
+fn check_level_count(levels: u32) -> Result<()> {
+    if levels == 0 {
+        return Err("--levels 0: a transform takes at least 1 level".into());
+    }
+    Ok(())
+}
+
 fn check_levels(shape: &[usize], levels: u32) -> Result<()> {
     let max = cpu::max_levels(shape);
     if levels > max {
@@ -370,6 +377,7 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
     let levels = a
         .levels
         .ok_or("--levels is required for a forward transform")?;
+    check_level_count(levels)?;
     let layout: Layout = a.layout.map_or(Layout::Mallat, Into::into);
     let dtype = a.dtype.as_deref().map(parse_dtype).transpose()?;
     let shape_arg = a.shape.as_deref().map(parse_shape).transpose()?;
@@ -424,6 +432,7 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
             }
         ));
     }
+    let mut overflow_allowed = false;
     if wavelet.kind == ElementKind::Integer {
         let v = input.data.to_i64().ok_or_else(|| {
             format!(
@@ -436,6 +445,8 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
         let range = input.range.unwrap_or_else(|| input_range(&v));
         let verdict = check_bit_growth(&wavelet, levels, &shape, range, element, a.allow_overflow)
             .map_err(|e| e.to_string())?;
+        overflow_allowed = a.allow_overflow
+            && check_bit_growth(&wavelet, levels, &shape, range, element, false).is_err();
         if !quiet {
             eprintln!("{verdict}");
         }
@@ -458,6 +469,10 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
 
     progress.stage("writing");
     let sidecar = Sidecar {
+        data: a
+            .output
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned()),
         shape: shape.clone(),
         dtype: element.name().into(),
         wavelet: wavelet.name.clone(),
@@ -467,6 +482,7 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
         direction: "forward".into(),
         input_bits: input.image_bits,
         input_dtype: Some(input_dtype.name().into()),
+        allow_overflow: overflow_allowed,
     };
     // Every file is encoded and written to a temporary before any is renamed into place.
     let mut staged = files::Staged::default();
@@ -500,31 +516,69 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
 
 fn inverse(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<()> {
     progress.stage("reading");
-    let (mut data, sidecar) =
-        files::read_coefficients(&a.input, a.shape.as_deref(), a.dtype.as_deref())?;
-    let shape = sidecar
-        .as_ref()
-        .map(|s| s.shape.clone())
-        .or(data.1.clone())
-        .ok_or("the shape of the coefficients is unknown")?;
+    let files::Coefficients {
+        data,
+        shape,
+        sidecar,
+    } = files::read_coefficients(&a.input, a.shape.as_deref(), a.dtype.as_deref())?;
+    let side = files::sidecar_path(&a.input);
+    let contradiction = |flag: &str,
+                         given: &dyn std::fmt::Display,
+                         says: &dyn std::fmt::Display| {
+        format!(
+            "{flag} {given} contradicts the sidecar {}, which says {says}; leave {flag} out to use the sidecar's",
+            side.display()
+        )
+    };
     let wavelet = match (&a.wavelet, &sidecar) {
-        (Some(w), _) => load_wavelet(w)?,
-        (None, Some(s)) => lifting::ir::parse_str(&s.wavelet_source)
-            .ok()
-            .and_then(|v| v.into_iter().next())
-            .ok_or("the sidecar's wavelet does not parse; pass --wavelet")?,
+        (Some(w), Some((s, sw))) => {
+            let w = load_wavelet(w)?;
+            if w.name != sw.name {
+                return Err(contradiction("--wavelet", &w.name, &s.wavelet));
+            }
+            if !files::same_wavelet(&w, sw) {
+                return Err(format!(
+                    "--wavelet {} is not the program the sidecar {} records under that name; leave --wavelet out to use the sidecar's",
+                    w.name,
+                    side.display()
+                ));
+            }
+            w
+        }
+        (Some(w), None) => load_wavelet(w)?,
+        (None, Some((_, sw))) => sw.clone(),
         (None, None) => return Err("--wavelet is required (no sidecar says which)".into()),
     };
-    let levels = a
-        .levels
-        .or(sidecar.as_ref().map(|s| s.levels))
-        .ok_or("--levels is required (no sidecar says how many)")?;
+    let levels = match (a.levels, &sidecar) {
+        (Some(l), Some((s, _))) if l != s.levels => {
+            return Err(contradiction("--levels", &l, &s.levels))
+        }
+        (Some(l), _) => l,
+        (None, Some((s, _))) => s.levels,
+        (None, None) => return Err("--levels is required (no sidecar says how many)".into()),
+    };
+    check_level_count(levels)?;
     let layout: Layout = match (a.layout, &sidecar) {
+        (Some(l), Some((s, _))) if Layout::from(l).name() != s.layout => {
+            return Err(contradiction(
+                "--layout",
+                &Layout::from(l).name(),
+                &s.layout,
+            ))
+        }
         (Some(l), _) => l.into(),
-        (None, Some(s)) if s.layout == "interleaved" => Layout::Interleaved,
+        (None, Some((s, _))) if s.layout == "interleaved" => Layout::Interleaved,
         _ => Layout::Mallat,
     };
+    let sidecar = sidecar.map(|(s, _)| s);
     check_levels(&shape, levels)?;
+    if sidecar.as_ref().is_some_and(|s| s.allow_overflow) {
+        eprintln!(
+            "warning: {} says the forward transform ran with --allow-overflow past the worst case of the element type: if a coefficient wrapped, this reconstruction is not the input",
+            side.display()
+        );
+    }
+    let mut data = data;
     progress.volume(&shape);
     let backend = select_backend(a.backend.as_deref(), quiet)?;
     progress.stage("transforming");
@@ -536,13 +590,13 @@ fn inverse(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
         layout,
     };
     backend
-        .run(&request, data.0.samples())
+        .run(&request, data.samples())
         .map_err(|e| e.to_string())?;
     progress.stage("writing");
     let bits = sidecar.as_ref().and_then(|s| s.input_bits);
     // Back in the element type the input had, when the values allow it (they do after a forward
     // and inverse of the same data).
-    let mut out = data.0;
+    let mut out = data;
     if let Some(t) = sidecar.as_ref().and_then(|s| s.input_dtype.as_deref()) {
         if let Ok(t) = parse_dtype(t) {
             if a.dtype.is_none() && t.kind() == out.element_type().kind() {

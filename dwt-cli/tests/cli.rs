@@ -1030,3 +1030,247 @@ fn a_failed_run_leaves_no_new_file_and_the_previous_output_intact() {
     );
     assert!(!d.p("back.png").exists());
 }
+
+fn edit_json(path: &Path, edit: impl FnOnce(&mut serde_json::Map<String, serde_json::Value>)) {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    edit(v.as_object_mut().unwrap());
+    std::fs::write(path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+}
+
+#[test]
+fn inverse_flags_that_contradict_the_sidecar_are_refused() {
+    let d = Dir::new();
+    let input = d.p("in.png");
+    scene8(40, 24).save(&input).unwrap();
+    let (c, back) = (d.p("c.npy"), d.p("back.png"));
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(&input),
+            s(&c),
+            "-w",
+            "LeGall53",
+            "-l",
+            "3",
+        ])
+        .assert()
+        .success();
+    for (flags, needle) in [
+        (
+            &["-w", "Fidelity", "-l", "3"][..],
+            "--wavelet Fidelity contradicts the sidecar",
+        ),
+        (&["-w", "LeGall53", "-l", "2"][..], "--levels 2 contradicts"),
+        (
+            &["--layout", "interleaved"][..],
+            "--layout interleaved contradicts",
+        ),
+        (&["--dtype", "i32"][..], "--dtype i32 contradicts"),
+        (&["--shape", "24,41"][..], "--shape [24, 41] contradicts"),
+    ] {
+        let mut args = vec!["transform", s(&c), s(&back), "--inverse"];
+        args.extend(flags);
+        fails(&args, Some(&c), needle);
+        assert!(!back.exists());
+    }
+    // The message names both values.
+    fails(
+        &["transform", s(&c), s(&back), "--inverse", "-w", "Fidelity"],
+        Some(&c),
+        "which says LeGall53",
+    );
+    // Agreeing flags are fine.
+    dwt()
+        .args(["-q", "transform", s(&c), s(&back), "--inverse"])
+        .args([
+            "-w", "LeGall53", "-l", "3", "--layout", "mallat", "--dtype", "i16",
+        ])
+        .assert()
+        .success();
+    assert_eq!(image::open(&back).unwrap().to_luma8(), scene8(40, 24));
+    // -l 0 is no transform.
+    fails(
+        &[
+            "transform",
+            s(&input),
+            s(&d.p("z.npy")),
+            "-w",
+            "LeGall53",
+            "-l",
+            "0",
+        ],
+        Some(&input),
+        "at least 1 level",
+    );
+}
+
+#[test]
+fn a_sidecar_names_its_data_file_and_every_field_is_checked() {
+    let d = Dir::new();
+    let input = d.p("in.png");
+    scene8(40, 24).save(&input).unwrap();
+    let (c, cj, back) = (d.p("stem.npy"), d.p("stem.json"), d.p("back.png"));
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(&input),
+            s(&c),
+            "-w",
+            "LeGall53",
+            "-l",
+            "3",
+        ])
+        .assert()
+        .success();
+    let side: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cj).unwrap()).unwrap();
+    assert_eq!(side["data"], "stem.npy");
+    // A second output with the same stem takes the sidecar: the first is not inverted with it.
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(&input),
+            s(&d.p("stem.raw")),
+            "-w",
+            "Fidelity",
+        ])
+        .args(["-l", "1"])
+        .assert()
+        .success();
+    fails(
+        &["transform", s(&c), s(&back), "--inverse"],
+        Some(&c),
+        "stem.json describes stem.raw, not stem.npy",
+    );
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(&input),
+            s(&c),
+            "-w",
+            "LeGall53",
+            "-l",
+            "3",
+        ])
+        .assert()
+        .success();
+    let good = std::fs::read(&cj).unwrap();
+    // A sidecar without `data` (older versions) is accepted.
+    edit_json(&cj, |m| {
+        m.remove("data");
+    });
+    dwt()
+        .args(["-q", "transform", s(&c), s(&back), "--inverse"])
+        .assert()
+        .success();
+    assert_eq!(image::open(&back).unwrap().to_luma8(), scene8(40, 24));
+    std::fs::remove_file(&back).unwrap();
+
+    use serde_json::json;
+    for (field, value, needle) in [
+        (
+            "levels",
+            json!(0),
+            "`levels` is 0; shape [24, 40] allows 1 to 6",
+        ),
+        ("levels", json!(7), "`levels` is 7"),
+        (
+            "layout",
+            json!("foo"),
+            "`layout` is \"foo\"; allowed: \"mallat\" or \"interleaved\"",
+        ),
+        ("dtype", json!("u8"), "`dtype` is \"u8\"; allowed"),
+        ("dtype", json!("i32"), "holds i16 but its sidecar"),
+        (
+            "dtype",
+            json!("f32"),
+            "`dtype` is \"f32\" (float) but wavelet LeGall53 is integer",
+        ),
+        ("direction", json!("inverse"), "`direction` is \"inverse\""),
+        (
+            "wavelet",
+            json!("Fidelity"),
+            "`wavelet` is \"Fidelity\" but `wavelet_source`",
+        ),
+        (
+            "wavelet_source",
+            json!("wavelet {"),
+            "`wavelet_source` does not parse",
+        ),
+        ("shape", json!([24, 0]), "`shape` is [24, 0]"),
+        ("input_bits", json!(99), "`input_bits` is 99"),
+        ("input_dtype", json!("u16"), "`input_dtype` is \"u16\""),
+        ("typo", json!(1), "unknown field `typo`"),
+    ] {
+        std::fs::write(&cj, &good).unwrap();
+        edit_json(&cj, |m| {
+            m.insert(field.into(), value.clone());
+        });
+        fails(
+            &["transform", s(&c), s(&back), "--inverse"],
+            Some(&c),
+            needle,
+        );
+        assert!(!back.exists(), "{field}");
+    }
+}
+
+#[test]
+fn allow_overflow_is_recorded_and_the_inverse_warns() {
+    let d = Dir::new();
+    let input = d.p("in.png");
+    scene8(40, 24).save(&input).unwrap();
+    let (c, back) = (d.p("c.npy"), d.p("back.npy"));
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(&input),
+            s(&c),
+            "-w",
+            "Fidelity",
+            "-l",
+            "4",
+        ])
+        .args(["--dtype", "i16", "--allow-overflow"])
+        .assert()
+        .success();
+    let side: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.p("c.json")).unwrap()).unwrap();
+    assert_eq!(side["allow_overflow"], true);
+    dwt()
+        .args(["-q", "transform", s(&c), s(&back), "--inverse"])
+        .assert()
+        .success()
+        .stderr(
+            predicate::str::contains("warning: ").and(predicate::str::contains("--allow-overflow")),
+        );
+    // Where the worst case fits anyway, the flag changed nothing: not recorded, no warning.
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(&input),
+            s(&c),
+            "-w",
+            "LeGall53",
+            "-l",
+            "2",
+        ])
+        .arg("--allow-overflow")
+        .assert()
+        .success();
+    let side: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.p("c.json")).unwrap()).unwrap();
+    assert!(side.get("allow_overflow").is_none());
+    dwt()
+        .args(["-q", "transform", s(&c), s(&back), "--inverse"])
+        .assert()
+        .success()
+        .stderr("");
+}
