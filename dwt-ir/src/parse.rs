@@ -720,8 +720,56 @@ impl From<syn::Error> for ParseError {
     }
 }
 
+/// The deepest bracket nesting [`parse_str`] reads: the lexer and the expression parser recurse
+/// per level, and a few thousand levels overflow the stack (an abort, not an error).
+pub const MAX_NESTING: usize = 64;
+
+/// The first bracket opened deeper than [`MAX_NESTING`], outside comments.
+fn too_deep(src: &str) -> Option<ParseError> {
+    let (mut depth, mut line, mut column) = (0usize, 1usize, 0usize);
+    let mut chars = src.chars().peekable();
+    let mut comment = None::<bool>; // Some(true): a line comment, Some(false): a block comment
+    while let Some(c) = chars.next() {
+        column += 1;
+        if c == '\n' {
+            (line, column) = (line + 1, 0);
+            if comment == Some(true) {
+                comment = None;
+            }
+            continue;
+        }
+        match (comment, c, chars.peek()) {
+            (None, '/', Some('/')) => comment = Some(true),
+            (None, '/', Some('*')) => comment = Some(false),
+            (Some(false), '*', Some('/')) => {
+                chars.next();
+                column += 1;
+                comment = None;
+            }
+            (None, '(' | '[' | '{', _) => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(ParseError {
+                        line,
+                        column,
+                        message: format!(
+                            "brackets nested more than {MAX_NESTING} deep; write the expression with fewer parentheses"
+                        ),
+                    });
+                }
+            }
+            (None, ')' | ']' | '}', _) => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Parses wavelet declarations from text (a description file), with the macro's rules and messages.
 pub fn parse_str(src: &str) -> Result<Vec<Wavelet>, ParseError> {
+    if let Some(e) = too_deep(src) {
+        return Err(e);
+    }
     let tokens: TokenStream = src.parse().map_err(|e: proc_macro2::LexError| {
         let start = e.span().start();
         ParseError {
@@ -756,6 +804,24 @@ mod tests {
             Ok(_) => panic!("parsed:\n{src}"),
             Err(e) => e,
         }
+    }
+
+    #[test]
+    fn brackets_nested_too_deep_are_an_error_not_a_stack_overflow() {
+        let step = |depth: usize| {
+            format!(
+                "wavelet W {{\n    // ((((( in a comment is not counted\n    odd -= {}even[0]{};\n}}",
+                "(".repeat(depth),
+                ")".repeat(depth)
+            )
+        };
+        // The declaration's braces and the offset's brackets count too.
+        assert!(parse_str(&step(MAX_NESTING - 2)).is_ok());
+        assert!(parse_str(&step(MAX_NESTING - 1)).is_err());
+        // Deep enough that reading it recursively overflowed the stack.
+        let e = error(&step(100_000));
+        assert_eq!((e.line, e.column), (3, 11 + MAX_NESTING), "{e}");
+        assert!(e.message.contains("nested more than 64 deep"), "{e}");
     }
 
     #[test]
