@@ -54,6 +54,9 @@ pub struct Sidecar {
     /// The bit depth of the image the coefficients came from, if they came from one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_bits: Option<u32>,
+    /// The maxval of the PGM the coefficients came from; a .pgm reconstruction is written with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_maxval: Option<u32>,
     /// The element type of the array the coefficients came from; `--inverse` writes .npy back in it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_dtype: Option<String>,
@@ -139,6 +142,18 @@ impl Sidecar {
                 return Err(bad("input_bits", format!("is {b}; allowed: 1 to 16")));
             }
         }
+        if let Some(m) = self.input_maxval {
+            let bits = self.input_bits.unwrap_or(16);
+            if m < 1 || u64::from(m) >= 1u64 << bits {
+                return Err(bad(
+                    "input_maxval",
+                    format!(
+                        "is {m}; allowed: 1 to {} (input_bits {bits})",
+                        (1u64 << bits) - 1
+                    ),
+                ));
+            }
+        }
         if let Some(t) = &self.input_dtype {
             parse_dtype(t).map_err(|_| {
                 bad(
@@ -206,6 +221,8 @@ pub struct Input {
     /// The value range the format promises (an image's bit depth); `None`: take the data's own.
     pub range: Option<InputRange>,
     pub image_bits: Option<u32>,
+    /// A PGM's maxval, kept so that a reconstruction is written with it.
+    pub maxval: Option<u32>,
 }
 
 pub fn read_input(
@@ -215,8 +232,23 @@ pub fn read_input(
 ) -> Result<Input> {
     match kind(path) {
         Kind::Image => {
-            let img = image::ImageReader::open(path)
-                .and_then(|r| r.with_guessed_format())
+            let bytes = read_file(path)?;
+            if bytes.starts_with(b"P5") || bytes.starts_with(b"P2") {
+                let (data, h, w, maxval) = read_pgm(&bytes, path)?;
+                let bits = bits_for(maxval);
+                return Ok(Input {
+                    data,
+                    shape: vec![h, w],
+                    range: Some(InputRange::unsigned(bits)),
+                    image_bits: Some(bits),
+                    maxval: Some(maxval),
+                });
+            }
+            if bytes.starts_with(b"P7") {
+                check_pam_maxval(&bytes, path)?;
+            }
+            let img = image::ImageReader::new(std::io::Cursor::new(bytes))
+                .with_guessed_format()
                 .map_err(|e| format!("cannot read image {}: {e}", path.display()))?
                 .decode()
                 .map_err(|e| format!("cannot read image {}: {e}", path.display()))?;
@@ -241,6 +273,7 @@ pub fn read_input(
                 shape: vec![h, w],
                 range: Some(InputRange::unsigned(bits)),
                 image_bits: Some(bits),
+                maxval: None,
             })
         }
         Kind::Npy => {
@@ -261,6 +294,7 @@ pub fn read_input(
                 shape: npy_shape,
                 range: None,
                 image_bits: None,
+                maxval: None,
             })
         }
         Kind::Raw => {
@@ -277,6 +311,7 @@ pub fn read_input(
                 shape: shape.to_vec(),
                 range: None,
                 image_bits: None,
+                maxval: None,
             })
         }
     }
@@ -448,12 +483,14 @@ pub fn read_coefficients(
 }
 
 /// A reconstruction as the bytes of `path`'s format: an image (8-bit, or 16-bit when the values
-/// need it or the original was) or .npy.
+/// need it or the original was; a PGM with the original's maxval where it is known) or .npy.
+/// Samples are written as they are, never rescaled.
 pub fn output_bytes(
     path: &Path,
     data: &Data,
     shape: &[usize],
     bits: Option<u32>,
+    maxval: Option<u32>,
 ) -> Result<Vec<u8>> {
     match kind(path) {
         Kind::Npy => Ok(npy_bytes(data, shape)),
@@ -478,24 +515,62 @@ pub fn output_bytes(
                 values.iter().copied().min().unwrap_or(0),
                 values.iter().copied().max().unwrap_or(0),
             );
-            let bits = match bits {
-                Some(b) => b,
-                None if hi <= 255 => 8,
-                None => 16,
+            let bits = match (bits, maxval) {
+                (Some(b), _) => b,
+                (None, Some(m)) => bits_for(m),
+                (None, None) if hi <= 255 => 8,
+                (None, None) => 16,
             };
-            let max = (1i64 << bits) - 1;
-            if lo < 0 || hi > max {
+            let pgm = is_pnm(path);
+            let maxval = match maxval {
+                Some(m) if pgm => m,
+                _ => (1u32 << bits) - 1,
+            };
+            if lo < 0 || hi > i64::from(maxval) {
+                let what = if pgm {
+                    format!("a PGM's [0, {maxval}] (maxval {maxval})")
+                } else {
+                    format!("a {bits}-bit image's [0, {maxval}]")
+                };
                 return Err(format!(
-                    "the reconstruction has values in [{lo}, {hi}], outside a {bits}-bit image's [0, {max}]; write .npy instead"
+                    "the reconstruction has values in [{lo}, {hi}], outside {what}; write .npy instead"
                 ));
             }
-            image_bytes(path, w, h, &values, bits)
+            image_bytes(path, w, h, &values, bits, maxval)
         }
     }
 }
 
-/// Grayscale samples (already checked to fit `bits`) encoded in the format of `path`'s extension.
-fn image_bytes(path: &Path, w: usize, h: usize, values: &[i64], bits: u32) -> Result<Vec<u8>> {
+fn is_pnm(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("pgm") || e.eq_ignore_ascii_case("pnm"))
+}
+
+/// The bits a sample up to `maxval` takes.
+fn bits_for(maxval: u32) -> u32 {
+    (32 - maxval.leading_zeros()).max(1)
+}
+
+/// Grayscale samples (already checked to fit `bits` and `maxval`) encoded in the format of
+/// `path`'s extension: PGM as binary P5 with `maxval`, PNG and TIFF at 8 or 16 bits.
+fn image_bytes(
+    path: &Path,
+    w: usize,
+    h: usize,
+    values: &[i64],
+    bits: u32,
+    maxval: u32,
+) -> Result<Vec<u8>> {
+    if is_pnm(path) {
+        let mut out = format!("P5\n{w} {h}\n{maxval}\n").into_bytes();
+        if maxval < 256 {
+            out.extend(values.iter().map(|&v| v as u8));
+        } else {
+            out.extend(values.iter().flat_map(|&v| (v as u16).to_be_bytes()));
+        }
+        return Ok(out);
+    }
     let format =
         image::ImageFormat::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = std::io::Cursor::new(Vec::new());
@@ -518,6 +593,142 @@ fn image_bytes(path: &Path, w: usize, h: usize, values: &[i64], bits: u32) -> Re
     };
     result.map_err(|e| format!("cannot encode {}: {e}", path.display()))?;
     Ok(out.into_inner())
+}
+
+/// Reads a PGM (binary P5 or plain P2) exactly: samples as stored, with the file's maxval.
+fn read_pgm(bytes: &[u8], path: &Path) -> Result<(Data, usize, usize, u32)> {
+    let plain = bytes[1] == b'2';
+    let err = |what: String| format!("{}: {what}", path.display());
+    let is_space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c);
+    let mut pos = 2;
+    // The next decimal number, after whitespace and `#` comments.
+    let number = |pos: &mut usize| -> Option<u64> {
+        loop {
+            match bytes.get(*pos) {
+                Some(&b) if is_space(b) => *pos += 1,
+                Some(b'#') => {
+                    while bytes.get(*pos).is_some_and(|&b| b != b'\n' && b != b'\r') {
+                        *pos += 1;
+                    }
+                }
+                _ => break,
+            }
+        }
+        let start = *pos;
+        while bytes.get(*pos).is_some_and(u8::is_ascii_digit) {
+            *pos += 1;
+        }
+        let digits = std::str::from_utf8(&bytes[start..*pos]).ok()?;
+        if digits.is_empty() {
+            return None;
+        }
+        Some(digits.parse::<u64>().unwrap_or(u64::MAX))
+    };
+    let mut header = |what: &str| {
+        number(&mut pos).ok_or_else(|| err(format!("malformed PGM header: expected the {what}")))
+    };
+    let (w, h, maxval) = (header("width")?, header("height")?, header("maxval")?);
+    if w == 0 || h == 0 || w > u32::MAX as u64 || h > u32::MAX as u64 {
+        return Err(err(format!(
+            "a PGM of {w} x {h} samples: width and height must be 1 to {}",
+            u32::MAX
+        )));
+    }
+    if !(1..=65535).contains(&maxval) {
+        return Err(err(format!("PGM maxval {maxval}: it must be 1 to 65535")));
+    }
+    let (w, h, maxval) = (w as usize, h as usize, maxval as u32);
+    let count = w.checked_mul(h).ok_or_else(|| {
+        err(format!(
+            "a PGM of {w} x {h} is larger than this machine can address"
+        ))
+    })?;
+    let samples: Vec<u32> = if plain {
+        let mut v = Vec::with_capacity(count);
+        for _ in 0..count {
+            match number(&mut pos) {
+                Some(x) => v.push(x.min(u32::MAX as u64) as u32),
+                None => return Err(err(format!(
+                    "the plain PGM has {} samples where {w} x {h} needs {count} (or a non-number)",
+                    v.len()
+                ))),
+            }
+        }
+        if bytes[pos..].iter().any(|&b| !is_space(b)) {
+            return Err(err(format!(
+                "more than {w} x {h} samples in the plain PGM; only single-image files are read"
+            )));
+        }
+        v
+    } else {
+        if !bytes.get(pos).is_some_and(|&b| is_space(b)) {
+            return Err(err(
+                "malformed PGM header: no whitespace after the maxval".into()
+            ));
+        }
+        pos += 1;
+        let size = if maxval < 256 { 1 } else { 2 };
+        let body = &bytes[pos..];
+        let needed = count.checked_mul(size).ok_or_else(|| {
+            err(format!(
+                "a PGM of {w} x {h} is larger than this machine can address"
+            ))
+        })?;
+        if body.len() != needed {
+            return Err(err(format!(
+                "a {w} x {h} PGM with maxval {maxval} needs {needed} bytes of samples but has {}{}",
+                body.len(),
+                if body.len() > needed {
+                    " (several images in one file are not read)"
+                } else {
+                    " (truncated)"
+                }
+            )));
+        }
+        if size == 1 {
+            body.iter().map(|&b| u32::from(b)).collect()
+        } else {
+            body.chunks_exact(2)
+                .map(|c| u32::from(u16::from_be_bytes([c[0], c[1]])))
+                .collect()
+        }
+    };
+    if let Some(i) = samples.iter().position(|&v| v > maxval) {
+        return Err(err(format!(
+            "sample {} at row {}, column {} is above the PGM's maxval {maxval}; the file is corrupt (fix its maxval or samples)",
+            samples[i],
+            i / w,
+            i % w
+        )));
+    }
+    let data = if maxval < 256 {
+        Data::I16(samples.into_iter().map(|v| v as i16).collect())
+    } else {
+        Data::I32(samples.into_iter().map(|v| v as i32).collect())
+    };
+    Ok((data, h, w, maxval))
+}
+
+/// The PAM decoder rescales samples of a MAXVAL other than 255 and 65535: refuse those.
+fn check_pam_maxval(bytes: &[u8], path: &Path) -> Result<()> {
+    let end = bytes
+        .windows(6)
+        .position(|w| w == b"ENDHDR")
+        .unwrap_or(bytes.len().min(1024));
+    let header = String::from_utf8_lossy(&bytes[..end]);
+    let mut words = header.split_ascii_whitespace();
+    while let Some(word) = words.next() {
+        if word == "MAXVAL" {
+            let m = words.next().unwrap_or("");
+            if m != "255" && m != "65535" {
+                return Err(format!(
+                    "{}: a PAM (P7) image with MAXVAL {m} would be rescaled; convert it to PGM (P5), whose samples are read as stored",
+                    path.display()
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The Mallat pyramid as an 8-bit picture, each band contrast-stretched on its own so that small
@@ -557,7 +768,7 @@ pub fn preview_bytes(path: &Path, coeffs: &[f64], shape: &[usize], levels: u32) 
         }
     }
     let values: Vec<i64> = pixels.into_iter().map(i64::from).collect();
-    image_bytes(path, width, height, &values, 8)
+    image_bytes(path, width, height, &values, 8, 255)
 }
 
 /// A progress bar over the stages of volume work (3-D), on stderr, unless `--quiet`.

@@ -481,6 +481,7 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
         layout: layout.name().into(),
         direction: "forward".into(),
         input_bits: input.image_bits,
+        input_maxval: input.maxval,
         input_dtype: Some(input_dtype.name().into()),
         allow_overflow: overflow_allowed,
     };
@@ -610,7 +611,13 @@ fn inverse(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
     let mut staged = files::Staged::default();
     staged.write(
         &a.output,
-        &files::output_bytes(&a.output, &out, &shape, bits)?,
+        &files::output_bytes(
+            &a.output,
+            &out,
+            &shape,
+            bits,
+            sidecar.as_ref().and_then(|s| s.input_maxval),
+        )?,
     )?;
     staged.commit()?;
     progress.finish();
@@ -834,7 +841,7 @@ fn sample(a: SampleArgs) -> Result<()> {
     let mut staged = files::Staged::default();
     staged.write(
         &a.output,
-        &files::output_bytes(&a.output, &data, &[a.height, a.width], Some(a.bits))?,
+        &files::output_bytes(&a.output, &data, &[a.height, a.width], Some(a.bits), None)?,
     )?;
     staged.commit()
 }

@@ -1274,3 +1274,99 @@ fn allow_overflow_is_recorded_and_the_inverse_warns() {
         .success()
         .stderr("");
 }
+
+#[test]
+fn pgm_is_read_and_written_exactly_with_its_maxval() {
+    let d = Dir::new();
+    // `dwt sample x.pgm` writes binary PGM (P5), not PAM.
+    let sample = d.p("s.pgm");
+    dwt()
+        .args(["sample", s(&sample), "--width", "23", "--height", "7"])
+        .assert()
+        .success();
+    let b = std::fs::read(&sample).unwrap();
+    assert!(b.starts_with(b"P5\n23 7\n255\n"), "{:?}", &b[..12]);
+    assert_eq!(b.len(), 12 + 23 * 7);
+
+    // A 12-bit PGM: samples as stored (not scaled to 16 bits), and back with maxval 4095.
+    let samples: Vec<u16> = (0..6 * 5).map(|i| (i * 137 % 4096) as u16).collect();
+    let mut pgm = b"P5\n# twelve bits\n6 5\n4095\n".to_vec();
+    pgm.extend(samples.iter().flat_map(|v| v.to_be_bytes()));
+    let input = d.p("m.pgm");
+    std::fs::write(&input, &pgm).unwrap();
+    let (c, back, backnpy) = (d.p("m.npy"), d.p("back.pgm"), d.p("back.npy"));
+    dwt()
+        .args(["transform", s(&input), s(&c), "-w", "LeGall53", "-l", "2"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("12-bit input"));
+    dwt()
+        .args(["-q", "transform", s(&c), s(&backnpy), "--inverse"])
+        .assert()
+        .success();
+    assert_eq!(
+        read_npy_i64(&backnpy).0,
+        samples.iter().map(|&v| v as i64).collect::<Vec<_>>()
+    );
+    dwt()
+        .args(["-q", "transform", s(&c), s(&back), "--inverse"])
+        .assert()
+        .success();
+    let mut expected = b"P5\n6 5\n4095\n".to_vec();
+    expected.extend(samples.iter().flat_map(|v| v.to_be_bytes()));
+    assert_eq!(std::fs::read(&back).unwrap(), expected);
+
+    // Plain P2 with a small maxval.
+    let p2 = d.p("p2.pgm");
+    std::fs::write(&p2, "P2\n# c\n3 2\n7\n1 2 3\n4 5 6\n").unwrap();
+    let (c2, b2) = (d.p("p2.npy"), d.p("p2b.pgm"));
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(&p2),
+            s(&c2),
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+        ])
+        .assert()
+        .success();
+    dwt()
+        .args(["-q", "transform", s(&c2), s(&b2), "--inverse"])
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read(&b2).unwrap(),
+        b"P5\n3 2\n7\n\x01\x02\x03\x04\x05\x06"
+    );
+
+    // Samples above the maxval, truncated and malformed files: errors, no output.
+    let out = d.p("x.npy");
+    for (bytes, needle) in [
+        (
+            &b"P5 3 2 4095\n\x1f\xff\x00\x01\x01\x00\x00\x10\x08\x00\x00\x00"[..],
+            "sample 8191 at row 0, column 0 is above the PGM's maxval 4095",
+        ),
+        (
+            &b"P2 2 1 7\n3 9\n"[..],
+            "sample 9 at row 0, column 1 is above the PGM's maxval 7",
+        ),
+        (
+            &b"P5 3 2 255\n\x01\x02"[..],
+            "needs 6 bytes of samples but has 2",
+        ),
+        (&b"P5 3 2 70000\n"[..], "maxval 70000"),
+        (&b"P5 3 x 255\n"[..], "expected the height"),
+    ] {
+        let bad = d.p("bad.pgm");
+        std::fs::write(&bad, bytes).unwrap();
+        fails(
+            &["transform", s(&bad), s(&out), "-w", "LeGall53", "-l", "1"],
+            Some(&bad),
+            needle,
+        );
+        assert!(!out.exists());
+    }
+}
