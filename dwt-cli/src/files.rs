@@ -35,6 +35,22 @@ pub fn kind(path: &Path) -> Kind {
     }
 }
 
+/// The image formats this build reads and writes, for messages.
+pub const FORMATS: &str =
+    "8/16-bit grayscale PNG, PGM (P5 or P2), TIFF, .npy, or raw samples (with --shape and --dtype)";
+
+/// An image format named by `path`'s extension that `dwt` does not read or write (it would
+/// otherwise be taken for raw samples), with the extension.
+pub fn unsupported_image(path: &Path) -> Option<String> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    [
+        "jpg", "jpeg", "bmp", "gif", "webp", "ico", "tga", "exr", "hdr", "avif", "qoi", "dds",
+        "jxl", "heic", "heif", "jp2", "ppm", "pbm", "pam",
+    ]
+    .contains(&ext.as_str())
+    .then_some(ext)
+}
+
 /// What `--inverse` needs to know about coefficients besides their values, written next to them
 /// as `OUT.json`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -230,6 +246,12 @@ pub fn read_input(
     shape: Option<&[usize]>,
     dtype: Option<ElementType>,
 ) -> Result<Input> {
+    if let Some(ext) = unsupported_image(path) {
+        return Err(format!(
+            "{}: .{ext} is not supported; convert it to one of: {FORMATS}",
+            path.display()
+        ));
+    }
     match kind(path) {
         Kind::Image => {
             let bytes = read_file(path)?;
@@ -389,6 +411,12 @@ pub fn read_coefficients(
     } else {
         None
     };
+    if let Some(ext) = unsupported_image(path) {
+        return Err(format!(
+            "{} is a .{ext} image; --inverse reads coefficients (.npy, or raw with a .json sidecar)",
+            path.display()
+        ));
+    }
     let shape = shape.map(crate::parse_shape).transpose()?;
     let dtype = dtype.map(parse_dtype).transpose()?;
     if let Some((s, _)) = &sidecar {
@@ -648,10 +676,12 @@ fn read_pgm(bytes: &[u8], path: &Path) -> Result<(Data, usize, usize, u32)> {
         for _ in 0..count {
             match number(&mut pos) {
                 Some(x) => v.push(x.min(u32::MAX as u64) as u32),
-                None => return Err(err(format!(
+                None => {
+                    return Err(err(format!(
                     "the plain PGM has {} samples where {w} x {h} needs {count} (or a non-number)",
                     v.len()
-                ))),
+                )))
+                }
             }
         }
         if bytes[pos..].iter().any(|&b| !is_space(b)) {

@@ -307,6 +307,19 @@ fn check_outputs(a: &TransformArgs) -> Result<()> {
             outputs.push(("the preview", p.clone()));
         }
     }
+    for (what, path) in &outputs {
+        if let Some(ext) = files::unsupported_image(path) {
+            return Err(format!(
+                "{what} {}: .{ext} is not written; use {}",
+                path.display(),
+                match *what {
+                    "the preview" => ".png, .pgm or .tif",
+                    _ if a.inverse => ".png, .pgm, .tif or .npy",
+                    _ => ".npy or raw (e.g. .raw)",
+                }
+            ));
+        }
+    }
     let input_side = files::sidecar_path(&a.input);
     for (i, (what, path)) in outputs.iter().enumerate() {
         if files::same_file(path, &a.input) {
@@ -444,7 +457,18 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
         })?;
         let range = input.range.unwrap_or_else(|| input_range(&v));
         let verdict = check_bit_growth(&wavelet, levels, &shape, range, element, a.allow_overflow)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| {
+                if files::kind(&a.input) == files::Kind::Raw {
+                    // --dtype is also the raw file's element type: "use i32" alone would mean
+                    // reading the file as i32.
+                    format!(
+                        "{e} (for raw input --dtype is also the file's element type: to transform in a wider type, convert {} to that type, or save it as .npy, whose header gives its type, and pass --dtype)",
+                        a.input.display()
+                    )
+                } else {
+                    e.to_string()
+                }
+            })?;
         overflow_allowed = a.allow_overflow
             && check_bit_growth(&wavelet, levels, &shape, range, element, false).is_err();
         if !quiet {

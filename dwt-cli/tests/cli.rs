@@ -1370,3 +1370,55 @@ fn pgm_is_read_and_written_exactly_with_its_maxval() {
         assert!(!out.exists());
     }
 }
+
+#[test]
+fn unsupported_formats_and_raw_dtype_advice() {
+    let d = Dir::new();
+    let input = d.p("in.png");
+    scene8(16, 16).save(&input).unwrap();
+    let out = d.p("x.npy");
+    for ext in ["jpg", "bmp"] {
+        let f = d.p(&format!("a.{ext}"));
+        std::fs::write(&f, [0u8; 512]).unwrap();
+        fails(
+            &["transform", s(&f), s(&out), "-w", "LeGall53", "-l", "1"],
+            Some(&f),
+            &format!(".{ext} is not supported; convert it to one of: 8/16-bit grayscale PNG, PGM"),
+        );
+        fails(
+            &[
+                "transform",
+                s(&input),
+                s(&d.p(&format!("c.{ext}"))),
+                "-w",
+                "LeGall53",
+                "-l",
+                "1",
+            ],
+            Some(&input),
+            &format!(".{ext} is not written"),
+        );
+    }
+    assert_eq!(listing(d.0.path()), ["a.bmp", "a.jpg", "in.png"]);
+    // Raw i16 samples whose transform needs i32: --dtype i32 would read the file as i32.
+    let raw = d.p("r.raw");
+    std::fs::write(&raw, [0x30u8, 0x75].repeat(256)).unwrap();
+    fails(
+        &[
+            "transform",
+            s(&raw),
+            s(&out),
+            "-w",
+            "Fidelity",
+            "-l",
+            "2",
+            "--shape",
+            "16,16",
+            "--dtype",
+            "i16",
+        ],
+        Some(&raw),
+        "--dtype is also the file's element type",
+    );
+    assert!(!out.exists());
+}
