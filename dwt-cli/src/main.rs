@@ -204,10 +204,16 @@ fn load_wavelet(spec: &str) -> Result<Wavelet> {
         .map_err(|e| format!("cannot read wavelet file {}: {e}", path.display()))?;
     let wavelets = lifting::ir::parse_str(&text)
         .map_err(|e| format!("{}:{}:{}: {}", path.display(), e.line, e.column, e.message))?;
-    wavelets
-        .into_iter()
-        .next()
-        .ok_or_else(|| format!("{}: the file declares no wavelet", path.display()))
+    match <[Wavelet; 1]>::try_from(wavelets) {
+        Ok([w]) => Ok(w),
+        Err(v) if v.is_empty() => Err(format!("{}: the file declares no wavelet", path.display())),
+        Err(v) => Err(format!(
+            "{}: the file declares {} wavelets ({}); a wavelet file holds one: put each in its own file",
+            path.display(),
+            v.len(),
+            v.iter().map(|w| w.name.as_str()).collect::<Vec<_>>().join(", ")
+        )),
+    }
 }
 
 fn parse_shape(s: &str) -> Result<Vec<usize>> {
@@ -763,7 +769,10 @@ fn info(a: InfoArgs) -> Result<()> {
             w.sliding_window(Direction::Inverse).geometry()
         );
     }
-    match GrowthAnalysis::new(&w, 4) {
+    // The any-shape analysis grows with the cube of the program's reach: as many levels as take
+    // a few seconds (a transform checks its own shape, which is cheap, whatever the reach).
+    let analysed = GrowthAnalysis::affordable_levels(&w, 4);
+    match GrowthAnalysis::new(&w, analysed) {
         None => {
             let _ = writeln!(o, "bit growth: none to bound (float wavelet)");
         }
@@ -777,6 +786,9 @@ fn info(a: InfoArgs) -> Result<()> {
                 for dims in 1..=3 {
                     let cells: Vec<String> = (1..=4)
                         .map(|l| {
+                            if l > analysed {
+                                return format!("{:>8}", "-");
+                            }
                             let r = g.growth(l, dims, InputRange::unsigned(bits));
                             let mark = if r.working_bits() > 32 { "!" } else { "" };
                             format!("{:>8}", format!("{}{mark}", r.bits()))
@@ -789,6 +801,12 @@ fn info(a: InfoArgs) -> Result<()> {
                 o,
                 "    (! = intermediate sums exceed the 32-bit arithmetic)"
             );
+            if analysed < 4 {
+                let _ = writeln!(
+                    o,
+                    "    (- = not analysed for every shape: this program reads so far that it would take minutes; `dwt transform` checks its own shape)"
+                );
+            }
         }
     }
     write_stdout(&o)

@@ -356,6 +356,44 @@ fn wavelet_files_and_their_errors() {
         &format!("{}:2:", bad.display()),
     );
     fails(&["info", "-w", s(&bad)], None, "bad.wav:2:");
+
+    // A file of two wavelets is not silently the first of them.
+    let two = d.p("two.wav");
+    std::fs::write(
+        &two,
+        "wavelet A { odd -= even[0]; }\nwavelet B { odd -= even[1]; }\n",
+    )
+    .unwrap();
+    fails(
+        &["transform", s(&input), s(&out), "-w", s(&two), "-l", "1"],
+        Some(&input),
+        "declares 2 wavelets (A, B)",
+    );
+    assert!(!out.exists());
+}
+
+/// `dwt info` on a program that reads 64 samples away: its any-shape bit growth would take
+/// minutes from 2 levels on, so it shows 1 level and says why the rest is not there.
+#[test]
+fn info_on_a_far_reaching_program_returns() {
+    let d = Dir::new();
+    let far = d.p("far.wav");
+    std::fs::write(
+        &far,
+        "wavelet Far { odd -= (even[-64] + even[64] + 1) >> 1; }\n",
+    )
+    .unwrap();
+    let out = dwt()
+        .args(["info", "-w", s(&far)])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let row = text.lines().find(|l| l.contains("8-bit  1-D")).unwrap();
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(cells[2..], ["9", "-", "-", "-"], "{row}");
+    assert!(text.contains("- = not analysed for every shape"), "{text}");
 }
 
 #[test]
