@@ -79,7 +79,8 @@ impl Coeff {
         }
     }
 
-    /// `None` on overflow of the exact representation or division by zero.
+    /// `None` on overflow of the exact representation (a numerator or denominator of `i64::MIN`
+    /// included, so that negating and inverting never overflow) or division by zero.
     pub fn checked_add(self, rhs: Self) -> Option<Self> {
         match (self, rhs) {
             (Coeff::Exact(a), Coeff::Exact(b)) => checked_ratio(
@@ -150,10 +151,9 @@ fn checked_ratio(num: i128, den: i128) -> Option<Coeff> {
         n = -n;
         d = -d;
     }
-    Some(Coeff::Exact(Rational64::new_raw(
-        i64::try_from(n).ok()?,
-        i64::try_from(d).ok()?,
-    )))
+    // i64::MIN has no negation: every derivation (the inverse, a reciprocal) negates.
+    let exact = |v: i128| i64::try_from(v).ok().filter(|&v| v != i64::MIN);
+    Some(Coeff::Exact(Rational64::new_raw(exact(n)?, exact(d)?)))
 }
 
 fn gcd(mut a: u128, mut b: u128) -> u128 {

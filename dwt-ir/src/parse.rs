@@ -247,7 +247,8 @@ const KEYS: &str = "`kind`, `boundary`, `shift`";
 
 /// Validates statements into a [`Wavelet`].
 fn lower(ident: &syn::Ident, doc: Vec<String>, statements: Vec<Statement>) -> syn::Result<Wavelet> {
-    let name = ident.to_string();
+    // `r#W` names the wavelet `W`: the name becomes kernel identifiers, where `r#` is not C.
+    let name = syn::ext::IdentExt::unraw(ident).to_string();
     let mut kind = None;
     let mut boundary = None;
     let mut shift = None;
@@ -539,7 +540,7 @@ fn strip_parens(e: &Expr) -> &Expr {
 fn overflow(e: &Expr) -> syn::Error {
     syn::Error::new_spanned(
         e,
-        "coefficient overflows 64-bit exact arithmetic; use smaller numbers",
+        "coefficient overflows 64-bit exact arithmetic (or, for floats, is not finite); use smaller numbers",
     )
 }
 
@@ -632,16 +633,19 @@ fn linear_inner<'a>(e: &'a Expr, cx: &mut StepContext) -> syn::Result<Linear<'a>
 }
 
 fn scale_linear<'a>(lin: Linear<'a>, factor: Coeff, e: &Expr) -> syn::Result<Linear<'a>> {
+    // Exact products overflow to `None`; float ones to infinity (or 0 * infinity to NaN).
+    let product = |c: Coeff| {
+        c.checked_mul(factor)
+            .filter(|p| p.to_f64().is_finite())
+            .ok_or_else(|| overflow(e))
+    };
     let mut taps = Laurent::zero();
     for (k, c) in lin.taps.terms() {
-        taps.add_term(k, c.checked_mul(factor).ok_or_else(|| overflow(e))?);
+        taps.add_term(k, product(c)?);
     }
     Ok(Linear {
         taps,
-        constant: lin
-            .constant
-            .checked_mul(factor)
-            .ok_or_else(|| overflow(e))?,
+        constant: product(lin.constant)?,
         constant_at: lin.constant_at,
     })
 }
@@ -804,6 +808,56 @@ mod tests {
             Ok(_) => panic!("parsed:\n{src}"),
             Err(e) => e,
         }
+    }
+
+    /// Exact arithmetic that would reach -2^63 (which the inverse could not negate) or a float
+    /// that overflows is a located error, never a silent float tap in an integer wavelet, a
+    /// flipped sign or an infinite coefficient.
+    #[test]
+    fn coefficients_past_exact_or_finite_arithmetic_are_located_errors() {
+        let cases = [
+            (
+                "odd -= -(-4611686018427387904*2*even[0]);",
+                "-4611686018427387904*2*even[0]",
+            ),
+            (
+                "odd -= even[1] - (-4611686018427387904*2)*even[0];",
+                "-4611686018427387904*2",
+            ),
+            (
+                "odd -= (even[0] - (-4611686018427387904*2)) >> 1;",
+                "-4611686018427387904*2",
+            ),
+            (
+                "kind = float; odd -= 1e200*even[0]*1e200;",
+                "1e200*even[0]*1e200",
+            ),
+            (
+                "kind = float; odd -= 1e300*1e300*even[0] + even[1];",
+                "1e300*1e300",
+            ),
+            (
+                "kind = float; odd -= even[0]/1e-300/1e-300;",
+                "even[0]/1e-300/1e-300",
+            ),
+        ];
+        for (step, at) in cases {
+            let src = format!("wavelet W {{\n    {step}\n}}");
+            let e = error(&src);
+            assert!(e.message.contains("coefficient overflows"), "{step}: {e}");
+            let column = 5 + step.find(at).unwrap();
+            assert_eq!((e.line, e.column), (2, column), "{step}: {e}");
+        }
+        // The largest products that fit still parse, exactly.
+        let w = parse_str("wavelet W { odd -= (4611686018427387903*2 + 1)*even[0]; }").unwrap();
+        let tap = w[0].program.steps().next().unwrap().taps.coeff(0);
+        assert_eq!(tap.as_integer(), Some(i64::MAX));
+    }
+
+    #[test]
+    fn a_raw_identifier_names_the_wavelet_without_its_prefix() {
+        let w = parse_str("wavelet r#float { odd -= even[0]; }").unwrap();
+        assert_eq!(w[0].name, "float");
     }
 
     #[test]

@@ -733,8 +733,9 @@ fn combine(
         Interval::new((l - pad(l)).ceil() as i128, (h + pad(h)).floor() as i128)
     };
     for level in 0..levels as usize {
-        let gain = (1u64 << (shift * (level as u32 + 1))) as f64;
-        let e0 = low_err * (1u64 << shift) as f64;
+        // Powers of two as floats: `shift * levels` may pass 64 bits (and be refused for it).
+        let gain = 2f64.powi((shift * (level as u32 + 1)) as i32);
+        let e0 = low_err * 2f64.powi(shift as i32);
         // Bands: per axis, `None` = not yet lifted at this level (its form is the pass input),
         // `Some(false)` low, `Some(true)` high; with the band's error magnitude.
         let input_form = |a: usize| axes[a][level].input;
@@ -853,6 +854,27 @@ mod tests {
         assert_eq!(g.bits(), 9);
         let g = bit_growth_for_shape(w, 1, &[4], InputRange::signed(8)).unwrap();
         assert_eq!(g.range, Interval::new(-255, 255));
+    }
+
+    /// A pre-shift of 15 bits a level passes 64 bits at the fifth level: the bound keeps growing
+    /// by the shift each level (it wrapped, under-reporting, and panicked in debug builds).
+    #[test]
+    fn pre_shifts_past_64_bits_keep_growing() {
+        let w = dwt_ir::parse_str(
+            "wavelet S { shift = 15; odd -= (even[0] + even[1] + 1) >> 1; even += (odd[-1] + odd[0] + 2) >> 2; }",
+        )
+        .unwrap()
+        .remove(0);
+        let bits: Vec<u32> = (3..=6)
+            .map(|l| {
+                bit_growth_for_shape(&w, l, &[4096], InputRange::unsigned(8))
+                    .unwrap()
+                    .bits()
+            })
+            .collect();
+        for pair in bits.windows(2) {
+            assert!(pair[1] >= pair[0] + 15, "{bits:?}");
+        }
     }
 
     /// A long line is analysed at a shorter length of the same class; every bound must be what
