@@ -404,6 +404,22 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
     progress.stage("reading");
     let input = files::read_input(&a.input, shape_arg.as_deref(), dtype)?;
     let shape = input.shape.clone();
+    if let Some(given) = shape_arg.filter(|given| *given != shape) {
+        return Err(format!(
+            "--shape {} contradicts {}'s own shape {}; --shape is for raw input: leave it out",
+            given
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(","),
+            a.input.display(),
+            shape
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        ));
+    }
     check_levels(&shape, levels)?;
     if a.preview.is_some() && (shape.len() != 2 || layout != Layout::Mallat) {
         return Err("--preview needs 2-D data in the Mallat layout".into());

@@ -1415,6 +1415,23 @@ fn unsupported_formats_and_raw_dtype_advice() {
     let input = d.p("in.png");
     scene8(16, 16).save(&input).unwrap();
     let out = d.p("x.npy");
+    // --shape describes raw input; given for a picture it must not be silently dropped.
+    fails(
+        &[
+            "transform",
+            s(&input),
+            s(&out),
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+            "--shape",
+            "8,32",
+        ],
+        Some(&input),
+        "--shape 8,32 contradicts",
+    );
+    assert!(!out.exists());
     for ext in ["jpg", "bmp"] {
         let f = d.p(&format!("a.{ext}"));
         std::fs::write(&f, [0u8; 512]).unwrap();
