@@ -49,6 +49,23 @@ fn s(p: &Path) -> &str {
 
 /// Runs `dwt args` and checks it fails with one `dwt: ...` line containing `needle`, without
 /// touching `input`.
+/// `dwt -q transform INPUT OUTPUT -w WAVELET -l LEVELS`, which must succeed.
+fn forward_ok(input: &Path, output: &Path, wavelet: &str, levels: &str) {
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(input),
+            s(output),
+            "-w",
+            wavelet,
+            "-l",
+            levels,
+        ])
+        .assert()
+        .success();
+}
+
 fn fails(args: &[&str], input: Option<&Path>, needle: &str) {
     let before = input.map(|p| std::fs::read(p).unwrap());
     let out = dwt()
@@ -322,19 +339,7 @@ fn wavelet_files_and_their_errors() {
     )
     .unwrap();
     let (c, back) = (d.p("c.npy"), d.p("back.png"));
-    dwt()
-        .args([
-            "-q",
-            "transform",
-            s(&input),
-            s(&c),
-            "-w",
-            s(&good),
-            "-l",
-            "2",
-        ])
-        .assert()
-        .success();
+    forward_ok(&input, &c, s(&good), "2");
     // The sidecar carries the wavelet's text: no file needed to invert.
     std::fs::remove_file(&good).unwrap();
     dwt()
@@ -640,19 +645,7 @@ fn error_paths_say_one_line_and_leave_the_input_alone() {
     let vol = d.p("vol.npy");
     write_npy_i16(&vol, &[4, 4, 4], &[3; 64]);
     let cv = d.p("cv.npy");
-    dwt()
-        .args([
-            "-q",
-            "transform",
-            s(&vol),
-            s(&cv),
-            "-w",
-            "LeGall53",
-            "-l",
-            "1",
-        ])
-        .assert()
-        .success();
+    forward_ok(&vol, &cv, "LeGall53", "1");
     fails(
         &["transform", s(&cv), s(&d.p("b.png")), "--inverse"],
         Some(&cv),
@@ -946,19 +939,7 @@ fn no_output_sidecar_or_preview_overwrites_the_input() {
 
     // On --inverse, the reconstruction must not replace the input's sidecar either.
     let (k, kj) = (d.p("k.npy"), d.p("k.json"));
-    dwt()
-        .args([
-            "-q",
-            "transform",
-            s(&npy),
-            s(&k),
-            "-w",
-            "LeGall53",
-            "-l",
-            "1",
-        ])
-        .assert()
-        .success();
+    forward_ok(&npy, &k, "LeGall53", "1");
     let kimg = d.p("k-link.npy");
     std::fs::hard_link(&kj, &kimg).unwrap();
     fails(
@@ -974,19 +955,7 @@ fn a_failed_run_leaves_no_new_file_and_the_previous_output_intact() {
     let input = d.p("in.png");
     scene8(40, 24).save(&input).unwrap();
     let (c, cj) = (d.p("c.npy"), d.p("c.json"));
-    dwt()
-        .args([
-            "-q",
-            "transform",
-            s(&input),
-            s(&c),
-            "-w",
-            "LeGall53",
-            "-l",
-            "2",
-        ])
-        .assert()
-        .success();
+    forward_ok(&input, &c, "LeGall53", "2");
     let (before, before_side) = (std::fs::read(&c).unwrap(), std::fs::read(&cj).unwrap());
     let names = listing(d.0.path());
     // A different transform into the same output fails on its preview: nothing is replaced.
@@ -1082,19 +1051,7 @@ fn inverse_flags_that_contradict_the_sidecar_are_refused() {
     let input = d.p("in.png");
     scene8(40, 24).save(&input).unwrap();
     let (c, back) = (d.p("c.npy"), d.p("back.png"));
-    dwt()
-        .args([
-            "-q",
-            "transform",
-            s(&input),
-            s(&c),
-            "-w",
-            "LeGall53",
-            "-l",
-            "3",
-        ])
-        .assert()
-        .success();
+    forward_ok(&input, &c, "LeGall53", "3");
     for (flags, needle) in [
         (
             &["-w", "Fidelity", "-l", "3"][..],
@@ -1150,19 +1107,7 @@ fn a_sidecar_names_its_data_file_and_every_field_is_checked() {
     let input = d.p("in.png");
     scene8(40, 24).save(&input).unwrap();
     let (c, cj, back) = (d.p("stem.npy"), d.p("stem.json"), d.p("back.png"));
-    dwt()
-        .args([
-            "-q",
-            "transform",
-            s(&input),
-            s(&c),
-            "-w",
-            "LeGall53",
-            "-l",
-            "3",
-        ])
-        .assert()
-        .success();
+    forward_ok(&input, &c, "LeGall53", "3");
     let side: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&cj).unwrap()).unwrap();
     assert_eq!(side["data"], "stem.npy");
@@ -1184,19 +1129,7 @@ fn a_sidecar_names_its_data_file_and_every_field_is_checked() {
         Some(&c),
         "stem.json describes stem.raw, not stem.npy",
     );
-    dwt()
-        .args([
-            "-q",
-            "transform",
-            s(&input),
-            s(&c),
-            "-w",
-            "LeGall53",
-            "-l",
-            "3",
-        ])
-        .assert()
-        .success();
+    forward_ok(&input, &c, "LeGall53", "3");
     let good = std::fs::read(&cj).unwrap();
     // A sidecar without `data` (older versions) is accepted.
     edit_json(&cj, |m| {
@@ -1358,19 +1291,7 @@ fn pgm_is_read_and_written_exactly_with_its_maxval() {
     let p2 = d.p("p2.pgm");
     std::fs::write(&p2, "P2\n# c\n3 2\n7\n1 2 3\n4 5 6\n").unwrap();
     let (c2, b2) = (d.p("p2.npy"), d.p("p2b.pgm"));
-    dwt()
-        .args([
-            "-q",
-            "transform",
-            s(&p2),
-            s(&c2),
-            "-w",
-            "LeGall53",
-            "-l",
-            "1",
-        ])
-        .assert()
-        .success();
+    forward_ok(&p2, &c2, "LeGall53", "1");
     dwt()
         .args(["-q", "transform", s(&c2), s(&b2), "--inverse"])
         .assert()
