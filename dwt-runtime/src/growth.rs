@@ -493,12 +493,18 @@ fn representative_lengths(wavelet: &Wavelet, levels: u32) -> Vec<usize> {
 /// from `long` on (a multiple of `2^levels`), lines whose lengths agree modulo `2^levels` have
 /// the same worst cases. `None` where these overflow (no line that long can exist).
 fn length_classes(wavelet: &Wavelet, levels: u32) -> Option<(usize, usize, usize)> {
-    let (lo, hi) = wavelet.program.total_support();
-    let reach = (hi - lo + 2).max(2) as usize;
+    let reach = reach(wavelet);
     let scale = 1usize.checked_shl(levels)?;
     let short = reach.checked_mul(2)?.checked_add(1)?.checked_mul(scale)?;
     let long = short.checked_add(scale)?.checked_mul(2)?;
     Some((short, long, scale))
+}
+
+/// How far the two ends of a line influence each other in one level: the program's support and
+/// a margin.
+fn reach(wavelet: &Wavelet) -> usize {
+    let (lo, hi) = wavelet.program.total_support();
+    (hi - lo + 2).max(2) as usize
 }
 
 /// A line length with the same worst cases as `n` at `levels` levels, at most about twice
@@ -534,7 +540,7 @@ pub struct GrowthAnalysis {
 }
 
 impl GrowthAnalysis {
-    /// The work [`GrowthAnalysis::new`] does for `levels` levels, in units of about a nanosecond:
+    /// The work [`GrowthAnalysis::new`] does for `levels` levels, in units of roughly a nanosecond:
     /// it follows every line up to the length where the two ends stop interacting, so the work
     /// grows with the cube of the program's reach and the square of `2^levels` (a program reading
     /// 64 samples away takes minutes at 4 levels). `usize::MAX` where that overflows.
@@ -542,8 +548,6 @@ impl GrowthAnalysis {
         let Some((short, long, scale)) = length_classes(wavelet, levels) else {
             return usize::MAX;
         };
-        let (lo, hi) = wavelet.program.total_support();
-        let reach = (hi - lo + 2).max(2) as usize;
         let taps: usize = wavelet
             .program
             .ops
@@ -561,7 +565,7 @@ impl GrowthAnalysis {
             .zip(long_lines)
             .and_then(|(a, b)| a.checked_add(b))
             .and_then(|n| n.checked_mul(levels as usize))
-            .and_then(|n| n.checked_mul(reach))
+            .and_then(|n| n.checked_mul(reach(wavelet)))
             .and_then(|n| n.checked_mul(taps.max(1)))
             .unwrap_or(usize::MAX)
     }
@@ -575,7 +579,9 @@ impl GrowthAnalysis {
             .unwrap_or(0)
     }
 
-    /// `None` for a float wavelet.
+    /// `None` for a float wavelet. The work grows with `4^max_levels` ([`GrowthAnalysis::cost`],
+    /// [`GrowthAnalysis::affordable_levels`]); it panics where the lines to follow cannot even
+    /// be counted.
     pub fn new(wavelet: &Wavelet, max_levels: u32) -> Option<Self> {
         if wavelet.kind != ElementKind::Integer {
             return None;
