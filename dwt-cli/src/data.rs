@@ -49,6 +49,15 @@ impl Data {
         }
     }
 
+    /// How many samples are NaN or infinite (none for integer data).
+    pub fn non_finite(&self) -> usize {
+        match self {
+            Data::F32(v) => v.iter().filter(|x| !x.is_finite()).count(),
+            Data::F64(v) => v.iter().filter(|x| !x.is_finite()).count(),
+            Data::I16(_) | Data::I32(_) => 0,
+        }
+    }
+
     /// The integer values, when the data is integer.
     pub fn to_i64(&self) -> Option<Vec<i64>> {
         match self {

@@ -370,6 +370,23 @@ fn select_backend(
     Ok(s.backend)
 }
 
+/// An error, saying `what` of their count, where `data` holds NaN or infinite samples.
+fn finite(data: &data::Data, what: impl FnOnce(usize) -> String) -> Result<()> {
+    match data.non_finite() {
+        0 => Ok(()),
+        n => Err(what(n)),
+    }
+}
+
+/// What a float transform whose values left the element type's range says of `n` of them.
+fn overflowed(wavelet: &Wavelet, element: ElementType, n: usize) -> String {
+    format!(
+        "{} overflowed {}: {n} values are not finite; use --dtype f64, or a wavelet with smaller coefficients",
+        wavelet.name,
+        element.name()
+    )
+}
+
 fn check_level_count(levels: u32) -> Result<()> {
     if levels == 0 {
         return Err("--levels 0: a transform takes at least 1 level".into());
@@ -499,6 +516,13 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
     }
     let input_dtype = input.data.element_type();
     let mut data = input.data.convert(element)?;
+    finite(&data, |n| {
+        format!(
+            "{} has {n} samples that are not finite in {} (NaN or infinite); lifting would spread them to their neighbours: replace them first",
+            a.input.display(),
+            element.name()
+        )
+    })?;
     let backend = select_backend(a.backend.as_deref(), quiet)?;
 
     progress.stage("transforming");
@@ -512,6 +536,7 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
     backend
         .run(&request, data.samples())
         .map_err(|e| e.to_string())?;
+    finite(&data, |n| overflowed(&wavelet, element, n))?;
 
     progress.stage("writing");
     let sidecar = Sidecar {
@@ -636,9 +661,16 @@ fn inverse(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
         levels,
         layout,
     };
+    finite(&data, |n| {
+        format!(
+            "{} has {n} coefficients that are not finite (NaN or infinite); they cannot be inverted",
+            a.input.display()
+        )
+    })?;
     backend
         .run(&request, data.samples())
         .map_err(|e| e.to_string())?;
+    finite(&data, |n| overflowed(&wavelet, data.element_type(), n))?;
     progress.stage("writing");
     let bits = sidecar.as_ref().and_then(|s| s.input_bits);
     // Back in the element type the input had, when the values allow it (they do after a forward

@@ -1398,3 +1398,63 @@ fn unsupported_formats_and_raw_dtype_advice() {
     );
     assert!(!out.exists());
 }
+
+/// A float transform that leaves the element type's range, or input that is not finite, is an
+/// error before anything is written, not a file of infinities with exit 0.
+#[test]
+fn non_finite_values_are_refused() {
+    let d = Dir::new();
+    let input = d.p("in.png");
+    scene8(16, 16).save(&input).unwrap();
+    let huge = d.p("huge.wav");
+    std::fs::write(
+        &huge,
+        "wavelet Huge { kind = float; odd -= 0.5*even[0]; even += 0.25*odd[0]; scale 1e30; }\n",
+    )
+    .unwrap();
+    let out = d.p("c.npy");
+    // Each level multiplies the low band by 1e30 per axis: level 2's four 4x4 bands pass f32's
+    // 3.4e38 (its HH one lifted from infinite values).
+    fails(
+        &["transform", s(&input), s(&out), "-w", s(&huge), "-l", "2"],
+        Some(&input),
+        "Huge overflowed f32: 64 values are not finite; use --dtype f64",
+    );
+    assert!(!out.exists());
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(&input),
+            s(&out),
+            "-w",
+            s(&huge),
+            "-l",
+            "2",
+        ])
+        .args(["--dtype", "f64"])
+        .assert()
+        .success();
+
+    // Float input with a NaN and an infinity.
+    let nan = d.p("nan.npy");
+    let mut b = b"\x93NUMPY\x01\x00".to_vec();
+    let mut h = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4), }".to_string();
+    while (10 + h.len() + 1) % 64 != 0 {
+        h.push(' ');
+    }
+    h.push('\n');
+    b.extend((h.len() as u16).to_le_bytes());
+    b.extend(h.as_bytes());
+    for x in [1.0f32, f32::NAN, 2.0, 3.0, f32::INFINITY, 0.0, 1.0, 1.0] {
+        b.extend(x.to_le_bytes());
+    }
+    std::fs::write(&nan, b).unwrap();
+    let out2 = d.p("n.npy");
+    fails(
+        &["transform", s(&nan), s(&out2), "-w", "Cdf97", "-l", "1"],
+        Some(&nan),
+        "has 2 samples that are not finite in f32",
+    );
+    assert!(!out2.exists());
+}

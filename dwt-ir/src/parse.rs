@@ -671,17 +671,18 @@ fn offset(e: &Expr) -> syn::Result<i32> {
     let value = match strip_parens(e) {
         Expr::Lit(syn::ExprLit {
             lit: Lit::Int(i), ..
-        }) => i.base10_parse::<i32>().ok(),
+        }) => i.base10_parse::<i128>().ok(),
         Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => match strip_parens(&u.expr) {
             Expr::Lit(syn::ExprLit {
                 lit: Lit::Int(i), ..
-            }) => i.base10_parse::<i32>().ok().map(|v| -v),
+            }) => i.base10_parse::<i128>().ok().map(|v| -v),
             _ => None,
         },
         _ => None,
     };
     match value {
-        Some(k) if k.abs() <= MAX_OFFSET => Ok(k),
+        // Within MAX_OFFSET, so the narrowing is exact.
+        Some(k) if k.abs() <= MAX_OFFSET as i128 => Ok(k as i32),
         Some(k) => Err(syn::Error::new_spanned(e, format!("offset {k} is too far: steps read at most {MAX_OFFSET} samples of the other phase away"))),
         None => Err(syn::Error::new_spanned(e, "an offset must be a whole number such as `0`, `1` or `-2`")),
     }
@@ -852,6 +853,16 @@ mod tests {
         let w = parse_str("wavelet W { odd -= (4611686018427387903*2 + 1)*even[0]; }").unwrap();
         let tap = w[0].program.steps().next().unwrap().taps.coeff(0);
         assert_eq!(tap.as_integer(), Some(i64::MAX));
+    }
+
+    #[test]
+    fn offsets_past_32_bits_are_too_far_not_malformed() {
+        for k in ["-2147483648", "2147483648", "99999999999999999999"] {
+            let e = error(&format!("wavelet W {{ odd -= even[{k}]; }}"));
+            assert!(e.message.contains(&format!("offset {k} is too far")), "{e}");
+        }
+        let e = error("wavelet W { odd -= even[1.5]; }");
+        assert!(e.message.contains("must be a whole number"), "{e}");
     }
 
     #[test]
