@@ -121,9 +121,15 @@ fn read_npy_i64(path: &Path) -> (Vec<i64>, Vec<usize>, String) {
 }
 
 fn write_npy_i16(path: &Path, shape: &[usize], v: &[i16]) {
+    let body: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+    write_npy(path, "<i2", shape, &body);
+}
+
+/// A version 1 `.npy` of `descr` (e.g. `<f4`) holding `body`.
+fn write_npy(path: &Path, descr: &str, shape: &[usize], body: &[u8]) {
     let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
     let mut h = format!(
-        "{{'descr': '<i2', 'fortran_order': False, 'shape': ({},), }}",
+        "{{'descr': '{descr}', 'fortran_order': False, 'shape': ({},), }}",
         dims.join(", ")
     );
     while (10 + h.len() + 1) % 64 != 0 {
@@ -133,9 +139,7 @@ fn write_npy_i16(path: &Path, shape: &[usize], v: &[i16]) {
     let mut b = b"\x93NUMPY\x01\x00".to_vec();
     b.extend((h.len() as u16).to_le_bytes());
     b.extend(h.as_bytes());
-    for x in v {
-        b.extend(x.to_le_bytes());
-    }
+    b.extend(body);
     std::fs::write(path, b).unwrap();
 }
 
@@ -1438,18 +1442,11 @@ fn non_finite_values_are_refused() {
 
     // Float input with a NaN and an infinity.
     let nan = d.p("nan.npy");
-    let mut b = b"\x93NUMPY\x01\x00".to_vec();
-    let mut h = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4), }".to_string();
-    while (10 + h.len() + 1) % 64 != 0 {
-        h.push(' ');
-    }
-    h.push('\n');
-    b.extend((h.len() as u16).to_le_bytes());
-    b.extend(h.as_bytes());
-    for x in [1.0f32, f32::NAN, 2.0, 3.0, f32::INFINITY, 0.0, 1.0, 1.0] {
-        b.extend(x.to_le_bytes());
-    }
-    std::fs::write(&nan, b).unwrap();
+    let body: Vec<u8> = [1.0f32, f32::NAN, 2.0, 3.0, f32::INFINITY, 0.0, 1.0, 1.0]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    write_npy(&nan, "<f4", &[2, 4], &body);
     let out2 = d.p("n.npy");
     fails(
         &["transform", s(&nan), s(&out2), "-w", "Cdf97", "-l", "1"],
