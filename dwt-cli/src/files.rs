@@ -82,6 +82,9 @@ pub struct Sidecar {
     pub allow_overflow: bool,
 }
 
+/// The element types a sidecar may name, for its messages.
+const DTYPES: &str = "\"i16\", \"i32\", \"f32\" or \"f64\"";
+
 impl Sidecar {
     /// Checks every field of a sidecar read from `side` for the data file `data_path`, and returns
     /// its wavelet. Errors name the field, what it holds and what is allowed.
@@ -125,15 +128,8 @@ impl Sidecar {
                 format!("{:?} is larger than this machine can address", self.shape),
             ));
         }
-        let dtype = parse_dtype(&self.dtype).map_err(|_| {
-            bad(
-                "dtype",
-                format!(
-                    "is \"{}\"; allowed: \"i16\", \"i32\", \"f32\" or \"f64\"",
-                    self.dtype
-                ),
-            )
-        })?;
+        let dtype = parse_dtype(&self.dtype)
+            .map_err(|_| bad("dtype", format!("is \"{}\"; allowed: {DTYPES}", self.dtype)))?;
         if !["mallat", "interleaved"].contains(&self.layout.as_str()) {
             return Err(bad(
                 "layout",
@@ -171,26 +167,19 @@ impl Sidecar {
             }
         }
         if let Some(t) = &self.input_dtype {
-            parse_dtype(t).map_err(|_| {
-                bad(
-                    "input_dtype",
-                    format!("is \"{t}\"; allowed: \"i16\", \"i32\", \"f32\" or \"f64\""),
-                )
-            })?;
+            parse_dtype(t)
+                .map_err(|_| bad("input_dtype", format!("is \"{t}\"; allowed: {DTYPES}")))?;
         }
-        let wavelet = lifting::ir::parse_str(&self.wavelet_source)
-            .map_err(|e| {
-                bad(
-                    "wavelet_source",
-                    format!(
-                        "does not parse (line {}, column {}: {})",
-                        e.line, e.column, e.message
-                    ),
-                )
-            })?
-            .into_iter()
-            .next()
-            .ok_or_else(|| bad("wavelet_source", "declares no wavelet".into()))?;
+        // Exactly one wavelet, as a wavelet file.
+        let wavelet = lifting::ir::parse_wavelet(&self.wavelet_source).map_err(|e| {
+            bad(
+                "wavelet_source",
+                format!(
+                    "does not parse (line {}, column {}: {})",
+                    e.line, e.column, e.message
+                ),
+            )
+        })?;
         if wavelet.name != self.wavelet {
             return Err(bad(
                 "wavelet",

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use lifting::ir::{Direction, ElementKind, ElementType, Layout, Wavelet};
-use lifting::runtime::growth::{check_bit_growth, GrowthAnalysis, InputRange};
+use lifting::runtime::growth::{bit_growth_for_shape, GrowthAnalysis, InputRange};
 use lifting::runtime::{cpu, Registry, Request, BACKEND_ENV};
 
 use data::parse_dtype;
@@ -214,6 +214,12 @@ fn load_wavelet(spec: &str) -> Result<Wavelet> {
             v.iter().map(|w| w.name.as_str()).collect::<Vec<_>>().join(", ")
         )),
     }
+}
+
+/// A shape as `--shape` writes it: `1080,1920`.
+fn dims_text(shape: &[usize]) -> String {
+    let dims: Vec<String> = shape.iter().map(usize::to_string).collect();
+    dims.join(",")
 }
 
 fn parse_shape(s: &str) -> Result<Vec<usize>> {
@@ -424,17 +430,9 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
     if let Some(given) = shape_arg.filter(|given| *given != shape) {
         return Err(format!(
             "--shape {} contradicts {}'s own shape {}; --shape is for raw input: leave it out",
-            given
-                .iter()
-                .map(usize::to_string)
-                .collect::<Vec<_>>()
-                .join(","),
+            dims_text(&given),
             a.input.display(),
-            shape
-                .iter()
-                .map(usize::to_string)
-                .collect::<Vec<_>>()
-                .join(",")
+            dims_text(&shape)
         ));
     }
     check_levels(&shape, levels)?;
@@ -443,40 +441,13 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
     }
     progress.volume(&shape);
 
-    // The element type: as asked, or the narrowest integer type the worst case fits.
-    let element = match (wavelet.kind, dtype) {
-        (_, Some(t)) => t,
-        (ElementKind::Float, None) => ElementType::F32,
-        (ElementKind::Integer, None) => match input.data.to_i64() {
-            None => {
-                return Err(format!(
-                    "{} holds {} samples but wavelet `{}` is integer; pass integer data",
-                    a.input.display(),
-                    input.data.element_type().name(),
-                    wavelet.name
-                ))
-            }
-            Some(v) => {
-                let range = input.range.unwrap_or_else(|| input_range(&v));
-                let fits16 =
-                    check_bit_growth(&wavelet, levels, &shape, range, ElementType::I16, false)
-                        .is_ok()
-                        && range.interval().bits() <= 16;
-                if fits16 {
-                    ElementType::I16
-                } else {
-                    ElementType::I32
-                }
-            }
-        },
-    };
-    if wavelet.kind != element.kind() {
+    if let Some(t) = dtype.filter(|t| t.kind() != wavelet.kind) {
         return Err(format!(
             "wavelet `{}` is {} but --dtype {} is {}; use {} data",
             wavelet.name,
             wavelet.kind.name(),
-            element.name(),
-            element.kind().name(),
+            t.name(),
+            t.kind().name(),
             if wavelet.kind == ElementKind::Integer {
                 "i16 or i32"
             } else {
@@ -484,32 +455,50 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
             }
         ));
     }
-    let mut overflow_allowed = false;
-    if wavelet.kind == ElementKind::Integer {
-        let v = input.data.to_i64().ok_or_else(|| {
-            format!(
-                "{} holds {} samples but wavelet `{}` is integer; pass integer data",
-                a.input.display(),
-                input.data.element_type().name(),
-                wavelet.name
-            )
-        })?;
-        let range = input.range.unwrap_or_else(|| input_range(&v));
-        let verdict = check_bit_growth(&wavelet, levels, &shape, range, element, a.allow_overflow)
-            .map_err(|e| {
-                if files::kind(&a.input) == files::Kind::Raw {
-                    // --dtype is also the raw file's element type: "use i32" alone would mean
-                    // reading the file as i32.
-                    format!(
-                        "{e} (for raw input --dtype is also the file's element type: to transform in a wider type, convert {} to that type, or save it as .npy, whose header gives its type, and pass --dtype)",
-                        a.input.display()
-                    )
-                } else {
-                    e.to_string()
-                }
+    // An integer wavelet's worst case on this input's range and shape, analysed once.
+    let growth = match wavelet.kind {
+        ElementKind::Float => None,
+        ElementKind::Integer => {
+            let v = input.data.to_i64().ok_or_else(|| {
+                format!(
+                    "{} holds {} samples but wavelet `{}` is integer; pass integer data",
+                    a.input.display(),
+                    input.data.element_type().name(),
+                    wavelet.name
+                )
             })?;
-        overflow_allowed = a.allow_overflow
-            && check_bit_growth(&wavelet, levels, &shape, range, element, false).is_err();
+            let range = input.range.unwrap_or_else(|| input_range(&v));
+            let growth = bit_growth_for_shape(&wavelet, levels, &shape, range)
+                .expect("an integer wavelet has a bound");
+            Some((range, growth))
+        }
+    };
+    // The element type: as asked, or the narrowest integer type the worst case fits.
+    let element = match (&growth, dtype) {
+        (_, Some(t)) => t,
+        (None, None) => ElementType::F32,
+        (Some((range, g)), None)
+            if g.check(ElementType::I16, false).is_ok() && range.interval().bits() <= 16 =>
+        {
+            ElementType::I16
+        }
+        (Some(_), None) => ElementType::I32,
+    };
+    let mut overflow_allowed = false;
+    if let Some((_, g)) = &growth {
+        let verdict = g.check(element, a.allow_overflow).map_err(|e| {
+            if files::kind(&a.input) == files::Kind::Raw {
+                // --dtype is also the raw file's element type: "use i32" alone would mean
+                // reading the file as i32.
+                format!(
+                    "{e} (for raw input --dtype is also the file's element type: to transform in a wider type, convert {} to that type, or save it as .npy, whose header gives its type, and pass --dtype)",
+                    a.input.display()
+                )
+            } else {
+                e.to_string()
+            }
+        })?;
+        overflow_allowed = a.allow_overflow && g.check(element, false).is_err();
         if !quiet {
             eprintln!("{verdict}");
         }
