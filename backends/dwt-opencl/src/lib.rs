@@ -5,7 +5,7 @@
 //! [`dwt_emit_c::plan`], which the CUDA backend interprets too.
 //!
 //! - The platform and device are discovered once per process (the first platform with a device);
-//!   no platform is [`DwtError::Unavailable`] with what to install, never a panic.
+//!   no platform is [`DwtError::Unavailable`] with what to install, at once, never a panic.
 //! - Built programs are cached per device and source hash, shared by every backend value and
 //!   thread; a program is built once even when several threads ask for it at the same time.
 //! - Built program binaries are also cached on disk ([`disk_cache`]: `$DWT_CACHE_DIR`, else
@@ -137,8 +137,31 @@ fn unavailable(why: &str) -> DwtError {
     }
 }
 
+/// Whether the ICD loader knows any platform, asked once. `ocl::core::get_platform_ids` answers
+/// the loader's "no platform" (`CL_PLATFORM_NOT_FOUND_KHR`) by sleeping and asking again for 10 s
+/// (for loaders waking up on several threads at once, which a once-per-process discovery is not):
+/// without an ICD installed, `auto` and `dwt list` waited that long to report it.
+fn platforms_installed() -> Result<(), DwtError> {
+    const CL_PLATFORM_NOT_FOUND_KHR: i32 = -1001;
+    let mut count: ocl::ffi::cl_uint = 0;
+    // SAFETY: asks for the count only (no list), into a live local.
+    let status = unsafe { ocl::ffi::clGetPlatformIDs(0, std::ptr::null_mut(), &mut count) };
+    match status {
+        CL_PLATFORM_NOT_FOUND_KHR => Err(unavailable(
+            "no OpenCL platform found (the ICD loader found no installed platform)",
+        )),
+        0 if count == 0 => Err(unavailable("no OpenCL platform found")),
+        0 => Ok(()),
+        other => Err(unavailable(&format!(
+            "no OpenCL platform found (clGetPlatformIDs returned {other})"
+        ))),
+    }
+}
+
 fn discover() -> Result<DeviceState, DwtError> {
-    // `Platform::default()` panics without a platform: ask the ICD loader first.
+    // `Platform::default()` panics without a platform, and `get_platform_ids` waits 10 s before
+    // saying there is none: ask the ICD loader once first.
+    platforms_installed()?;
     let ids = ocl::core::get_platform_ids()
         .map_err(|e| unavailable(&format!("no OpenCL platform found ({e})")))?;
     if ids.is_empty() {
