@@ -99,10 +99,12 @@ pub trait Element: Copy + Debug + PartialEq + Send + Sync + 'static {
     fn from_work(w: Self::Work) -> Self;
     /// The data as backends take it.
     fn samples(data: &mut [Self]) -> Samples<'_>;
+    /// Whether the value is neither NaN nor infinite (always, for integers).
+    fn is_finite(self) -> bool;
 }
 
 macro_rules! element {
-    ($t:ty, $w:ty, $kind:expr, $variant:ident) => {
+    ($t:ty, $w:ty, $kind:expr, $variant:ident, $finite:expr) => {
         impl Element for $t {
             type Work = $w;
             const KIND: ElementKind = $kind;
@@ -117,10 +119,20 @@ macro_rules! element {
             fn from_work(w: $w) -> Self {
                 w as $t
             }
+            fn is_finite(self) -> bool {
+                $finite(self)
+            }
         }
     };
 }
-element!(i16, i32, ElementKind::Integer, I16);
-element!(i32, i32, ElementKind::Integer, I32);
-element!(f32, f32, ElementKind::Float, F32);
-element!(f64, f64, ElementKind::Float, F64);
+element!(i16, i32, ElementKind::Integer, I16, |_| true);
+element!(i32, i32, ElementKind::Integer, I32, |_| true);
+element!(f32, f32, ElementKind::Float, F32, f32::is_finite);
+element!(f64, f64, ElementKind::Float, F64, f64::is_finite);
+
+/// Of the samples that are NaN or infinite: how many, and the first's index and value.
+pub(crate) fn non_finite<E: Element>(data: &[E]) -> Option<(usize, usize, E)> {
+    let first = data.iter().position(|x| !x.is_finite())?;
+    let count = 1 + data[first + 1..].iter().filter(|x| !x.is_finite()).count();
+    Some((count, first, data[first]))
+}

@@ -86,6 +86,25 @@ pub enum DwtError {
         plan: &'static str,
         data: &'static str,
     },
+    /// Float data holding NaN or infinite samples, refused by a plan built with
+    /// [`crate::PlanBuilder::check_finite`] before anything runs.
+    #[error("the data holds {count} NaN or infinite sample{} (the first, {value}, at index {index}), which a float transform spreads to every coefficient whose filter reaches it; replace them with finite values (the data is untouched)", if *.count == 1 { "" } else { "s" })]
+    NonFiniteInput {
+        count: usize,
+        index: usize,
+        value: String,
+    },
+    /// A float transform of finite data whose values left the element type's range, found by a
+    /// plan built with [`crate::PlanBuilder::check_finite`]; the data is put back as it was.
+    #[error("wavelet `{wavelet}`'s {} transform overflowed {element}: {count} value{} came out NaN or infinite (the first, {value}, at index {index}); use f64 data, or scale the input down (the data is as it was)", if *.direction == dwt_ir::Direction::Forward { "forward" } else { "inverse" }, if *.count == 1 { "" } else { "s" })]
+    NonFiniteOutput {
+        wavelet: String,
+        direction: dwt_ir::Direction,
+        element: &'static str,
+        count: usize,
+        index: usize,
+        value: String,
+    },
     /// An ndarray view whose elements are not contiguous in row-major order.
     #[error("the array of shape {shape:?} is not in standard (contiguous row-major) layout; transform a contiguous copy (e.g. `.as_standard_layout().into_owned()`)")]
     NotStandardLayout { shape: Vec<usize> },

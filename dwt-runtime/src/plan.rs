@@ -36,6 +36,7 @@ use std::time::Duration;
 use dwt_ir::{Direction, ElementType, Layout, Wavelet};
 use ndarray::{ArrayBase, ArrayViewMut, Dimension, OwnedRepr};
 
+use crate::element::non_finite;
 use crate::growth::{check_bit_growth, InputRange};
 use crate::{cpu, Backend, DwtError, Element, Request, Samples};
 
@@ -256,6 +257,7 @@ pub struct PlanBuilder<'b> {
     rows: bool,
     input: InputRange,
     allow_overflow: bool,
+    check_finite: bool,
 }
 
 impl<'b> PlanBuilder<'b> {
@@ -302,6 +304,18 @@ impl<'b> PlanBuilder<'b> {
     /// may wrap); the plan's [`Plan::growth`] still says so.
     pub fn allow_overflow(mut self, allow: bool) -> Self {
         self.allow_overflow = allow;
+        self
+    }
+
+    /// Checks float data on every [`Plan::execute`] (default false: the result is what the
+    /// arithmetic gives, NaN and infinities included; see there). Input holding a NaN or an
+    /// infinity is refused with [`DwtError::NonFiniteInput`] before anything runs, and a transform
+    /// of finite input that comes out NaN or infinite (its values overflowed the element type) is
+    /// [`DwtError::NonFiniteOutput`], with the data put back as it was. It costs two passes over
+    /// the data and a copy of it on the host per call, on any backend; integer data is always
+    /// finite and is not checked.
+    pub fn check_finite(mut self, check: bool) -> Self {
+        self.check_finite = check;
         self
     }
 
@@ -363,6 +377,7 @@ impl<'b> PlanBuilder<'b> {
             layout: self.layout,
             element,
             rows: self.rows,
+            check_finite: self.check_finite,
             growth,
             report: prepared.report,
             transform: prepared.transform,
@@ -381,6 +396,7 @@ pub struct Plan<'b> {
     layout: Layout,
     element: ElementType,
     rows: bool,
+    check_finite: bool,
     growth: String,
     report: PrepareReport,
     transform: Option<Box<dyn PreparedTransform>>,
@@ -397,6 +413,7 @@ impl fmt::Debug for Plan<'_> {
             .field("direction", &self.direction)
             .field("layout", &self.layout)
             .field("element", &self.element)
+            .field("check_finite", &self.check_finite)
             .field("report", &self.report)
             .finish()
     }
@@ -423,6 +440,7 @@ impl<'b> Plan<'b> {
             rows: false,
             input: InputRange::unsigned(8),
             allow_overflow: false,
+            check_finite: false,
         }
     }
 
@@ -488,6 +506,12 @@ impl<'b> Plan<'b> {
         self.rows
     }
 
+    /// Whether every [`execute`](Self::execute) checks float data for NaN and infinities
+    /// ([`PlanBuilder::check_finite`]).
+    pub fn checks_finite(&self) -> bool {
+        self.check_finite
+    }
+
     /// The bit-growth verdict (a one-line summary).
     pub fn growth(&self) -> &str {
         &self.growth
@@ -511,6 +535,13 @@ impl<'b> Plan<'b> {
 
     /// Transforms `data` in place: a slice or `Vec` of exactly [`Plan::len`] elements, or an
     /// ndarray array or view of the plan's shape in standard layout, of the plan's element type.
+    /// Data of another length, shape or element type is an error and is left untouched.
+    ///
+    /// Float data gets what the arithmetic gives, as from every backend: a NaN or infinite input
+    /// sample spreads to every coefficient whose filter reaches it (across levels, much of the
+    /// picture), and values that leave the element type's range (f32 beyond about 3.4e38 after
+    /// the wavelet's gain) come out infinite or NaN, without an error. A plan built with
+    /// [`PlanBuilder::check_finite`] refuses such input and such results instead.
     pub fn execute<'d, E: Element>(&self, data: impl PlanData<'d, E>) -> Result<(), DwtError> {
         if E::TYPE != self.element {
             return Err(DwtError::ElementMismatch {
@@ -535,15 +566,42 @@ impl<'b> Plan<'b> {
                 needed: self.len(),
             });
         }
+        // Integer data is always finite: only float data is checked (and copied).
+        let saved = match self.check_finite && E::KIND == dwt_ir::ElementKind::Float {
+            false => None,
+            true => {
+                if let Some((count, index, value)) = non_finite(slice) {
+                    return Err(DwtError::NonFiniteInput {
+                        count,
+                        index,
+                        value: format!("{value:?}"),
+                    });
+                }
+                Some(slice.to_vec())
+            }
+        };
         if self.rows {
             let n = self.transform_shape[0];
             for row in slice.chunks_exact_mut(n) {
                 self.run(row)?;
             }
-            Ok(())
         } else {
-            self.run(slice)
+            self.run(slice)?;
         }
+        if let Some(saved) = saved {
+            if let Some((count, index, value)) = non_finite(slice) {
+                slice.copy_from_slice(&saved);
+                return Err(DwtError::NonFiniteOutput {
+                    wavelet: self.wavelet.name.clone(),
+                    direction: self.direction,
+                    element: self.element.name(),
+                    count,
+                    index,
+                    value: format!("{value:?}"),
+                });
+            }
+        }
+        Ok(())
     }
 
     fn run<E: Element>(&self, data: &mut [E]) -> Result<(), DwtError> {

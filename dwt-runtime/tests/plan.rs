@@ -328,3 +328,100 @@ fn shared_backends_from_the_registry() {
     let dynamic: &dyn Backend = &CpuBackend;
     assert!(Plan::builder(dynamic, legall(), &[16]).build().is_ok());
 }
+
+/// Float data gets what the arithmetic gives unless the plan checks it: then NaN or infinite
+/// input is refused untouched, and a transform that overflows is an error that puts the input
+/// back.
+#[test]
+fn non_finite_float_data() {
+    let cdf = dwt_catalogue::by_name("Cdf97").unwrap();
+    let shape = [8usize, 8];
+    let plan = |check: bool, element: ElementType| {
+        Plan::builder(&CpuBackend, cdf, &shape)
+            .levels(2)
+            .element(element)
+            .check_finite(check)
+            .build()
+            .unwrap()
+    };
+    let mut nan = vec![1.0f32; 64];
+    nan[10] = f32::NAN;
+    nan[20] = f32::INFINITY;
+    // Unchecked (the default): the NaN spreads, no error.
+    let unchecked = plan(false, ElementType::F32);
+    assert!(!unchecked.checks_finite());
+    let mut d = nan.clone();
+    unchecked.execute(&mut d).unwrap();
+    assert!(d.iter().filter(|x| x.is_nan()).count() > 2);
+
+    let checked = plan(true, ElementType::F32);
+    assert!(checked.checks_finite());
+    let mut d = nan.clone();
+    let e = checked.execute(&mut d).unwrap_err();
+    assert_eq!(
+        e,
+        DwtError::NonFiniteInput {
+            count: 2,
+            index: 10,
+            value: "NaN".into()
+        }
+    );
+    assert!(
+        e.to_string().contains("replace them with finite values"),
+        "{e}"
+    );
+    assert_eq!(d[..10], nan[..10]);
+    assert!(d[10].is_nan() && d[20] == f32::INFINITY, "input untouched");
+
+    // Finite input whose transform overflows f32 (the filters' gain past 3.4e38).
+    let big: Vec<f32> = (0..64)
+        .map(|i| if (i + i / 8) % 2 == 0 { 3e38 } else { -3e38 })
+        .collect();
+    let mut d = big.clone();
+    unchecked.execute(&mut d).unwrap();
+    assert!(d.iter().any(|x| !x.is_finite()), "the arithmetic overflows");
+    let mut d = big.clone();
+    let e = checked.execute(&mut d).unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            DwtError::NonFiniteOutput {
+                element: "f32",
+                direction: Direction::Forward,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("use f64 data"), "{e}");
+    assert_eq!(d, big, "the input put back");
+    // The same values in f64 do not overflow; a checked plan returns them.
+    let mut wide: Vec<f64> = big.iter().map(|&x| x as f64).collect();
+    plan(true, ElementType::F64).execute(&mut wide).unwrap();
+    assert!(wide.iter().all(|x| x.is_finite()));
+    // Integer plans accept the flag and never refuse.
+    let mut ints = ramp(64);
+    Plan::builder(&CpuBackend, legall(), &shape)
+        .check_finite(true)
+        .build()
+        .unwrap()
+        .execute(&mut ints)
+        .unwrap();
+    // Batches of rows are checked as a whole.
+    let rows = Plan::builder(&CpuBackend, cdf, &[4, 16])
+        .rows()
+        .levels(2)
+        .check_finite(true)
+        .build()
+        .unwrap();
+    let mut d = vec![0.5f32; 64];
+    d[63] = f32::NEG_INFINITY;
+    assert!(matches!(
+        rows.execute(&mut d),
+        Err(DwtError::NonFiniteInput {
+            count: 1,
+            index: 63,
+            ..
+        })
+    ));
+}
