@@ -22,15 +22,6 @@ impl Data {
         }
     }
 
-    pub fn len(&self) -> usize {
-        match self {
-            Data::I16(v) => v.len(),
-            Data::I32(v) => v.len(),
-            Data::F32(v) => v.len(),
-            Data::F64(v) => v.len(),
-        }
-    }
-
     pub fn samples(&mut self) -> Samples<'_> {
         match self {
             Data::I16(v) => Samples::I16(v),
@@ -97,15 +88,6 @@ impl Data {
         }
     }
 
-    fn descr(&self) -> &'static str {
-        match self {
-            Data::I16(_) => "<i2",
-            Data::I32(_) => "<i4",
-            Data::F32(_) => "<f4",
-            Data::F64(_) => "<f8",
-        }
-    }
-
     pub fn to_le_bytes(&self) -> Vec<u8> {
         match self {
             Data::I16(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
@@ -160,8 +142,209 @@ pub fn parse_dtype(s: &str) -> Result<ElementType, String> {
         .ok_or_else(|| format!("unknown dtype `{s}`; use i16, i32, f32 or f64"))
 }
 
+/// The element type of a .npy array as stored. Transforms compute in an [`ElementType`]: bool and
+/// the narrower or unsigned integer types are read into the narrowest one that holds them, and a
+/// reconstruction is written back in the stored type, so that a round trip gives the dtype given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NpyType {
+    Bool,
+    U8,
+    I8,
+    U16,
+    I16,
+    U32,
+    I32,
+    F32,
+    F64,
+}
+
+impl NpyType {
+    pub const ALL: [NpyType; 9] = [
+        NpyType::Bool,
+        NpyType::U8,
+        NpyType::I8,
+        NpyType::U16,
+        NpyType::I16,
+        NpyType::U32,
+        NpyType::I32,
+        NpyType::F32,
+        NpyType::F64,
+    ];
+
+    /// The name a sidecar records, in the style of the element types' names.
+    pub fn name(self) -> &'static str {
+        match self {
+            NpyType::Bool => "bool",
+            NpyType::U8 => "u8",
+            NpyType::I8 => "i8",
+            NpyType::U16 => "u16",
+            NpyType::I16 => "i16",
+            NpyType::U32 => "u32",
+            NpyType::I32 => "i32",
+            NpyType::F32 => "f32",
+            NpyType::F64 => "f64",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<NpyType> {
+        NpyType::ALL.into_iter().find(|t| t.name() == s)
+    }
+
+    /// numpy's name, for messages.
+    fn numpy_name(self) -> &'static str {
+        match self {
+            NpyType::Bool => "bool",
+            NpyType::U8 => "uint8",
+            NpyType::I8 => "int8",
+            NpyType::U16 => "uint16",
+            NpyType::I16 => "int16",
+            NpyType::U32 => "uint32",
+            NpyType::I32 => "int32",
+            NpyType::F32 => "float32",
+            NpyType::F64 => "float64",
+        }
+    }
+
+    fn descr(self) -> &'static str {
+        match self {
+            NpyType::Bool => "|b1",
+            NpyType::U8 => "|u1",
+            NpyType::I8 => "|i1",
+            NpyType::U16 => "<u2",
+            NpyType::I16 => "<i2",
+            NpyType::U32 => "<u4",
+            NpyType::I32 => "<i4",
+            NpyType::F32 => "<f4",
+            NpyType::F64 => "<f8",
+        }
+    }
+
+    /// The type from a .npy `descr` without its byte-order character.
+    fn from_descr(code: &str) -> Option<NpyType> {
+        NpyType::ALL.into_iter().find(|t| &t.descr()[1..] == code)
+    }
+
+    fn size(self) -> usize {
+        match self {
+            NpyType::Bool | NpyType::U8 | NpyType::I8 => 1,
+            NpyType::U16 | NpyType::I16 => 2,
+            NpyType::U32 | NpyType::I32 | NpyType::F32 => 4,
+            NpyType::F64 => 8,
+        }
+    }
+
+    /// The element type the array is read into.
+    pub fn element_type(self) -> ElementType {
+        match self {
+            NpyType::Bool | NpyType::U8 | NpyType::I8 | NpyType::I16 => ElementType::I16,
+            NpyType::U16 | NpyType::U32 | NpyType::I32 => ElementType::I32,
+            NpyType::F32 => ElementType::F32,
+            NpyType::F64 => ElementType::F64,
+        }
+    }
+
+    /// The values an integer type holds; `None` for the float types.
+    fn range(self) -> Option<(i64, i64)> {
+        Some(match self {
+            NpyType::Bool => (0, 1),
+            NpyType::U8 => (0, u8::MAX.into()),
+            NpyType::I8 => (i8::MIN.into(), i8::MAX.into()),
+            NpyType::U16 => (0, u16::MAX.into()),
+            NpyType::I16 => (i16::MIN.into(), i16::MAX.into()),
+            NpyType::U32 => (0, u32::MAX.into()),
+            NpyType::I32 => (i32::MIN.into(), i32::MAX.into()),
+            NpyType::F32 | NpyType::F64 => return None,
+        })
+    }
+}
+
+impl From<ElementType> for NpyType {
+    fn from(t: ElementType) -> NpyType {
+        match t {
+            ElementType::I16 => NpyType::I16,
+            ElementType::I32 => NpyType::I32,
+            ElementType::F32 => NpyType::F32,
+            ElementType::F64 => NpyType::F64,
+        }
+    }
+}
+
 /// `data` of `shape` as the bytes of a version 1.0 .npy file.
 pub fn npy_bytes(data: &Data, shape: &[usize]) -> Vec<u8> {
+    npy_file(
+        NpyType::from(data.element_type()),
+        shape,
+        data.to_le_bytes(),
+    )
+}
+
+/// `data` of `shape` as the bytes of a version 1.0 .npy file of type `t`; an error naming the
+/// values where they do not fit `t` (never wrapped or saturated), or where `t` is integer and the
+/// data is not.
+pub fn npy_bytes_as(data: &Data, shape: &[usize], t: NpyType) -> Result<Vec<u8>, String> {
+    if t == NpyType::from(data.element_type()) {
+        return Ok(npy_bytes(data, shape));
+    }
+    let body = match t.range() {
+        Some((lo, hi)) => {
+            let v = data.to_i64().ok_or_else(|| {
+                format!(
+                    "the data is {}; {} needs integer data",
+                    data.element_type().name(),
+                    t.numpy_name()
+                )
+            })?;
+            let (min, max) = (
+                v.iter().copied().min().unwrap_or(0),
+                v.iter().copied().max().unwrap_or(0),
+            );
+            if min < lo || max > hi {
+                return Err(format!(
+                    "the values are in [{min}, {max}], outside {}'s [{lo}, {hi}]",
+                    t.numpy_name()
+                ));
+            }
+            // In range, so every cast below is exact.
+            let mut body = Vec::with_capacity(v.len() * t.size());
+            for x in v {
+                match t.size() {
+                    1 => body.push(x as u8),
+                    2 => body.extend_from_slice(&(x as u16).to_le_bytes()),
+                    _ => body.extend_from_slice(&(x as u32).to_le_bytes()),
+                }
+            }
+            body
+        }
+        None => {
+            let v = match data {
+                Data::F32(_) | Data::F64(_) => data.to_f64(),
+                _ => {
+                    return Err(format!(
+                        "the data is {}; {} needs float data",
+                        data.element_type().name(),
+                        t.numpy_name()
+                    ))
+                }
+            };
+            match t {
+                NpyType::F32 => {
+                    if let Some(x) = v
+                        .iter()
+                        .find(|x| x.is_finite() && !(**x as f32).is_finite())
+                    {
+                        return Err(format!("value {x} is outside float32's range"));
+                    }
+                    v.iter().flat_map(|&x| (x as f32).to_le_bytes()).collect()
+                }
+                _ => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            }
+        }
+    };
+    Ok(npy_file(t, shape, body))
+}
+
+/// A version 1.0 .npy file: the header for `t` and `shape`, then `body`.
+fn npy_file(t: NpyType, shape: &[usize], body: Vec<u8>) -> Vec<u8> {
     let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
     let shape_text = if dims.len() == 1 {
         format!("({},)", dims[0])
@@ -170,24 +353,24 @@ pub fn npy_bytes(data: &Data, shape: &[usize]) -> Vec<u8> {
     };
     let mut header = format!(
         "{{'descr': '{}', 'fortran_order': False, 'shape': {shape_text}, }}",
-        data.descr()
+        t.descr()
     );
     // Magic (6) + version (2) + length (2) + header, padded with spaces to a multiple of 64, ending
     // in a newline.
     let total = 10 + header.len() + 1;
     header.push_str(&" ".repeat((64 - total % 64) % 64));
     header.push('\n');
-    let mut out = Vec::with_capacity(10 + header.len() + data.len() * 8);
+    let mut out = Vec::with_capacity(10 + header.len() + body.len());
     out.extend_from_slice(b"\x93NUMPY\x01\x00");
     out.extend_from_slice(&(header.len() as u16).to_le_bytes());
     out.extend_from_slice(header.as_bytes());
-    out.extend_from_slice(&data.to_le_bytes());
+    out.extend_from_slice(&body);
     out
 }
 
-/// Reads a .npy file: its data (bool, u8, i8, u16 and i16 become i16; u32 and i32 become i32) and
-/// shape.
-pub fn read_npy(bytes: &[u8]) -> Result<(Data, Vec<usize>), String> {
+/// Reads a .npy file: its data (bool, u8, i8 and i16 become i16; u16, u32 and i32 become i32),
+/// shape, and the type it was stored in.
+pub fn read_npy(bytes: &[u8]) -> Result<(Data, Vec<usize>, NpyType), String> {
     if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
         return Err("not a .npy file (no \\x93NUMPY magic)".into());
     }
@@ -233,17 +416,12 @@ pub fn read_npy(bytes: &[u8]) -> Result<(Data, Vec<usize>), String> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     let body = &bytes[start + header_len..];
-    let size = match descr.get(1..) {
-        Some("b1" | "u1" | "i1") => 1,
-        Some("u2" | "i2") => 2,
-        Some("u4" | "i4" | "f4") => 4,
-        Some("f8") => 8,
-        _ => {
-            return Err(format!(
-                "unsupported .npy dtype `{descr}`; use (u)int8/16/32, float32 or float64"
-            ))
-        }
+    let Some(stored) = descr.get(1..).and_then(NpyType::from_descr) else {
+        return Err(format!(
+            "unsupported .npy dtype `{descr}`; use (u)int8/16/32, float32 or float64"
+        ));
     };
+    let size = stored.size();
     if size > 1 && descr.starts_with('>') {
         return Err(format!("big-endian .npy dtype `{descr}` is not supported"));
     }
@@ -256,15 +434,15 @@ pub fn read_npy(bytes: &[u8]) -> Result<(Data, Vec<usize>), String> {
             body.len()
         ));
     }
-    let data = match &descr[1..] {
-        "b1" | "u1" => Data::I16(body.iter().map(|&b| b as i16).collect()),
-        "i1" => Data::I16(body.iter().map(|&b| b as i8 as i16).collect()),
-        "u2" => Data::I32(
+    let data = match stored {
+        NpyType::Bool | NpyType::U8 => Data::I16(body.iter().map(|&b| b as i16).collect()),
+        NpyType::I8 => Data::I16(body.iter().map(|&b| b as i8 as i16).collect()),
+        NpyType::U16 => Data::I32(
             body.chunks_exact(2)
                 .map(|c| u16::from_le_bytes([c[0], c[1]]) as i32)
                 .collect(),
         ),
-        "u4" => {
+        NpyType::U32 => {
             let v: Vec<u32> = body
                 .chunks_exact(4)
                 .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -274,12 +452,11 @@ pub fn read_npy(bytes: &[u8]) -> Result<(Data, Vec<usize>), String> {
             }
             Data::I32(v.into_iter().map(|x| x as i32).collect())
         }
-        "i2" => Data::from_le_bytes(ElementType::I16, body)?,
-        "i4" => Data::from_le_bytes(ElementType::I32, body)?,
-        "f4" => Data::from_le_bytes(ElementType::F32, body)?,
-        _ => Data::from_le_bytes(ElementType::F64, body)?,
+        NpyType::I16 | NpyType::I32 | NpyType::F32 | NpyType::F64 => {
+            Data::from_le_bytes(stored.element_type(), body)?
+        }
     };
-    Ok((data, shape))
+    Ok((data, shape, stored))
 }
 
 /// The bytes of `shape` at `size` bytes a sample; `None` where that overflows (a header or a
@@ -306,8 +483,43 @@ mod tests {
             let header_end = 10 + u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
             assert_eq!(header_end % 64, 0);
             assert_eq!(bytes[header_end - 1], b'\n');
-            assert_eq!(read_npy(&bytes).unwrap(), (data, shape));
+            let t = NpyType::from(data.element_type());
+            assert_eq!(read_npy(&bytes).unwrap(), (data, shape, t));
         }
+    }
+
+    #[test]
+    fn every_stored_type_is_written_back_exactly_or_refused() {
+        for t in NpyType::ALL {
+            let values: Vec<i64> = match t.range() {
+                // u32's top half does not fit the i32 it is read into (read_npy refuses it).
+                Some(_) if t == NpyType::U32 => vec![0, i32::MAX.into(), 12345],
+                Some((lo, hi)) => vec![lo, hi, (lo + hi) / 2],
+                None => vec![0, -3, 7],
+            };
+            let data = match t.element_type() {
+                ElementType::I16 => Data::I16(values.iter().map(|&x| x as i16).collect()),
+                ElementType::I32 => Data::I32(values.iter().map(|&x| x as i32).collect()),
+                ElementType::F32 => Data::F32(values.iter().map(|&x| x as f32).collect()),
+                ElementType::F64 => Data::F64(values.iter().map(|&x| x as f64).collect()),
+            };
+            let bytes = npy_bytes_as(&data, &[3], t).unwrap();
+            assert_eq!(read_npy(&bytes).unwrap(), (data, vec![3], t), "{t:?}");
+            if let Some((lo, hi)) = t.range() {
+                if lo > i32::MIN as i64 {
+                    let e = npy_bytes_as(&Data::I32(vec![lo as i32 - 1, 0]), &[2], t).unwrap_err();
+                    assert!(e.contains("outside") && e.contains(&lo.to_string()), "{e}");
+                }
+                if hi < i32::MAX as i64 {
+                    let e = npy_bytes_as(&Data::I32(vec![hi as i32 + 1]), &[1], t).unwrap_err();
+                    assert!(e.contains("outside"), "{e}");
+                }
+            }
+        }
+        let e = npy_bytes_as(&Data::F64(vec![1e300]), &[1], NpyType::F32).unwrap_err();
+        assert!(e.contains("outside float32's range"), "{e}");
+        assert!(npy_bytes_as(&Data::F32(vec![0.5]), &[1], NpyType::U8).is_err());
+        assert!(npy_bytes_as(&Data::I16(vec![1]), &[1], NpyType::F32).is_err());
     }
 
     #[test]

@@ -11,7 +11,7 @@ use lifting::runtime::cpu::band_shape;
 use lifting::runtime::growth::InputRange;
 use serde::{Deserialize, Serialize};
 
-use crate::data::{byte_count, npy_bytes, parse_dtype, read_npy, Data};
+use crate::data::{byte_count, npy_bytes, npy_bytes_as, parse_dtype, read_npy, Data, NpyType};
 use crate::Result;
 
 /// What kind of file a path names, by extension.
@@ -73,7 +73,8 @@ pub struct Sidecar {
     /// The maxval of the PGM the coefficients came from; a .pgm reconstruction is written with it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_maxval: Option<u32>,
-    /// The element type of the array the coefficients came from; `--inverse` writes .npy back in it.
+    /// The type the array the coefficients came from was stored in (an element type, or for .npy
+    /// also "bool", "u8", "i8", "u16" or "u32"); `--inverse` writes .npy back in it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_dtype: Option<String>,
     /// The forward transform ran with `--allow-overflow` where the worst case did not fit: the
@@ -84,6 +85,10 @@ pub struct Sidecar {
 
 /// The element types a sidecar may name, for its messages.
 const DTYPES: &str = "\"i16\", \"i32\", \"f32\" or \"f64\"";
+
+/// The stored types `input_dtype` may name, for its messages.
+const INPUT_DTYPES: &str =
+    "\"bool\", \"u8\", \"i8\", \"u16\", \"i16\", \"u32\", \"i32\", \"f32\" or \"f64\"";
 
 impl Sidecar {
     /// Checks every field of a sidecar read from `side` for the data file `data_path`, and returns
@@ -167,8 +172,12 @@ impl Sidecar {
             }
         }
         if let Some(t) = &self.input_dtype {
-            parse_dtype(t)
-                .map_err(|_| bad("input_dtype", format!("is \"{t}\"; allowed: {DTYPES}")))?;
+            NpyType::parse(t).ok_or_else(|| {
+                bad(
+                    "input_dtype",
+                    format!("is \"{t}\"; allowed: {INPUT_DTYPES}"),
+                )
+            })?;
         }
         // Exactly one wavelet, as a wavelet file.
         let wavelet = lifting::ir::parse_wavelet(&self.wavelet_source).map_err(|e| {
@@ -228,6 +237,8 @@ pub struct Input {
     pub image_bits: Option<u32>,
     /// A PGM's maxval, kept so that a reconstruction is written with it.
     pub maxval: Option<u32>,
+    /// The type the samples were stored in: a .npy's own, else the element type read.
+    pub stored: NpyType,
 }
 
 pub fn read_input(
@@ -248,6 +259,7 @@ pub fn read_input(
                 let (data, h, w, maxval) = read_pgm(&bytes, path)?;
                 let bits = bits_for(maxval);
                 return Ok(Input {
+                    stored: data.element_type().into(),
                     data,
                     shape: vec![h, w],
                     range: Some(InputRange::unsigned(bits)),
@@ -280,6 +292,7 @@ pub fn read_input(
                 }
             };
             Ok(Input {
+                stored: data.element_type().into(),
                 data,
                 shape: vec![h, w],
                 range: Some(InputRange::unsigned(bits)),
@@ -289,7 +302,7 @@ pub fn read_input(
         }
         Kind::Npy => {
             let bytes = read_file(path)?;
-            let (data, npy_shape) =
+            let (data, npy_shape, stored) =
                 read_npy(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
             if let Some(s) = shape {
                 if s != npy_shape.as_slice() {
@@ -306,6 +319,7 @@ pub fn read_input(
                 range: None,
                 image_bits: None,
                 maxval: None,
+                stored,
             })
         }
         Kind::Raw => {
@@ -318,6 +332,7 @@ pub fn read_input(
             let bytes = read_file(path)?;
             let data = raw(&bytes, shape, dtype, path)?;
             Ok(Input {
+                stored: data.element_type().into(),
                 data,
                 shape: shape.to_vec(),
                 range: None,
@@ -435,7 +450,7 @@ pub fn read_coefficients(
             path.display()
         )),
         Kind::Npy => {
-            let (data, npy_shape) =
+            let (data, npy_shape, _) =
                 read_npy(&read_file(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
             check_dims(&npy_shape, path)?;
             if let Some((s, _)) = &sidecar {
@@ -500,17 +515,28 @@ pub fn read_coefficients(
 }
 
 /// A reconstruction as the bytes of `path`'s format: an image (8-bit, or 16-bit when the values
-/// need it or the original was; a PGM with the original's maxval where it is known) or .npy.
-/// Samples are written as they are, never rescaled.
+/// need it or the original was; a PGM with the original's maxval where it is known) or .npy (of
+/// type `npy_type` where given, else the data's own). Samples are written as they are, never
+/// rescaled, wrapped or saturated: values that do not fit are an error.
 pub fn output_bytes(
     path: &Path,
     data: &Data,
     shape: &[usize],
     bits: Option<u32>,
     maxval: Option<u32>,
+    npy_type: Option<NpyType>,
 ) -> Result<Vec<u8>> {
     match kind(path) {
-        Kind::Npy => Ok(npy_bytes(data, shape)),
+        Kind::Npy => match npy_type {
+            Some(t) => npy_bytes_as(data, shape, t).map_err(|e| {
+                format!(
+                    "the reconstruction does not fit the input's dtype {}: {e}; pass --dtype {} to write it in the coefficients' type",
+                    t.name(),
+                    data.element_type().name()
+                )
+            }),
+            None => Ok(npy_bytes(data, shape)),
+        },
         Kind::Raw => Err(format!(
             "{}: write the reconstruction as .png, .pgm, .tif or .npy",
             path.display()

@@ -88,7 +88,8 @@ struct TransformArgs {
     #[arg(long)]
     shape: Option<String>,
     /// Element type: i16, i32, f32 or f64 (default: i16 or i32 for integer wavelets, whichever the
-    /// worst-case bit growth fits; f32 for float ones).
+    /// worst-case bit growth fits; f32 for float ones). With --inverse, the coefficients' type,
+    /// also for a .npy reconstruction (by default written in the input's own dtype, e.g. uint8).
     #[arg(long)]
     dtype: Option<String>,
     /// Also write an 8-bit PNG picture of the subband pyramid (2-D, Mallat layout).
@@ -503,7 +504,7 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
             eprintln!("{verdict}");
         }
     }
-    let input_dtype = input.data.element_type();
+    let input_dtype = input.stored;
     let mut data = input.data.convert(element)?;
     finite(&data, |n| {
         format!(
@@ -662,28 +663,25 @@ fn inverse(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
     finite(&data, |n| overflowed(&wavelet, data.element_type(), n))?;
     progress.stage("writing");
     let bits = sidecar.as_ref().and_then(|s| s.input_bits);
-    // Back in the element type the input had, when the values allow it (they do after a forward
-    // and inverse of the same data).
-    let mut out = data;
-    if let Some(t) = sidecar.as_ref().and_then(|s| s.input_dtype.as_deref()) {
-        if let Ok(t) = parse_dtype(t) {
-            if a.dtype.is_none() && t.kind() == out.element_type().kind() {
-                out = match out.clone().convert(t) {
-                    Ok(d) => d,
-                    Err(_) => out,
-                };
-            }
-        }
-    }
+    // Back in the type the input was stored in (uint8 stays uint8), unless --dtype asks for the
+    // coefficients' type; values that do not fit it are an error, never wrapped. Across element
+    // kinds (a float wavelet on integer input) the reconstruction is not the input's values, so
+    // it keeps its own type.
+    let npy_type = sidecar
+        .as_ref()
+        .and_then(|s| s.input_dtype.as_deref())
+        .and_then(data::NpyType::parse)
+        .filter(|t| a.dtype.is_none() && t.element_type().kind() == data.element_type().kind());
     let mut staged = files::Staged::default();
     staged.write(
         &a.output,
         &files::output_bytes(
             &a.output,
-            &out,
+            &data,
             &shape,
             bits,
             sidecar.as_ref().and_then(|s| s.input_maxval),
+            npy_type,
         )?,
     )?;
     staged.commit()?;
@@ -920,7 +918,14 @@ fn sample(a: SampleArgs) -> Result<()> {
     let mut staged = files::Staged::default();
     staged.write(
         &a.output,
-        &files::output_bytes(&a.output, &data, &[a.height, a.width], Some(a.bits), None)?,
+        &files::output_bytes(
+            &a.output,
+            &data,
+            &[a.height, a.width],
+            Some(a.bits),
+            None,
+            None,
+        )?,
     )?;
     staged.commit()
 }

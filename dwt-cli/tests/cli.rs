@@ -1179,7 +1179,7 @@ fn a_sidecar_names_its_data_file_and_every_field_is_checked() {
         ),
         ("shape", json!([24, 0]), "`shape` is [24, 0]"),
         ("input_bits", json!(99), "`input_bits` is 99"),
-        ("input_dtype", json!("u16"), "`input_dtype` is \"u16\""),
+        ("input_dtype", json!("u64"), "`input_dtype` is \"u64\""),
         ("typo", json!(1), "unknown field `typo`"),
     ] {
         std::fs::write(&cj, &good).unwrap();
@@ -1454,4 +1454,132 @@ fn non_finite_values_are_refused() {
         "has 2 samples that are not finite in f32",
     );
     assert!(!out2.exists());
+}
+
+/// A .npy file's `descr` and data bytes.
+fn npy_parts(path: &Path) -> (String, Vec<u8>) {
+    let b = std::fs::read(path).unwrap();
+    let hl = u16::from_le_bytes([b[8], b[9]]) as usize;
+    let header = std::str::from_utf8(&b[10..10 + hl]).unwrap();
+    let descr = header.split("'descr': '").nth(1).unwrap();
+    let descr = descr.split('\'').next().unwrap().to_string();
+    (descr, b[10 + hl..].to_vec())
+}
+
+#[test]
+fn an_inverse_gives_back_the_input_dtype() {
+    let d = Dir::new();
+    let shape = [6usize, 10];
+    let n = shape[0] * shape[1];
+    // Each stored type with samples spanning its range, transformed by an integer wavelet (or a
+    // float one for the float types) and reconstructed to the same type and bytes.
+    let ramp = |lo: i64, hi: i64| -> Vec<i64> {
+        (0..n as i64)
+            .map(|i| lo + (i * 7919) % (hi - lo + 1))
+            .collect()
+    };
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "|b1",
+            ramp(0, 1).iter().map(|&x| x as u8).collect(),
+            "LeGall53",
+        ),
+        (
+            "|u1",
+            ramp(0, 255).iter().map(|&x| x as u8).collect(),
+            "LeGall53",
+        ),
+        (
+            "|i1",
+            ramp(-128, 127).iter().map(|&x| x as u8).collect(),
+            "HaarWithShift",
+        ),
+        (
+            "<u2",
+            ramp(0, 65535)
+                .iter()
+                .flat_map(|&x| (x as u16).to_le_bytes())
+                .collect(),
+            "LeGall53",
+        ),
+        (
+            "<u4",
+            ramp(0, 1 << 20)
+                .iter()
+                .flat_map(|&x| (x as u32).to_le_bytes())
+                .collect(),
+            "LeGall53",
+        ),
+        (
+            "<i2",
+            ramp(-1000, 1000)
+                .iter()
+                .flat_map(|&x| (x as i16).to_le_bytes())
+                .collect(),
+            "LeGall53",
+        ),
+        (
+            "<f8",
+            ramp(-50, 50)
+                .iter()
+                .flat_map(|&x| (x as f64 / 4.0).to_le_bytes())
+                .collect(),
+            "Cdf97",
+        ),
+    ];
+    for (descr, body, wavelet) in cases {
+        let (input, c, back) = (d.p("in.npy"), d.p("c.npy"), d.p("back.npy"));
+        write_npy(&input, descr, &shape, &body);
+        forward_ok(&input, &c, wavelet, "2");
+        dwt()
+            .args(["-q", "transform", s(&c), s(&back), "--inverse"])
+            .assert()
+            .success();
+        let (got, got_body) = npy_parts(&back);
+        assert_eq!(got, descr, "{descr}: the reconstruction's dtype");
+        if descr == "<f8" {
+            // CDF 9/7 ran in f32: the reconstruction is the input to f32's precision.
+            for (a, b) in got_body.chunks(8).zip(body.chunks(8)) {
+                let (a, b) = (
+                    f64::from_le_bytes(a.try_into().unwrap()),
+                    f64::from_le_bytes(b.try_into().unwrap()),
+                );
+                assert!((a - b).abs() < 1e-4, "{a} vs {b}");
+            }
+        } else {
+            assert_eq!(got_body, body, "{descr}: the reconstruction");
+        }
+    }
+
+    // Coefficients edited so that the reconstruction leaves uint8's range: an error naming it
+    // (never wrapped), and --dtype i16 writes the coefficients' type instead.
+    let (input, c, back) = (d.p("u8.npy"), d.p("cu8.npy"), d.p("backu8.npy"));
+    write_npy(&input, "|u1", &shape, &vec![200u8; n]);
+    forward_ok(&input, &c, "LeGall53", "1");
+    let (_, cbody) = npy_parts(&c);
+    let mut coeffs: Vec<i16> = cbody
+        .chunks(2)
+        .map(|b| i16::from_le_bytes([b[0], b[1]]))
+        .collect();
+    coeffs[0] = 1000;
+    write_npy_i16(&c, &shape, &coeffs);
+    fails(
+        &["transform", s(&c), s(&back), "--inverse"],
+        Some(&c),
+        "does not fit the input's dtype u8: the values are in [",
+    );
+    assert!(!back.exists());
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(&c),
+            s(&back),
+            "--inverse",
+            "--dtype",
+            "i16",
+        ])
+        .assert()
+        .success();
+    assert_eq!(npy_parts(&back).0, "<i2");
 }
