@@ -44,7 +44,35 @@ struct Entry {
     built: OnceLock<Result<Arc<dyn Backend>, String>>,
 }
 
+/// Why `name` cannot name a backend, if it cannot: selection trims the choice and takes `auto`
+/// and the empty string for automatic selection, so such a backend could never be chosen.
+fn unusable_name(name: &str) -> Option<String> {
+    if name.trim().is_empty() {
+        Some("a backend needs a name: selecting the empty name means `auto`".into())
+    } else if name.trim().eq_ignore_ascii_case("auto") {
+        Some(format!("`{name}` selects automatically and cannot name a backend; register it under another name"))
+    } else if name != name.trim() {
+        Some(format!(
+            "`{name}` begins or ends with white space, which selection trims; register it as `{}`",
+            name.trim()
+        ))
+    } else {
+        None
+    }
+}
+
 impl Entry {
+    /// An entry that can never be built, saying why.
+    fn failed(name: String, reason: String) -> Self {
+        let built = OnceLock::new();
+        let _ = built.set(Err(reason));
+        Entry {
+            name,
+            constructor: None,
+            built,
+        }
+    }
+
     fn get(&self) -> Result<Arc<dyn Backend>, String> {
         self.built
             .get_or_init(|| {
@@ -149,9 +177,15 @@ impl Registry {
         r
     }
 
-    /// Registers a ready backend under its own [`Backend::name`], replacing one of the same name.
+    /// Registers a ready backend under its own [`Backend::name`], replacing one of the same name
+    /// (names are case-insensitive, as selection is). A name selection could never choose (empty,
+    /// `auto`, or with white space at either end) is recorded as an unavailable backend saying so
+    /// ([`Registry::list`], and selecting it), never a panic.
     pub fn register(&mut self, backend: Box<dyn Backend>) -> &mut Self {
         let name = backend.name().to_string();
+        if let Some(why) = unusable_name(&name) {
+            return self.insert(Entry::failed(name, why));
+        }
         let built = OnceLock::new();
         let _ = built.set(Ok(Arc::from(backend)));
         self.insert(Entry {
@@ -163,12 +197,16 @@ impl Registry {
 
     /// Registers a backend by a constructor that may fail (no device): it runs at most once, the
     /// first time the backend is listed or selected. A failure makes `auto` skip the backend and
-    /// selecting it by name an [`DwtError::Unavailable`] error carrying the reason.
+    /// selecting it by name an [`DwtError::Unavailable`] error carrying the reason. Names are as
+    /// for [`Registry::register`].
     pub fn register_with(
         &mut self,
         name: &str,
         constructor: impl Fn() -> Result<Box<dyn Backend>, DwtError> + Send + Sync + 'static,
     ) -> &mut Self {
+        if let Some(why) = unusable_name(name) {
+            return self.insert(Entry::failed(name.to_string(), why));
+        }
         self.insert(Entry {
             name: name.to_string(),
             constructor: Some(Box::new(constructor)),
@@ -177,7 +215,12 @@ impl Registry {
     }
 
     fn insert(&mut self, entry: Entry) -> &mut Self {
-        match self.entries.iter_mut().find(|e| e.name == entry.name) {
+        // Case-insensitively, as `get` finds them: `CPU` beside `cpu` could never be selected.
+        match self
+            .entries
+            .iter_mut()
+            .find(|e| e.name.eq_ignore_ascii_case(&entry.name))
+        {
             Some(old) => *old = entry,
             None => self.entries.push(entry),
         }
@@ -199,8 +242,11 @@ impl Registry {
         self.entries.iter().map(|e| e.name.as_str()).collect()
     }
 
+    /// Whether a backend is registered as `name` (case-insensitive).
     pub fn contains(&self, name: &str) -> bool {
-        self.entries.iter().any(|e| e.name == name)
+        self.entries
+            .iter()
+            .any(|e| e.name.eq_ignore_ascii_case(name))
     }
 
     /// Every registered backend with its device, or why it is unavailable (this constructs the
@@ -292,7 +338,11 @@ impl Registry {
     fn select_auto(&self, label: &str) -> Result<Selection, DwtError> {
         let mut skipped = Vec::new();
         for name in &self.auto_order {
-            match self.entries.iter().find(|e| &e.name == name) {
+            match self
+                .entries
+                .iter()
+                .find(|e| e.name.eq_ignore_ascii_case(name))
+            {
                 None => skipped.push(format!("{name}: not registered")),
                 Some(e) => match e.get() {
                     Ok(backend) => {
@@ -474,6 +524,47 @@ mod tests {
             e.to_string(),
             "no backend is available (cuda: not registered; opencl: not registered; cpu: not registered)"
         );
+    }
+
+    /// Names are case-insensitive for registration as for selection: `CPU` replaces `cpu`
+    /// (beside it, selecting either name gave the first, the built-in), and `auto` finds a
+    /// backend registered as `OpenCL`.
+    #[test]
+    fn names_differing_in_case_are_one_name() {
+        let mut r = Registry::with_builtins();
+        r.register(Box::new(Fake("CPU")));
+        assert_eq!(r.names(), ["CPU"]);
+        assert_eq!(
+            r.select("cpu").unwrap().backend.device(),
+            "fake device of CPU"
+        );
+        assert!(r.contains("cpu"));
+        r.register(Box::new(CpuBackend));
+        r.register_with("OpenCL", || Ok(Box::new(Fake("OpenCL"))));
+        assert_eq!(r.names(), ["cpu", "OpenCL"]);
+        assert_eq!(r.select("auto").unwrap().backend.name(), "OpenCL");
+    }
+
+    /// A backend named so that selection could never choose it is recorded as unavailable with
+    /// the reason, not silently shadowed by `auto`.
+    #[test]
+    fn names_selection_cannot_reach_are_reported() {
+        let mut r = Registry::with_builtins();
+        r.register(Box::new(Fake("auto")));
+        r.register_with("", || Ok(Box::new(Fake("x"))));
+        r.register_with(" gpu ", || Ok(Box::new(Fake("gpu"))));
+        let listed: Vec<String> = r.list().iter().map(|b| b.to_string()).collect();
+        assert_eq!(listed[0], "cpu: host CPU (reference interpreter)");
+        assert!(
+            listed[1].starts_with("auto: unavailable (`auto` selects automatically"),
+            "{listed:?}"
+        );
+        assert!(
+            listed[2].contains("unavailable (a backend needs a name"),
+            "{listed:?}"
+        );
+        assert!(listed[3].contains("register it as `gpu`"), "{listed:?}");
+        assert_eq!(r.select("auto").unwrap().backend.name(), "cpu");
     }
 
     #[test]
