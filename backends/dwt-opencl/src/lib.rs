@@ -66,7 +66,9 @@ use dwt_runtime::{
     Backend, DwtError, Element, KernelOrigin, ModuleReport, PrepareReport, Prepared, PreparedCache,
     PreparedTransform, Request, Samples,
 };
-use ocl::enums::{DeviceInfo, PlatformInfo, ProgramBuildInfo, ProgramBuildInfoResult};
+use ocl::enums::{
+    DeviceInfo, MemInfo, MemInfoResult, PlatformInfo, ProgramBuildInfo, ProgramBuildInfoResult,
+};
 use ocl::{Buffer, Context, Device, Kernel, OclPrm, Platform, Program, Queue};
 
 pub use dwt_emit_c::{LaunchConfig, Strategy};
@@ -327,18 +329,37 @@ impl OpenClBackend {
     }
 
     /// Transforms a buffer already on the device (of this backend's [`context`](Self::context))
-    /// in place: no host copies. Validated as [`Request::validate`] does, with the buffer's length.
+    /// in place: no host copies. Validated as [`Request::validate`] does, with the buffer's length;
+    /// a buffer of another context is [`DwtError::Unsupported`].
     pub fn run_on_device<T: DeviceElement>(
         &self,
         request: &Request,
         data: &Buffer<T>,
     ) -> Result<(), DwtError> {
         request.validate_for(T::TYPE, data.len())?;
+        self.check_context(data, "the buffer")?;
         let plan = self.prepared(request, T::TYPE)?;
         let queue = self.queue()?;
         let _one = self.one_run();
         self.execute::<T>(&plan, &queue, None, data)?;
         queue.finish().map_err(device_error)
+    }
+
+    /// That `buffer` belongs to this backend's context: the kernels cannot use another's (the
+    /// driver fails the first command halfway, or worse).
+    fn check_context<T: OclPrm>(&self, buffer: &Buffer<T>, what: &str) -> Result<(), DwtError> {
+        match buffer.mem_info(MemInfo::Context) {
+            Ok(MemInfoResult::Context(c))
+                if c.as_ptr() == self.state.context.as_core().as_ptr() =>
+            {
+                Ok(())
+            }
+            Ok(_) => Err(unsupported(format!(
+                "{what} belongs to another OpenCL context than the backend's; create it in \
+                 `OpenClBackend::context()` (e.g. with the queue of `OpenClBackend::queue()`)"
+            ))),
+            Err(e) => Err(device_error(e)),
+        }
     }
 
     /// [`RUNS`], held where the platform needs it (PoCL), until the guard drops.
@@ -353,7 +374,9 @@ impl OpenClBackend {
     /// other two-pass plans transform in place and first copy `src` to `dst`. Validated as
     /// [`run_on_device`](Self::run_on_device) is; a `dst` of another length is
     /// [`DwtError::Unsupported`], refused before anything runs. `src` and `dst` the same buffer
-    /// is [`run_on_device`](Self::run_on_device) on it; sub-buffers must not overlap.
+    /// (or the same bytes of one) is [`run_on_device`](Self::run_on_device) on it; buffers that
+    /// partly overlap (sub-buffers of one buffer), or of another context, are
+    /// [`DwtError::Unsupported`].
     pub fn run_on_device_into<T: DeviceElement>(
         &self,
         request: &Request,
@@ -361,8 +384,20 @@ impl OpenClBackend {
         dst: &Buffer<T>,
     ) -> Result<(), DwtError> {
         request.validate_into(NAME, T::TYPE, src.len(), dst.len())?;
-        if src.as_core().as_ptr() == dst.as_core().as_ptr() {
+        self.check_context(src, "the source buffer")?;
+        self.check_context(dst, "the destination buffer")?;
+        // The kernels read the source while writing the destination: the same bytes are a
+        // transform in place, bytes shared in part would be read after they were overwritten.
+        let (src_mem, src_bytes) = region(src)?;
+        let (dst_mem, dst_bytes) = region(dst)?;
+        if src_mem == dst_mem && src_bytes == dst_bytes {
             return self.run_on_device(request, dst);
+        }
+        if src_mem == dst_mem && src_bytes.start < dst_bytes.end && dst_bytes.start < src_bytes.end
+        {
+            return Err(unsupported(format!(
+                "the source (bytes {src_bytes:?}) and the destination (bytes {dst_bytes:?}) overlap in one buffer; pass buffers that do not overlap, or the same one to transform in place"
+            )));
         }
         let plan = self.prepared(request, T::TYPE)?;
         let queue = self.queue()?;
@@ -670,6 +705,28 @@ impl PreparedTransform for PreparedRequest {
             Samples::F32(d) => self.run_host(d),
             Samples::F64(d) => self.run_host(d),
         }
+    }
+}
+
+/// The memory object holding a buffer's bytes (its parent, for a sub-buffer) and their range in
+/// it, so that two buffers' overlap is known.
+fn region<T: OclPrm>(b: &Buffer<T>) -> Result<(usize, std::ops::Range<usize>), DwtError> {
+    let size = b.len() * std::mem::size_of::<T>();
+    match b
+        .mem_info(MemInfo::AssociatedMemobject)
+        .map_err(device_error)?
+    {
+        MemInfoResult::AssociatedMemobject(Some(parent)) => {
+            match b.mem_info(MemInfo::Offset).map_err(device_error)? {
+                MemInfoResult::Offset(offset) => {
+                    Ok((parent.as_ptr() as usize, offset..offset + size))
+                }
+                other => Err(device_error(format!(
+                    "a sub-buffer's offset came back as {other}"
+                ))),
+            }
+        }
+        _ => Ok((b.as_core().as_ptr() as usize, 0..size)),
     }
 }
 

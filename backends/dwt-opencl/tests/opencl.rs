@@ -623,6 +623,79 @@ fn out_of_place_runs_leave_the_source_alone() {
     assert!(read(&src) == want, "in place through run_on_device_into");
 }
 
+/// Device buffers the kernels cannot use as asked are refused before anything runs, the data
+/// untouched: a buffer of another context (the driver failed the first command with
+/// `CL_INVALID_CONTEXT`, or ran the source), and a source and destination that overlap in part
+/// (sub-buffers of one buffer: the kernels read samples already overwritten, wrong data without
+/// an error). The same bytes as two buffers run in place; disjoint sub-buffers are fine.
+#[test]
+fn foreign_and_overlapping_device_buffers_are_refused() {
+    let b = backend();
+    let w = dwt_catalogue::by_name("LeGall53").unwrap();
+    let shape = [64usize, 64];
+    let len = 64 * 64;
+    let r = request(w, Direction::Forward, &shape, 2);
+    let input: Vec<i32> = (0..len as i32).map(|i| (i * 37 + 11) % 256).collect();
+    let mut want = input.clone();
+    cpu::forward(w, &mut want, &shape, 2, Layout::Mallat).unwrap();
+    let read = |buffer: &Buffer<i32>| {
+        let mut host = vec![0i32; buffer.len()];
+        buffer.read(&mut host).enq().unwrap();
+        host
+    };
+
+    // Another context on the same device.
+    let context = ocl::Context::builder()
+        .devices(b.ocl_device())
+        .build()
+        .unwrap();
+    let foreign_queue = ocl::Queue::new(&context, b.ocl_device(), None).unwrap();
+    let foreign = on_device(&foreign_queue, &input);
+    let queue = b.queue().unwrap();
+    let ours = on_device(&queue, &input);
+    for e in [
+        b.run_on_device(&r, &foreign),
+        b.run_on_device_into(&r, &foreign, &ours),
+        b.run_on_device_into(&r, &ours, &foreign),
+    ] {
+        let e = e.unwrap_err();
+        assert!(matches!(e, DwtError::Unsupported { .. }), "{e:?}");
+        assert!(e.to_string().contains("another OpenCL context"), "{e}");
+        assert!(e.to_string().contains("OpenClBackend::context()"), "{e}");
+    }
+    assert!(
+        read(&foreign) == input && read(&ours) == input,
+        "data untouched"
+    );
+
+    // Sub-buffers of one buffer, at offsets the device's alignment allows.
+    let align = (b.ocl_device().mem_base_addr_align().unwrap() as usize / 8 / 4).max(1);
+    let parent = Buffer::<i32>::builder()
+        .queue(queue.clone())
+        .len(2 * len + 4 * align)
+        .fill_val(0)
+        .build()
+        .unwrap();
+    let sub = |offset: usize| {
+        let s = parent.create_sub_buffer(None, offset, len).unwrap();
+        s.write(&input).enq().unwrap();
+        s
+    };
+    let (src, dst) = (sub(0), sub(align));
+    let e = b.run_on_device_into(&r, &src, &dst).unwrap_err();
+    assert!(matches!(e, DwtError::Unsupported { .. }), "{e:?}");
+    assert!(e.to_string().contains("overlap"), "{e}");
+    assert!(read(&dst) == input, "data untouched");
+    // The same bytes through two sub-buffers: in place.
+    let (a, same) = (sub(0), parent.create_sub_buffer(None, 0usize, len).unwrap());
+    b.run_on_device_into(&r, &a, &same).unwrap();
+    assert!(read(&same) == want, "the same bytes run in place");
+    // Disjoint sub-buffers.
+    let (src, dst) = (sub(0), sub(len.next_multiple_of(align)));
+    b.run_on_device_into(&r, &src, &dst).unwrap();
+    assert!(read(&dst) == want && read(&src) == input);
+}
+
 #[test]
 fn names_itself() {
     let b = backend();
