@@ -8,11 +8,13 @@
 //!   ([`cache_dir`]), one folder per backend, one file per key.
 //! - A file holds a magic line, the SHA-256 of the payload and the payload: a truncated, corrupt
 //!   or unreadable entry reads as a miss ([`load`] returns `None`), and the caller rebuilds and
-//!   overwrites it. Nothing here is ever an error: a cache that cannot be written is skipped.
+//!   overwrites it. So does anything but a regular file of at most [`MAX_ENTRY`] bytes in an
+//!   entry's place (a FIFO would block the read forever, `/dev/zero` fill memory). Nothing here
+//!   is ever an error: a cache that cannot be written is skipped.
 //! - Writes are atomic: a temporary file in the same folder, then a rename over the entry.
 
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
@@ -21,6 +23,9 @@ use sha2::{Digest, Sha256};
 pub const CACHE_DIR_ENV: &str = "DWT_CACHE_DIR";
 
 const MAGIC: &[u8; 16] = b"lifting-kernel1\n";
+
+/// The largest entry [`load`] reads (a CUBIN or program binary is a few MiB at most).
+pub const MAX_ENTRY: u64 = 256 << 20;
 
 /// The cache folder given the environment (`get` reads a variable): `$DWT_CACHE_DIR`, else
 /// `$XDG_CACHE_HOME/lifting`, else `$HOME/.cache/lifting`; `None` when none is set. Empty values
@@ -61,9 +66,21 @@ pub fn entry_path(dir: &Path, backend: &str, key: &str, ext: &str) -> PathBuf {
     dir.join(backend).join(format!("{key}.{ext}"))
 }
 
-/// The payload of the entry at `path`, or `None` when it is missing, unreadable or corrupt.
+/// The payload of the entry at `path`, or `None` when it is missing, unreadable, corrupt, or not
+/// a regular file of at most [`MAX_ENTRY`] bytes.
 pub fn load(path: &Path) -> Option<Vec<u8>> {
-    let bytes = fs::read(path).ok()?;
+    // Checked before opening: opening a FIFO for reading blocks until a writer comes.
+    let regular = |m: fs::Metadata| m.is_file() && m.len() <= MAX_ENTRY;
+    if !regular(fs::metadata(path).ok()?) {
+        return None;
+    }
+    let file = fs::File::open(path).ok()?;
+    // Again on what was opened, in case the path changed in between.
+    if !regular(file.metadata().ok()?) {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_ENTRY + 1).read_to_end(&mut bytes).ok()?;
     decode(&bytes)
 }
 

@@ -1,0 +1,136 @@
+//! The on-disk kernel cache against what a cache folder can hold besides good entries: special
+//! files, folders, unwritable places, odd paths in the environment, concurrent writers. The rule:
+//! never a panic or a hang, a bad entry is a miss (the caller rebuilds it), and a cache that
+//! cannot be written only loses the cache.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use dwt_emit_c::disk_cache::{self, entry_path, load, store};
+
+/// A fresh folder of its own for one test.
+fn scratch(name: &str) -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let dir = std::env::temp_dir().join(format!(
+        "dwt-disk-cache-{name}-{}-{nanos}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `load(path)` on another thread, `None` if it takes longer than a few seconds (the thread is
+/// left behind: a blocked read cannot be cancelled).
+fn load_within(path: &Path) -> Option<Option<Vec<u8>>> {
+    let (tx, rx) = mpsc::channel();
+    let path = path.to_path_buf();
+    std::thread::spawn(move || {
+        let _ = tx.send(load(&path));
+    });
+    rx.recv_timeout(Duration::from_secs(5)).ok()
+}
+
+#[test]
+fn a_fifo_in_an_entry_s_place_is_a_miss_not_a_hang() {
+    let dir = scratch("fifo");
+    let path = entry_path(&dir, "opencl", "k", "bin");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let made = Command::new("mkfifo").arg(&path).status().unwrap();
+    assert!(made.success());
+    assert_eq!(
+        load_within(&path),
+        Some(None),
+        "load blocked on a FIFO (it waits for a writer forever)"
+    );
+    // Storing replaces it with a regular entry.
+    store(&path, b"binary").unwrap();
+    assert_eq!(load(&path).as_deref(), Some(b"binary".as_slice()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_device_or_an_oversized_file_is_a_miss_without_reading_it() {
+    let dir = scratch("special");
+    let path = entry_path(&dir, "cuda", "k", "cubin");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    // /dev/zero never ends: read whole, it fills memory.
+    std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+    assert_eq!(load_within(&path), Some(None));
+    std::fs::remove_file(&path).unwrap();
+    // A sparse file past the limit: no disk taken, refused by its size.
+    let big = std::fs::File::create(&path).unwrap();
+    big.set_len(disk_cache::MAX_ENTRY + 1).unwrap();
+    assert_eq!(load_within(&path), Some(None));
+    // A symbolic link to a good entry is followed.
+    let real = dir.join("real.cubin");
+    store(&real, b"cubin").unwrap();
+    std::fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink(&real, &path).unwrap();
+    assert_eq!(load(&path).as_deref(), Some(b"cubin".as_slice()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn unusable_places_lose_only_the_cache() {
+    let dir = scratch("places");
+    // A folder where the entry should be: a miss, and the store fails without touching it.
+    let path = entry_path(&dir, "opencl", "k", "bin");
+    std::fs::create_dir_all(path.join("inside")).unwrap();
+    assert_eq!(load(&path), None);
+    assert!(store(&path, b"binary").is_err());
+    assert!(path.join("inside").is_dir());
+    // A file where the backend's folder should be.
+    let file = dir.join("file");
+    std::fs::write(&file, b"not a folder").unwrap();
+    let under_file = entry_path(&file, "opencl", "k", "bin");
+    assert_eq!(load(&under_file), None);
+    assert!(store(&under_file, b"binary").is_err());
+    assert_eq!(std::fs::read(&file).unwrap(), b"not a folder");
+    // Missing folders are created.
+    let deep = entry_path(&dir.join("a/b/c"), "cuda", "k", "cubin");
+    store(&deep, b"cubin").unwrap();
+    assert_eq!(load(&deep).as_deref(), Some(b"cubin".as_slice()));
+    // A place nobody may write (not even root): /proc.
+    let proc_entry = entry_path(Path::new("/proc/self/lifting"), "cuda", "k", "cubin");
+    assert_eq!(load(&proc_entry), None);
+    assert!(store(&proc_entry, b"cubin").is_err());
+    // A read-only folder (root writes anyway: then the entry must be whole).
+    let ro = dir.join("ro");
+    let ro_entry = entry_path(&ro, "cuda", "k", "cubin");
+    std::fs::create_dir_all(ro_entry.parent().unwrap()).unwrap();
+    let mut perm = std::fs::metadata(ro_entry.parent().unwrap())
+        .unwrap()
+        .permissions();
+    perm.set_readonly(true);
+    std::fs::set_permissions(ro_entry.parent().unwrap(), perm.clone()).unwrap();
+    match store(&ro_entry, b"cubin") {
+        Ok(()) => assert_eq!(load(&ro_entry).as_deref(), Some(b"cubin".as_slice())),
+        Err(_) => assert_eq!(load(&ro_entry), None),
+    }
+    #[allow(clippy::permissions_set_readonly_false)]
+    perm.set_readonly(false);
+    std::fs::set_permissions(ro_entry.parent().unwrap(), perm).unwrap();
+    // No temporary is left behind by any failure.
+    for entry in walk(&dir) {
+        let name = entry.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(!name.ends_with(".tmp"), "left behind: {}", entry.display());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        }
+        out.push(p);
+    }
+    out
+}
