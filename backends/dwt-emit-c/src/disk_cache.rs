@@ -13,6 +13,7 @@
 //!   is ever an error: a cache that cannot be written is skipped.
 //! - Writes are atomic: a temporary file in the same folder, then a rename over the entry.
 
+use std::ffi::OsString;
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -29,21 +30,22 @@ pub const MAX_ENTRY: u64 = 256 << 20;
 
 /// The cache folder given the environment (`get` reads a variable): `$DWT_CACHE_DIR`, else
 /// `$XDG_CACHE_HOME/lifting`, else `$HOME/.cache/lifting`; `None` when none is set. Empty values
-/// count as unset.
-pub fn cache_dir_from(get: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
-    let var = |name: &str| get(name).filter(|v| !v.is_empty());
+/// count as unset, and so does a relative `XDG_CACHE_HOME` (the XDG specification says to ignore
+/// it). Values are paths, not text: a folder whose name is not UTF-8 is used as given.
+pub fn cache_dir_from(get: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
+    let var = |name: &str| get(name).filter(|v| !v.is_empty()).map(PathBuf::from);
     if let Some(d) = var(CACHE_DIR_ENV) {
-        return Some(PathBuf::from(d));
+        return Some(d);
     }
-    if let Some(d) = var("XDG_CACHE_HOME") {
-        return Some(Path::new(&d).join("lifting"));
+    if let Some(d) = var("XDG_CACHE_HOME").filter(|d| d.is_absolute()) {
+        return Some(d.join("lifting"));
     }
-    var("HOME").map(|h| Path::new(&h).join(".cache").join("lifting"))
+    var("HOME").map(|h| h.join(".cache").join("lifting"))
 }
 
 /// The cache folder of this process's environment (see [`cache_dir_from`]).
 pub fn cache_dir() -> Option<PathBuf> {
-    cache_dir_from(|name| std::env::var(name).ok())
+    cache_dir_from(|name| std::env::var_os(name))
 }
 
 /// The hex SHA-256 of `parts` (e.g. the source, the device name, the driver version, the
@@ -127,11 +129,11 @@ pub fn store(path: &Path, payload: &[u8]) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
-    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<OsString> + 'a {
         move |name| {
             vars.iter()
                 .find(|(k, _)| *k == name)
-                .map(|(_, v)| v.to_string())
+                .map(|(_, v)| OsString::from(v))
         }
     }
 
@@ -152,6 +154,12 @@ mod tests {
             Some(PathBuf::from("/h/.cache/lifting"))
         );
         assert_eq!(cache_dir_from(env(&[])), None);
+        // A relative XDG_CACHE_HOME is invalid (XDG Base Directory specification): it would put
+        // the cache under whatever folder the process runs in.
+        assert_eq!(
+            cache_dir_from(env(&[("XDG_CACHE_HOME", "rel"), ("HOME", "/h")])),
+            Some(PathBuf::from("/h/.cache/lifting"))
+        );
     }
 
     #[test]

@@ -134,3 +134,34 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+#[test]
+fn a_cache_folder_whose_name_is_not_utf8_is_used() {
+    use std::os::unix::ffi::OsStrExt;
+    // Checked in a child process: the environment is the whole process's.
+    if std::env::var_os("DWT_DISK_CACHE_CHILD").is_some() {
+        let got = disk_cache::cache_dir();
+        println!("CACHE_DIR={:?}", got);
+        return;
+    }
+    let odd = std::ffi::OsStr::from_bytes(b"/tmp/lifting-\xff-cache");
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "a_cache_folder_whose_name_is_not_utf8_is_used",
+            "--exact",
+            "--nocapture",
+        ])
+        .env("DWT_DISK_CACHE_CHILD", "1")
+        .env(disk_cache::CACHE_DIR_ENV, odd)
+        .env("HOME", "/home/someone")
+        .env_remove("XDG_CACHE_HOME")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let expected = format!("CACHE_DIR={:?}", Some(PathBuf::from(odd)));
+    assert!(
+        stdout.contains(&expected),
+        "{expected} (not the default under $HOME) in:\n{stdout}"
+    );
+}
