@@ -366,7 +366,10 @@ impl<'b> PlanBuilder<'b> {
             levels: self.levels,
             layout: self.layout,
         };
-        let prepared = self.backend.get().prepare(&request, element)?;
+        let backend = self.backend.get();
+        let prepared = guarded(backend, "preparing the transform", "", || {
+            backend.prepare(&request, element)
+        })?;
         Ok(Plan {
             backend: self.backend,
             wavelet: self.wavelet,
@@ -605,11 +608,37 @@ impl<'b> Plan<'b> {
     }
 
     fn run<E: Element>(&self, data: &mut [E]) -> Result<(), DwtError> {
-        match &self.transform {
-            Some(t) => t.run(E::samples(data)),
-            None => self.backend.get().run(&self.request(), E::samples(data)),
-        }
+        let backend = self.backend.get();
+        guarded(
+            backend,
+            "transforming",
+            "; the data may be partly transformed",
+            || match &self.transform {
+                Some(t) => t.run(E::samples(data)),
+                None => backend.run(&self.request(), E::samples(data)),
+            },
+        )
     }
+}
+
+/// Runs a backend's `f`, a panic in it being [`DwtError::Device`] saying it panicked `doing`
+/// what (and `note`): a backend (a user's own, say) that panics fails the call as one returning
+/// an error does, as the registry reports a constructor that panics.
+fn guarded<T>(
+    backend: &dyn Backend,
+    doing: &str,
+    note: &str,
+    f: impl FnOnce() -> Result<T, DwtError>,
+) -> Result<T, DwtError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        Err(DwtError::Device {
+            backend: backend.name().to_string(),
+            message: format!(
+                "it panicked while {doing}: {}{note}",
+                crate::registry::panic_message(&*payload)
+            ),
+        })
+    })
 }
 
 /// Data a [`Plan`] executes on: slices and `Vec`s (by length), ndarray arrays and views (by shape,

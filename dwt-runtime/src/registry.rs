@@ -84,17 +84,20 @@ impl Entry {
                 match std::panic::catch_unwind(std::panic::AssertUnwindSafe(make)) {
                     Ok(Ok(b)) => Ok(Arc::from(b)),
                     Ok(Err(e)) => Err(unavailable_reason(e)),
-                    Err(p) => Err(format!(
-                        "its constructor panicked: {}",
-                        p.downcast_ref::<&str>()
-                            .map(|s| s.to_string())
-                            .or_else(|| p.downcast_ref::<String>().cloned())
-                            .unwrap_or_else(|| "no message".into())
-                    )),
+                    Err(p) => Err(format!("its constructor panicked: {}", panic_message(&*p))),
                 }
             })
             .clone()
     }
+}
+
+/// What a caught panic said.
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".into())
 }
 
 /// The reason inside an `Unavailable` error, or the whole message of any other.

@@ -425,3 +425,58 @@ fn non_finite_float_data() {
         })
     ));
 }
+
+/// A backend that panics where `panics_in` says.
+struct Panicking {
+    panics_in: &'static str,
+}
+
+impl Backend for Panicking {
+    fn name(&self) -> &str {
+        "panicking"
+    }
+    fn device(&self) -> String {
+        "nothing".into()
+    }
+    fn run(&self, _: &Request, _: Samples) -> Result<(), DwtError> {
+        panic!("run exploded")
+    }
+    fn prepare(&self, _: &Request, _: ElementType) -> Result<Prepared, DwtError> {
+        if self.panics_in == "prepare" {
+            panic!("prepare exploded at {}", 42)
+        }
+        Ok(Prepared::default())
+    }
+}
+
+/// A user's backend that panics fails the plan's call with an error naming it, as one returning
+/// an error does, never a panic through the plan.
+#[test]
+fn a_panicking_backend_is_an_error() {
+    let e = Plan::builder(
+        &Panicking {
+            panics_in: "prepare",
+        },
+        legall(),
+        &[8],
+    )
+    .build()
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "backend `panicking` failed while running: it panicked while preparing the transform: prepare exploded at 42"
+    );
+    let backend = Panicking { panics_in: "run" };
+    let plan = Plan::builder(&backend, legall(), &[8]).build().unwrap();
+    let e = plan.execute(&mut ramp(8)).unwrap_err();
+    assert!(
+        matches!(&e, DwtError::Device { backend, .. } if backend == "panicking"),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string().ends_with(
+            "it panicked while transforming: run exploded; the data may be partly transformed"
+        ),
+        "{e}"
+    );
+}
