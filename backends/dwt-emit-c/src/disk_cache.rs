@@ -11,12 +11,14 @@
 //!   overwrites it. So does anything but a regular file of at most [`MAX_ENTRY`] bytes in an
 //!   entry's place (a FIFO would block the read forever, `/dev/zero` fill memory). Nothing here
 //!   is ever an error: a cache that cannot be written is skipped.
-//! - Writes are atomic: a temporary file in the same folder, then a rename over the entry.
+//! - Writes are atomic: a temporary file of its own in the same folder (unique per process and
+//!   call, created exclusively), then a rename over the entry.
 
 use std::ffi::OsString;
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use sha2::{Digest, Sha256};
 
@@ -109,14 +111,21 @@ pub fn store(path: &Path, payload: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("entry");
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let tmp = dir.join(format!(".{name}.{}.{nanos}.tmp", std::process::id()));
+    // Two threads storing one entry at once (two preparations of one request) must not share a
+    // temporary: the pid tells processes apart, the counter calls within one. create_new makes
+    // a clash fail instead of two writers sharing a file (processes of one pid in two PID
+    // namespaces sharing the folder, a leftover of a crashed process).
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, Ordering::Relaxed);
+    let tmp = dir.join(format!(".{name}.{}.{call}.tmp", std::process::id()));
+    // Returned before the clean-up below: a file this call did not create is not its to remove.
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)?;
     let result = (|| {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(&encode(payload))?;
-        f.sync_all()?;
+        file.write_all(&encode(payload))?;
+        file.sync_all()?;
         fs::rename(&tmp, path)
     })();
     if result.is_err() {

@@ -165,3 +165,36 @@ fn a_cache_folder_whose_name_is_not_utf8_is_used() {
         "{expected} (not the default under $HOME) in:\n{stdout}"
     );
 }
+
+#[test]
+fn concurrent_writers_of_one_entry_leave_a_whole_entry() {
+    let dir = scratch("race");
+    let path = entry_path(&dir, "opencl", "k", "bin");
+    let payloads: Vec<Vec<u8>> = (0..8u8).map(|i| vec![i; 4096 + i as usize]).collect();
+    std::thread::scope(|s| {
+        for p in &payloads {
+            let path = &path;
+            s.spawn(move || {
+                for _ in 0..50 {
+                    store(path, p).unwrap();
+                }
+            });
+        }
+        for _ in 0..2 {
+            s.spawn(|| {
+                for _ in 0..200 {
+                    if let Some(got) = load(&path) {
+                        assert!(payloads.contains(&got), "a mixed entry was loaded");
+                    }
+                }
+            });
+        }
+    });
+    assert!(payloads.contains(&load(&path).unwrap()));
+    let left: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 1, "temporaries left behind: {left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
