@@ -77,6 +77,9 @@ pub enum DwtError {
     /// [`crate::growth`]).
     #[error("{message}")]
     BitGrowth { message: String },
+    /// An input range for the bit-growth check ([`crate::InputRange`]) of no bit depth.
+    #[error("an input range of {bits} bits is not a bit depth: give 1 to 64 bits (e.g. `InputRange::unsigned(8)` for 8-bit pixels)")]
+    InputBits { bits: u32 },
     /// Data handed to a [`crate::Plan`] that does not have the plan's shape.
     #[error("the data has shape {data:?} but the plan was built for shape {plan:?}; build a plan for this shape")]
     ShapeMismatch { plan: Vec<usize>, data: Vec<usize> },

@@ -90,6 +90,16 @@ impl InputRange {
         InputRange { bits, signed: true }
     }
 
+    /// Whether `bits` is a bit depth the analysis takes (1 to 64); else
+    /// [`DwtError::InputBits`].
+    pub fn validate(self) -> Result<(), DwtError> {
+        match self.bits {
+            1..=64 => Ok(()),
+            bits => Err(DwtError::InputBits { bits }),
+        }
+    }
+
+    /// The values; panics for a bit depth [`InputRange::validate`] refuses.
     pub fn interval(self) -> Interval {
         assert!((1..=64).contains(&self.bits), "input bit depth 1..=64");
         if self.signed {
@@ -824,6 +834,7 @@ pub fn check_bit_growth(
     element: ElementType,
     allow_overflow: bool,
 ) -> Result<String, DwtError> {
+    input.validate()?;
     match bit_growth_for_shape(wavelet, levels, shape, input) {
         Some(g) => g.check(element, allow_overflow),
         None => Ok(format!(
