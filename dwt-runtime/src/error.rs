@@ -77,6 +77,9 @@ pub enum DwtError {
     /// [`crate::growth`]).
     #[error("{message}")]
     BitGrowth { message: String },
+    /// A batch of rows ([`crate::PlanBuilder::rows`]) whose shape is not `[rows, n]`.
+    #[error("a batch of rows takes the shape [rows, n], not {shape:?}; without `rows()` the plan transforms a shape of 1, 2 or 3 axes as a whole")]
+    RowsShape { shape: Vec<usize> },
     /// An input range for the bit-growth check ([`crate::InputRange`]) of no bit depth.
     #[error("an input range of {bits} bits is not a bit depth: give 1 to 64 bits (e.g. `InputRange::unsigned(8)` for 8-bit pixels)")]
     InputBits { bits: u32 },

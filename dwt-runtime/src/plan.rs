@@ -329,9 +329,8 @@ impl<'b> PlanBuilder<'b> {
             match self.shape[..] {
                 [_, n] => vec![n],
                 _ => {
-                    return Err(DwtError::Dimensions {
+                    return Err(DwtError::RowsShape {
                         shape: self.shape.clone(),
-                        dims: self.shape.len(),
                     })
                 }
             }

@@ -170,12 +170,19 @@ fn bad_configurations_fail_at_construction() {
     let p = wide().allow_overflow(true).build().unwrap();
     assert!(p.growth().contains("overflow allowed"), "{}", p.growth());
     // Rows take a 2-D shape, and levels count against the row length.
-    assert!(matches!(
-        Plan::builder(&CpuBackend, legall(), &[4, 4, 4])
+    for shape in [&[4usize, 4, 4][..], &[8]] {
+        let e = Plan::builder(&CpuBackend, legall(), shape)
             .rows()
-            .build(),
-        Err(DwtError::Dimensions { .. })
-    ));
+            .build()
+            .unwrap_err();
+        assert_eq!(
+            e,
+            DwtError::RowsShape {
+                shape: shape.to_vec()
+            }
+        );
+        assert!(e.to_string().contains("takes the shape [rows, n]"), "{e}");
+    }
     assert!(matches!(
         Plan::builder(&CpuBackend, legall(), &[100, 4])
             .rows()
