@@ -286,6 +286,11 @@ impl Registry {
     }
 
     fn available_text(&self) -> String {
+        if self.entries.is_empty() {
+            // `auto` would choose nothing either.
+            return "none, the registry is empty (`Registry::with_builtins()` has the CPU reference)"
+                .into();
+        }
         let mut names = self.names();
         names.push("auto");
         names.join(", ")
@@ -526,6 +531,11 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "no backend is available (cuda: not registered; opencl: not registered; cpu: not registered)"
+        );
+        // Not `available: auto`, which chooses nothing here.
+        assert_eq!(
+            r.select("cpu").unwrap_err().to_string(),
+            "unknown backend `cpu`; available: none, the registry is empty (`Registry::with_builtins()` has the CPU reference)"
         );
     }
 
