@@ -117,7 +117,10 @@ pub fn validate(
     Ok(())
 }
 
-/// Forward (analysis) transform in place.
+/// Forward (analysis) transform in place. It checks the request ([`validate`]) but not the bit
+/// growth: integer values that outgrow the element type wrap, as on every backend (a
+/// [`crate::Plan`] refuses such a transform before it runs), and float data gets what the
+/// arithmetic gives, NaN and infinities included (see [`crate::Plan::execute`]).
 pub fn forward<E: Element>(
     wavelet: &Wavelet,
     data: &mut [E],
