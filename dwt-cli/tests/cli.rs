@@ -1583,3 +1583,72 @@ fn an_inverse_gives_back_the_input_dtype() {
         .success();
     assert_eq!(npy_parts(&back).0, "<i2");
 }
+
+/// The OpenCL backend's disk cache under what a cache folder can hold: every entry a FIFO (a
+/// read of one waited for a writer forever), the folder a file, a folder nobody may write, a
+/// name that is not UTF-8. The transform must succeed with the same coefficients each time.
+#[cfg(feature = "opencl")]
+#[test]
+fn opencl_transforms_survive_any_cache_folder() {
+    use std::os::unix::ffi::OsStrExt;
+    let d = Dir::new();
+    let input = d.p("in.png");
+    scene8(64, 48).save(&input).unwrap();
+    let run = |cache: &std::ffi::OsStr, out: &Path| {
+        dwt()
+            .args([
+                "-q",
+                "transform",
+                s(&input),
+                s(out),
+                "-w",
+                "LeGall53",
+                "-l",
+                "2",
+            ])
+            .args(["--backend", "opencl"])
+            .env("DWT_CACHE_DIR", cache)
+            .timeout(std::time::Duration::from_secs(120))
+            .assert()
+            .success();
+        std::fs::read(out).unwrap()
+    };
+    let cache = d.p("cache");
+    let want = run(cache.as_os_str(), &d.p("a.npy"));
+    let entries: Vec<PathBuf> = std::fs::read_dir(cache.join("opencl"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(!entries.is_empty());
+    for e in &entries {
+        std::fs::remove_file(e).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(e)
+            .status()
+            .unwrap();
+        assert!(made.success());
+    }
+    assert_eq!(run(cache.as_os_str(), &d.p("b.npy")), want, "FIFO entries");
+    for e in &entries {
+        assert!(e.is_file(), "{} was not rebuilt", e.display());
+    }
+    assert_eq!(
+        run(cache.as_os_str(), &d.p("c.npy")),
+        want,
+        "rebuilt entries"
+    );
+    let file = d.p("in.png");
+    assert_eq!(run(file.as_os_str(), &d.p("d.npy")), want, "a file");
+    assert_eq!(
+        run("/proc/self/lifting".as_ref(), &d.p("e.npy")),
+        want,
+        "an unwritable place"
+    );
+    let odd = d.0.path().join(std::ffi::OsStr::from_bytes(b"cache-\xff"));
+    assert_eq!(
+        run(odd.as_os_str(), &d.p("f.npy")),
+        want,
+        "a non-UTF-8 name"
+    );
+    assert!(odd.join("opencl").is_dir(), "the cache went elsewhere");
+}
