@@ -161,15 +161,15 @@ fn discover() -> Result<DeviceState, DwtError> {
     let driver = unsafe { cudarc::driver::sys::is_culib_present() };
     let nvrtc = unsafe { cudarc::nvrtc::sys::is_culib_present() };
     check_libraries(driver, nvrtc)?;
-    let ctx = CudaContext::new(0)
-        .map_err(|e| unavailable(format!("no usable CUDA device ({e:?}); {DRIVER_MISSING}")))?;
+    let driver_version = checked_driver_version()?;
+    let ctx = CudaContext::new(0).map_err(|e| {
+        unavailable(format!(
+            "no usable CUDA device ({e:?}): the NVIDIA driver (CUDA {}) is installed but offers no device (`nvidia-smi` says why)",
+            cuda_version_text(driver_version)
+        ))
+    })?;
     let name = ctx.name().unwrap_or_else(|_| "unknown NVIDIA GPU".into());
     let capability = ctx.compute_capability().map_err(device_error)?;
-    let mut driver_version = 0;
-    // SAFETY: the driver is loaded and initialised; the pointer is valid.
-    unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut driver_version) }
-        .result()
-        .map_err(device_error)?;
     keep_pool_memory(&ctx);
     Ok(DeviceState {
         ctx,
@@ -180,6 +180,48 @@ fn discover() -> Result<DeviceState, DwtError> {
         capture: Mutex::new(0),
         choices: Mutex::new(HashMap::new()),
     })
+}
+
+/// The driver functions called before the driver's version is known: a library without them
+/// is not an NVIDIA driver.
+const DRIVER_ENTRY_POINTS: [&str; 2] = ["cuInit", "cuDriverGetVersion"];
+
+/// The driver's version (`cuDriverGetVersion`, e.g. 13000), refusing a library named libcuda
+/// that is not a driver, and a driver older than the CUDA the NVRTC found compiles for. cudarc
+/// panics on a missing function (and aborts when its context's destructor then misses one
+/// too): a driver of CUDA 11.0 lacks the memory-pool functions [`keep_pool_memory`] calls. A
+/// driver of an older major version could not load the CUBINs anyway.
+fn checked_driver_version() -> Result<i32, DwtError> {
+    // SAFETY: the library was found (check_libraries); loading it runs its initialisers, as any
+    // use of the driver would.
+    let lib = unsafe { cudarc::driver::sys::culib() };
+    for name in DRIVER_ENTRY_POINTS {
+        // SAFETY: only looked up, never called through this type.
+        if unsafe { lib.get::<unsafe extern "C" fn()>(name.as_bytes()) }.is_err() {
+            return Err(unavailable(format!(
+                "the library loaded as the CUDA driver (libcuda.so) has no `{name}`: it is not an NVIDIA driver (a stub, or another library of that name on the library path); install an NVIDIA driver on a machine with an NVIDIA GPU"
+            )));
+        }
+    }
+    let mut version = 0;
+    // SAFETY: the function exists (checked above) and may be called before cuInit; the pointer
+    // is valid.
+    unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut version) }
+        .result()
+        .map_err(device_error)?;
+    let (major, minor) = nvrtc::version()?;
+    if version / 1000 < major {
+        return Err(unavailable(format!(
+            "the NVIDIA driver supports CUDA {} but NVRTC {major}.{minor} compiles the kernels for CUDA {major}: install an NVIDIA driver for CUDA {major} or later",
+            cuda_version_text(version)
+        )));
+    }
+    Ok(version)
+}
+
+/// `cuDriverGetVersion`'s number as CUDA's `major.minor`.
+fn cuda_version_text(version: i32) -> String {
+    format!("{}.{}", version / 1000, version % 1000 / 10)
 }
 
 /// Lets the device's default memory pool keep freed memory instead of returning it to the driver
