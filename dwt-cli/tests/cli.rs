@@ -488,7 +488,7 @@ fn error_paths_say_one_line_and_leave_the_input_alone() {
             "i16",
         ],
         Some(&input),
-        "needs 18 bits but i16 holds 16: use i32, at most 3 levels, or --allow-overflow",
+        "needs 18 bits but i16 holds 16: use i32, at most 3 levels, or allow overflow (`PlanBuilder::allow_overflow`, `dwt --allow-overflow`)",
     );
     fails(
         &[

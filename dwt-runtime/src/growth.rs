@@ -26,6 +26,10 @@ use dwt_ir::{Boundary, ElementKind, ElementType, Op, Phase, Program, Sign, Wavel
 
 use crate::DwtError;
 
+/// The way past a bit-growth refusal, for a library user and for the command line alike.
+const ALLOW_OVERFLOW: &str =
+    "allow overflow (`PlanBuilder::allow_overflow`, `dwt --allow-overflow`)";
+
 /// A closed interval of integers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Interval {
@@ -217,7 +221,7 @@ impl Growth {
         } else {
             advice.push("fewer levels".to_string());
         }
-        advice.push("--allow-overflow".to_string());
+        advice.push(ALLOW_OVERFLOW.to_string());
         let last = advice.pop().unwrap_or_default();
         let advice = match advice.len() {
             1 => format!("use {} or {last}", advice[0]),
@@ -1179,7 +1183,7 @@ mod tests {
         .to_string();
         assert!(
             e.starts_with("LeGall53, 4 levels, 2-D, 16-bit input needs ")
-                && e.contains(" bits but i16 holds 16: use i32, fewer levels, or --allow-overflow"),
+                && e.contains(" bits but i16 holds 16: use i32, fewer levels, or allow overflow (`PlanBuilder::allow_overflow`, `dwt --allow-overflow`)"),
             "{e}"
         );
         let allowed = check_bit_growth(
