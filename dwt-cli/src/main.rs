@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use lifting::ir::{Direction, ElementKind, ElementType, Layout, Wavelet};
 use lifting::runtime::growth::{bit_growth_for_shape, GrowthAnalysis, InputRange};
-use lifting::runtime::{cpu, Registry, Request, BACKEND_ENV};
+use lifting::runtime::{cpu, Request, BACKEND_ENV};
 
 use data::parse_dtype;
 use files::Sidecar;
@@ -167,23 +167,6 @@ fn main() -> ExitCode {
 }
 
 type Result<T> = std::result::Result<T, String>;
-
-/// The registry of this build: the CPU reference, OpenCL with the `opencl` feature and CUDA with
-/// the `cuda` feature.
-fn registry() -> Registry {
-    #[allow(unused_mut)]
-    let mut r = Registry::with_builtins();
-    #[cfg(feature = "opencl")]
-    r.register_with("opencl", || {
-        lifting::opencl::OpenClBackend::new()
-            .map(|b| Box::new(b) as Box<dyn lifting::runtime::Backend>)
-    });
-    #[cfg(feature = "cuda")]
-    r.register_with("cuda", || {
-        lifting::cuda::CudaBackend::new().map(|b| Box::new(b) as Box<dyn lifting::runtime::Backend>)
-    });
-    r
-}
 
 /// A catalogue wavelet by name, or the first wavelet of a file in the `lifting!` language.
 fn load_wavelet(spec: &str) -> Result<Wavelet> {
@@ -368,7 +351,7 @@ fn select_backend(
     quiet: bool,
 ) -> Result<std::sync::Arc<dyn lifting::runtime::Backend>> {
     let env = std::env::var(BACKEND_ENV).ok();
-    let s = registry()
+    let s = lifting::registry()
         .choose(choice, env.as_deref())
         .map_err(|e| e.to_string())?;
     if !quiet {
@@ -863,7 +846,7 @@ fn list() -> Result<()> {
         o,
         "backends (select with --backend or {BACKEND_ENV}; auto tries cuda, opencl, cpu):"
     );
-    for b in registry().list() {
+    for b in lifting::registry().list() {
         let _ = writeln!(o, "    {b}");
     }
     write_stdout(&o)
