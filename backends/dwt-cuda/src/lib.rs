@@ -8,7 +8,7 @@
 //! - A request's module holds only the kernels its plan launches
 //!   ([`dwt_emit_c::KernelModule::source_for`]: NVRTC compiles every kernel it is given).
 //! - Modules are compiled to CUBIN (`--gpu-architecture=sm_XY` from the device's compute
-//!   capability; float multiply-adds fused), cached per device and source hash, shared by every backend
+//!   capability; float multiply-adds fused), cached per device and source, shared by every backend
 //!   value and thread; each is compiled once. CUBINs are also cached on disk ([`disk_cache`]:
 //!   `$DWT_CACHE_DIR`, else `$XDG_CACHE_HOME/lifting`, else `~/.cache/lifting`), keyed by the
 //!   SHA-256 of the source, the device, the driver and NVRTC versions and the options; a corrupt
@@ -47,9 +47,7 @@ mod nvrtc;
 mod profile;
 mod tune;
 
-use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -128,7 +126,9 @@ struct DeviceState {
     name: String,
     capability: (i32, i32),
     driver_version: i32,
-    modules: Mutex<HashMap<(usize, u64), Cell>>,
+    /// Keyed by (device, the source itself): a hash alone could, however rarely, hand one
+    /// source another's module.
+    modules: Mutex<HashMap<(usize, String), Cell>>,
     /// The stream graphs are recorded on (created at the first recording; 0 before), held
     /// while recording.
     capture: Mutex<usize>,
@@ -367,9 +367,7 @@ impl CudaBackend {
     ) -> Result<(Arc<CudaModule>, KernelOrigin, Duration), DwtError> {
         let start = Instant::now();
         let mut origin = KernelOrigin::Memory;
-        let mut hasher = DefaultHasher::new();
-        source.hash(&mut hasher);
-        let key = (self.state.ctx.ordinal(), hasher.finish());
+        let key = (self.state.ctx.ordinal(), source.to_string());
         let cell = self
             .state
             .modules
@@ -384,7 +382,13 @@ impl CudaBackend {
                 let entry = self
                     .cache_identity()
                     .and_then(|id| disk_cache::entry(&id, source));
-                if let Some(cubin) = entry.as_deref().and_then(dwt_emit_c::disk_cache::load) {
+                // Only an ELF image is handed to the driver, which would read anything else as
+                // PTX text up to a NUL byte the entry may not hold.
+                let cubin = entry
+                    .as_deref()
+                    .and_then(dwt_emit_c::disk_cache::load)
+                    .filter(|bytes| bytes.starts_with(b"\x7fELF"));
+                if let Some(cubin) = cubin {
                     let ptx = cudarc::nvrtc::Ptx::from_binary(cubin);
                     if let Ok(module) = self.state.ctx.load_module(ptx) {
                         origin = KernelOrigin::DiskCache;

@@ -1064,3 +1064,51 @@ fn level_pairs_match_the_reference() {
         );
     }
 }
+
+/// The disk cache as a new process meets it: a module whose entry holds a CUBIN loads from the
+/// disk without NVRTC, and one whose entry passes the cache's checksum but holds no ELF image is
+/// compiled afresh (handed to the driver, it would be read as PTX text). Each source carries a
+/// comment unique to the run, so this process's in-memory cache has never seen it.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn disk_cache_entries_load_and_non_elf_entries_recompile() {
+    use dwt_runtime::KernelOrigin;
+    let b = CudaBackend::new().expect("a CUDA device");
+    let req = Request {
+        wavelet: legall(),
+        direction: Direction::Forward,
+        shape: vec![64, 64],
+        levels: 1,
+        layout: Layout::Mallat,
+    };
+    let base = b.kernel_source(&req, dwt_ir::ElementType::I32).unwrap();
+    let nonce = format!("{}-{:?}", std::process::id(), std::time::SystemTime::now());
+    let source = |tag: &str| format!("// {tag} {nonce}\n{base}");
+    let id = b.cache_identity().expect("NVRTC's version");
+    let dir = cache_folder();
+    let entry = |s: &str| id.entry(&dir, s);
+
+    let (_, origin, _) = b.build_reporting(&source("first")).unwrap();
+    assert_eq!(origin, KernelOrigin::Compiled);
+    let cubin = dwt_emit_c::disk_cache::load(&entry(&source("first"))).expect("stored");
+    assert!(cubin.starts_with(b"\x7fELF"));
+
+    // A CUBIN under another source's entry: loaded from the disk.
+    dwt_emit_c::disk_cache::store(&entry(&source("second")), &cubin).unwrap();
+    let (_, origin, _) = b.build_reporting(&source("second")).unwrap();
+    assert_eq!(origin, KernelOrigin::DiskCache);
+
+    // A well-formed entry that is not an ELF image: compiled, and the entry replaced.
+    let text = b"//\n.version 8.0\n.target sm_90\n";
+    dwt_emit_c::disk_cache::store(&entry(&source("third")), text).unwrap();
+    let (_, origin, _) = b.build_reporting(&source("third")).unwrap();
+    assert_eq!(origin, KernelOrigin::Compiled);
+    let stored = dwt_emit_c::disk_cache::load(&entry(&source("third"))).unwrap();
+    assert!(stored.starts_with(b"\x7fELF"));
+}
+
+/// The cache folder the backend writes to: `DWT_CACHE_DIR` (which the GPU test script sets),
+/// else the user's.
+fn cache_folder() -> std::path::PathBuf {
+    dwt_emit_c::disk_cache::cache_dir().expect("a cache folder ($DWT_CACHE_DIR or ~/.cache)")
+}

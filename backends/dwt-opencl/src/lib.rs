@@ -6,7 +6,7 @@
 //!
 //! - The platform and device are discovered once per process (the first platform with a device);
 //!   no platform is [`DwtError::Unavailable`] with what to install, at once, never a panic.
-//! - Built programs are cached per device and source hash, shared by every backend value and
+//! - Built programs are cached per device and source, shared by every backend value and
 //!   thread; a program is built once even when several threads ask for it at the same time.
 //! - Built program binaries are also cached on disk ([`disk_cache`]: `$DWT_CACHE_DIR`, else
 //!   `$XDG_CACHE_HOME/lifting`, else `~/.cache/lifting`), keyed by the SHA-256 of the source, the
@@ -51,10 +51,8 @@
 //!   cannot run as the plan launches it (more work-items per group or more local memory than it
 //!   offers), with the [`LaunchConfig`] settings to lower.
 
-use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::ffi::CString;
-use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -97,8 +95,9 @@ struct DeviceState {
     device: Device,
     context: Context,
     fp64: bool,
-    /// Keyed by (device, hash of the source).
-    programs: Mutex<HashMap<(usize, u64), Cell>>,
+    /// Keyed by (device, the source itself): a hash alone could, however rarely, hand one
+    /// source another's program.
+    programs: Mutex<HashMap<(usize, String), Cell>>,
     /// What besides the source keys the disk cache ([`disk_cache::identity`]).
     cache_identity: String,
     /// Whether the transforms of every thread run one at a time ([`PoCL`'s workaround](RUNS)).
@@ -274,11 +273,9 @@ impl OpenClBackend {
     ) -> Result<(Program, KernelOrigin, Duration), DwtError> {
         let start = Instant::now();
         let mut origin = KernelOrigin::Memory;
-        let mut hasher = DefaultHasher::new();
-        source.hash(&mut hasher);
         let key = (
             ocl::core::ClDeviceIdPtr::as_ptr(self.state.device.as_core()) as usize,
-            hasher.finish(),
+            source.to_string(),
         );
         let cell = self
             .state
