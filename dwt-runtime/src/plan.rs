@@ -366,7 +366,7 @@ impl<'b> PlanBuilder<'b> {
             layout: self.layout,
         };
         let backend = self.backend.get();
-        let prepared = guarded(backend, "preparing the transform", "", || {
+        let prepared = guarded(backend, "preparing the transform", || {
             backend.prepare(&request, element)
         })?;
         Ok(Plan {
@@ -582,13 +582,25 @@ impl<'b> Plan<'b> {
                 Some(slice.to_vec())
             }
         };
-        if self.rows {
+        let ran = if self.rows {
             let n = self.transform_shape[0];
-            for row in slice.chunks_exact_mut(n) {
-                self.run(row)?;
-            }
+            (slice.chunks_exact_mut(n)).try_for_each(|row| self.run(row))
         } else {
-            self.run(slice)?;
+            self.run(slice)
+        };
+        if let Err(mut e) = ran {
+            // With the copy at hand, a failure part way leaves the data as it was.
+            let state = match saved {
+                Some(saved) => {
+                    slice.copy_from_slice(&saved);
+                    "the data is as it was"
+                }
+                None => "the data may be partly transformed",
+            };
+            if let DwtError::Device { message, .. } = &mut e {
+                message.push_str(&format!("; {state}"));
+            }
+            return Err(e);
         }
         if let Some(saved) = saved {
             if let Some((count, index, value)) = non_finite(slice) {
@@ -608,32 +620,26 @@ impl<'b> Plan<'b> {
 
     fn run<E: Element>(&self, data: &mut [E]) -> Result<(), DwtError> {
         let backend = self.backend.get();
-        guarded(
-            backend,
-            "transforming",
-            "; the data may be partly transformed",
-            || match &self.transform {
-                Some(t) => t.run(E::samples(data)),
-                None => backend.run(&self.request(), E::samples(data)),
-            },
-        )
+        guarded(backend, "transforming", || match &self.transform {
+            Some(t) => t.run(E::samples(data)),
+            None => backend.run(&self.request(), E::samples(data)),
+        })
     }
 }
 
 /// Runs a backend's `f`, a panic in it being [`DwtError::Device`] saying it panicked `doing`
-/// what (and `note`): a backend (a user's own, say) that panics fails the call as one returning
+/// what: a backend (a user's own, say) that panics fails the call as one returning
 /// an error does, as the registry reports a constructor that panics.
 fn guarded<T>(
     backend: &dyn Backend,
     doing: &str,
-    note: &str,
     f: impl FnOnce() -> Result<T, DwtError>,
 ) -> Result<T, DwtError> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|payload| {
         Err(DwtError::Device {
             backend: backend.name().to_string(),
             message: format!(
-                "it panicked while {doing}: {}{note}",
+                "it panicked while {doing}: {}",
                 crate::registry::panic_message(&*payload)
             ),
         })

@@ -487,3 +487,59 @@ fn a_panicking_backend_is_an_error() {
         "{e}"
     );
 }
+
+/// A backend that writes garbage into the second row of a batch, then fails.
+struct FailsPartWay {
+    calls: AtomicUsize,
+}
+
+impl Backend for FailsPartWay {
+    fn name(&self) -> &str {
+        "fails-part-way"
+    }
+    fn device(&self) -> String {
+        "nothing".into()
+    }
+    fn run(&self, _: &Request, data: Samples) -> Result<(), DwtError> {
+        let Samples::F32(row) = data else {
+            unreachable!("f32 plans only")
+        };
+        row.fill(7.0);
+        match self.calls.fetch_add(1, Ordering::SeqCst) {
+            0 => Ok(()),
+            _ => Err(DwtError::Device {
+                backend: "fails-part-way".into(),
+                message: "the device went away".into(),
+            }),
+        }
+    }
+}
+
+/// A batch whose backend fails at its second row: with `check_finite` (which holds a copy) the
+/// data is put back and the error says so; without, the error says the data may be partly
+/// transformed.
+#[test]
+fn a_failure_part_way_says_what_became_of_the_data() {
+    let cdf53 = dwt_catalogue::by_name("Cdf53").unwrap();
+    let input: Vec<f32> = (0..32).map(|i| i as f32).collect();
+    for check in [true, false] {
+        let backend = FailsPartWay {
+            calls: AtomicUsize::new(0),
+        };
+        let plan = Plan::builder(&backend, cdf53, &[4, 8])
+            .rows()
+            .element(ElementType::F32)
+            .check_finite(check)
+            .build()
+            .unwrap();
+        let mut data = input.clone();
+        let e = plan.execute(&mut data).unwrap_err().to_string();
+        if check {
+            assert_eq!(data, input);
+            assert!(e.ends_with("the device went away; the data is as it was"), "{e}");
+        } else {
+            assert_eq!(data[..16], [7.0; 16]);
+            assert!(e.ends_with("; the data may be partly transformed"), "{e}");
+        }
+    }
+}
