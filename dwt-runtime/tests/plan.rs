@@ -536,7 +536,10 @@ fn a_failure_part_way_says_what_became_of_the_data() {
         let e = plan.execute(&mut data).unwrap_err().to_string();
         if check {
             assert_eq!(data, input);
-            assert!(e.ends_with("the device went away; the data is as it was"), "{e}");
+            assert!(
+                e.ends_with("the device went away; the data is as it was"),
+                "{e}"
+            );
         } else {
             assert_eq!(data[..16], [7.0; 16]);
             assert!(e.ends_with("; the data may be partly transformed"), "{e}");
