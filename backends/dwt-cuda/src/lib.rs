@@ -289,6 +289,8 @@ impl CudaBackend {
     /// in place). 0 launches every kernel on its own. Host runs never record.
     pub fn with_graph_limit(mut self, samples: usize) -> Self {
         self.graph_samples = samples;
+        // Requests prepared before carry the old limit.
+        self.plans = PreparedCache::default();
         self
     }
 
@@ -306,6 +308,8 @@ impl CudaBackend {
     /// [`TUNING_ENV`] says.
     pub fn with_tuning(mut self, tuning: Tuning) -> Self {
         self.tuning = tuning;
+        // Requests prepared before were configured the old way.
+        self.plans = PreparedCache::default();
         self
     }
 

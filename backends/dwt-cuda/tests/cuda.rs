@@ -1112,3 +1112,44 @@ fn disk_cache_entries_load_and_non_elf_entries_recompile() {
 fn cache_folder() -> std::path::PathBuf {
     dwt_emit_c::disk_cache::cache_dir().expect("a cache folder ($DWT_CACHE_DIR or ~/.cache)")
 }
+
+/// A backend switched to measuring after it prepared a request measures that request afresh
+/// (it kept the configured preparation before), and one given a graph limit after preparing
+/// runs under the new limit.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn switching_tuning_or_graph_limit_prepares_again() {
+    use dwt_cuda::Tuning;
+    let b = CudaBackend::new()
+        .expect("a CUDA device")
+        .with_tuning(Tuning::Fixed);
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos() as usize;
+    let shape = vec![200 + seed % 61, 300 + seed % 53];
+    let req = legall_forward(&shape, Layout::Mallat);
+    assert!(b
+        .tuning_report(&req, dwt_ir::ElementType::I16)
+        .unwrap()
+        .is_none());
+    let b = b.with_tuning(Tuning::Measured);
+    let t = b.tuning_report(&req, dwt_ir::ElementType::I16).unwrap();
+    assert!(t.is_some_and(|t| !t.timings.is_empty() || t.cached));
+    assert!(matches_reference(&b, &req, &ramp::<i16>(&shape)).unwrap());
+
+    // Graphs: recorded at a buffer pair's second call under the default limit, never under 0.
+    let b = CudaBackend::new().expect("a CUDA device");
+    let host: Vec<i32> = ramp(&shape);
+    let mut data = b.stream().clone_htod(&host).unwrap();
+    for _ in 0..3 {
+        b.run_on_device(&req, &mut data).unwrap();
+    }
+    assert!(b.graph_counts().recorded > 0, "{:?}", b.graph_counts());
+    let b = b.with_graph_limit(0);
+    let before = b.graph_counts();
+    for _ in 0..3 {
+        b.run_on_device(&req, &mut data).unwrap();
+    }
+    assert_eq!(b.graph_counts(), before);
+}
