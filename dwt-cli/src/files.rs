@@ -73,8 +73,9 @@ pub struct Sidecar {
     /// The maxval of the PGM the coefficients came from; a .pgm reconstruction is written with it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_maxval: Option<u32>,
-    /// The type the array the coefficients came from was stored in (an element type, or for .npy
-    /// also "bool", "u8", "i8", "u16" or "u32"); `--inverse` writes .npy back in it.
+    /// The type the array the coefficients came from was stored in (an element type, or also
+    /// "bool", "u8", "i8", "u16" or "u32": a .npy's own, "u8" or "u16" for a picture);
+    /// `--inverse` writes .npy back in it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_dtype: Option<String>,
     /// The forward transform ran with `--allow-overflow` where the worst case did not fit: the
@@ -237,7 +238,8 @@ pub struct Input {
     pub image_bits: Option<u32>,
     /// A PGM's maxval, kept so that a reconstruction is written with it.
     pub maxval: Option<u32>,
-    /// The type the samples were stored in: a .npy's own, else the element type read.
+    /// The type the samples were stored in: a .npy's own, a picture's unsigned type, else the
+    /// element type read.
     pub stored: NpyType,
 }
 
@@ -259,7 +261,7 @@ pub fn read_input(
                 let (data, h, w, maxval) = read_pgm(&bytes, path)?;
                 let bits = bits_for(maxval);
                 return Ok(Input {
-                    stored: data.element_type().into(),
+                    stored: picture_type(bits),
                     data,
                     shape: vec![h, w],
                     range: Some(InputRange::unsigned(bits)),
@@ -292,7 +294,7 @@ pub fn read_input(
                 }
             };
             Ok(Input {
-                stored: data.element_type().into(),
+                stored: picture_type(bits),
                 data,
                 shape: vec![h, w],
                 range: Some(InputRange::unsigned(bits)),
@@ -636,6 +638,16 @@ fn image_bytes(
     };
     result.map_err(|e| format!("cannot encode {}: {e}", path.display()))?;
     Ok(out.into_inner())
+}
+
+/// The unsigned type a picture's samples of `bits` bits are stored in, which a reconstruction
+/// written as `.npy` takes (an 8-bit picture's is uint8).
+fn picture_type(bits: u32) -> NpyType {
+    if bits <= 8 {
+        NpyType::U8
+    } else {
+        NpyType::U16
+    }
 }
 
 /// Reads a PGM (binary P5 or plain P2) exactly: samples as stored, with the file's maxval.

@@ -115,6 +115,11 @@ fn read_npy_i64(path: &Path) -> (Vec<i64>, Vec<usize>, String) {
             .chunks(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as i64)
             .collect(),
+        "|u1" => body.iter().map(|&x| x as i64).collect(),
+        "<u2" => body
+            .chunks(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]) as i64)
+            .collect(),
         d => panic!("{d}"),
     };
     (v, shape, descr)
@@ -1218,8 +1223,29 @@ fn allow_overflow_is_recorded_and_the_inverse_warns() {
     let side: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(d.p("c.json")).unwrap()).unwrap();
     assert_eq!(side["allow_overflow"], true);
+    // Here coefficients did wrap: the reconstruction leaves the picture's uint8, an error after
+    // the warning; in the coefficients' type it is written, with the warning.
     dwt()
         .args(["-q", "transform", s(&c), s(&back), "--inverse"])
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("warning: ")
+                .and(predicate::str::contains("--allow-overflow"))
+                .and(predicate::str::contains(
+                    "does not fit the input's dtype u8",
+                )),
+        );
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(&c),
+            s(&back),
+            "--inverse",
+            "--dtype",
+            "i16",
+        ])
         .assert()
         .success()
         .stderr(
@@ -1262,6 +1288,14 @@ fn pgm_is_read_and_written_exactly_with_its_maxval() {
     let b = std::fs::read(&sample).unwrap();
     assert!(b.starts_with(b"P5\n23 7\n255\n"), "{:?}", &b[..12]);
     assert_eq!(b.len(), 12 + 23 * 7);
+    // Reconstructed as .npy, an 8-bit picture is uint8 with its samples.
+    let (c8, back8) = (d.p("s8.npy"), d.p("s8back.npy"));
+    forward_ok(&sample, &c8, "LeGall53", "2");
+    dwt()
+        .args(["-q", "transform", s(&c8), s(&back8), "--inverse"])
+        .assert()
+        .success();
+    assert_eq!(npy_parts(&back8), ("|u1".to_string(), b[12..].to_vec()));
 
     // A 12-bit PGM: samples as stored (not scaled to 16 bits), and back with maxval 4095.
     let samples: Vec<u16> = (0..6 * 5).map(|i| (i * 137 % 4096) as u16).collect();
@@ -1282,6 +1316,11 @@ fn pgm_is_read_and_written_exactly_with_its_maxval() {
     assert_eq!(
         read_npy_i64(&backnpy).0,
         samples.iter().map(|&v| v as i64).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        npy_parts(&backnpy).0,
+        "<u2",
+        "a 12-bit picture's samples are uint16"
     );
     dwt()
         .args(["-q", "transform", s(&c), s(&back), "--inverse"])
