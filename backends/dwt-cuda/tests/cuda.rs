@@ -939,6 +939,16 @@ fn volumes_run_fused_and_time_steps_times_each_step() {
     assert!(two_pass.time_steps(&req, &src, &mut dst, 0).is_err());
 }
 
+/// A 2-D shape near `base` that this run has to itself (within a few tens of samples, from the
+/// clock), so that no earlier run's choices on disk answer for it.
+fn fresh_shape(base: [usize; 2]) -> Vec<usize> {
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos() as usize;
+    vec![base[0] + seed % 97, base[1] + seed % 89]
+}
+
 /// The measuring planner times every distinct candidate, runs the fastest (whose result is the
 /// reference's), keeps the choice on disk, and a later preparation takes it without timing.
 #[test]
@@ -949,11 +959,7 @@ fn the_measuring_planner_runs_the_fastest_candidate_and_caches_the_choice() {
         .expect("a CUDA device")
         .with_tuning(Tuning::Measured);
     // A shape of its own so no earlier run (or earlier test binary) cached its choice.
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos() as usize;
-    let shape = vec![300 + seed % 97, 1000 + seed % 89];
+    let shape = fresh_shape([300, 1000]);
     let req = legall_forward(&shape, Layout::Mallat);
     let host: Vec<i16> = ramp(&shape);
     assert!(matches_reference(&b, &req, &host).unwrap(), "tuned result");
@@ -1123,11 +1129,7 @@ fn switching_tuning_or_graph_limit_prepares_again() {
     let b = CudaBackend::new()
         .expect("a CUDA device")
         .with_tuning(Tuning::Fixed);
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos() as usize;
-    let shape = vec![200 + seed % 61, 300 + seed % 53];
+    let shape = fresh_shape([200, 300]);
     let req = legall_forward(&shape, Layout::Mallat);
     assert!(b
         .tuning_report(&req, dwt_ir::ElementType::I16)
