@@ -642,8 +642,8 @@ const ANALYSED_LINE: usize = 1 << 16;
 /// The worst case of `wavelet` at `levels` levels on data of exactly `shape` (tighter than
 /// [`bit_growth`], which covers every shape); `None` for a float wavelet.
 ///
-/// Exact for lines up to [`ANALYSED_LINE`] samples, or longer at levels few enough that
-/// [`equivalent_length`] shortens them to that. Beyond, the first levels are analysed exactly
+/// Exact for lines up to 2^16 samples (`ANALYSED_LINE`), or longer at levels few enough that
+/// `equivalent_length` shortens them to that. Beyond, the first levels are analysed exactly
 /// and the rest as a transform of their low band whose samples may each take any value of that
 /// band's range: an upper bound (it forgets how the low band's samples are related), where the
 /// exact analysis would take minutes and gigabytes.

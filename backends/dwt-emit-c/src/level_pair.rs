@@ -61,7 +61,7 @@ pub struct LevelPairPass {
     pub segments: [usize; 2],
     /// Whether the kernel asks for full occupancy (on CUDA 32 registers for groups of 256): but
     /// with [`LaunchConfig::register_cap`](crate::LaunchConfig::register_cap) off, always (its
-    /// segments were sized for that, [`LEVEL_PAIR_MAX_WORDS`]); an executor that finds it
+    /// segments were sized for that, `LEVEL_PAIR_MAX_WORDS`); an executor that finds it
     /// spilling on its device builds it without.
     pub full_occupancy: bool,
     /// The most indices beyond a line's ends that a tile reads, natural samples or level-1 low

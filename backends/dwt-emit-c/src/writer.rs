@@ -75,7 +75,7 @@ impl Writer {
         self.out.push_str(&nested.out);
     }
 
-    /// Whether the code written so far names the identifier `name` ([`mentions`]).
+    /// Whether the code written so far names the identifier `name`.
     pub fn mentions(&self, name: &str) -> bool {
         mentions(&self.out, name)
     }

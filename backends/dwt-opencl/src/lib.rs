@@ -2,7 +2,7 @@
 //! and 3-D transforms with the CPU reference's level semantics (forward per level: pre-shift and
 //! rows, then columns, then z-lines; inverse: z-lines, columns, then rows and the undo of the
 //! pre-shift). The launches of a transform (grids, arguments, Mallat band copies) come from
-//! [`dwt_emit_c::plan`], which the CUDA backend interprets too.
+//! [`dwt_emit_c::plan()`], which the CUDA backend interprets too.
 //!
 //! - The platform and device are discovered once per process (the first platform with a device);
 //!   no platform is [`DwtError::Unavailable`] with what to install, at once, never a panic.
