@@ -670,6 +670,10 @@ impl CudaBackend {
         graphs: bool,
     ) -> Result<(), DwtError> {
         use cudarc::driver::{DevicePtr, DevicePtrMut};
+        // The raw driver calls below (launches, copies, graph launches and captures) run in
+        // the thread's current context, which only cudarc's own calls set: a worker thread
+        // handed buffers made elsewhere would have none (CUDA_ERROR_INVALID_CONTEXT).
+        self.state.ctx.bind_to_thread().map_err(device_error)?;
         let plan = &prepared.plan;
         let len = data.len();
         // The guards order this stream's use of the caller's buffers after other streams'
