@@ -120,6 +120,10 @@ impl DeviceElement for f64 {}
 
 type Cell = Arc<OnceLock<Result<Arc<CudaModule>, DwtError>>>;
 
+/// CUDA's per-thread default stream (`CU_STREAM_PER_THREAD`, cudarc's
+/// `CudaContext::per_thread_stream`): one handle that is another stream on every thread.
+const PER_THREAD_STREAM: usize = 0x2;
+
 /// The process's CUDA device with its context and module cache.
 struct DeviceState {
     ctx: Arc<CudaContext>,
@@ -286,7 +290,9 @@ impl CudaBackend {
     /// default every size): each prepared request records its launches at the second call on
     /// the same (stream, source, destination) buffers, keeps the [`GRAPHS_KEPT`] most recent,
     /// and replays them; its graphs on one stream share one scratch (and one copy of the input,
-    /// in place). 0 launches every kernel on its own. Host runs never record.
+    /// in place). 0 launches every kernel on its own. Host runs never record, nor do runs on
+    /// CUDA's per-thread default stream (`CudaContext::per_thread_stream`: one handle naming a
+    /// stream per thread, whose transforms run at once and so cannot share buffers).
     pub fn with_graph_limit(mut self, samples: usize) -> Self {
         self.graph_samples = samples;
         // Requests prepared before carry the old limit.
@@ -694,7 +700,12 @@ impl CudaBackend {
             source: source_at,
             data: data_at,
         };
+        // What graphs keep per stream handle (the scratch and input copy they share, freed in
+        // the order of the stream they were allocated on) needs the handle to name one stream:
+        // the per-thread default stream's names another on every thread, whose transforms run
+        // at once. Those launch directly, with buffers of their own.
         let recorded = graphs
+            && key.stream != PER_THREAD_STREAM
             && len <= self.graph_samples
             && match prepared
                 .graphs
