@@ -17,7 +17,7 @@
 use std::any::Any;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use cudarc::driver::{result, sys};
 use dwt_runtime::DwtError;
@@ -93,8 +93,18 @@ impl DeviceBuffer {
 /// scratch, each allocated at the first recording that needs it.
 #[derive(Default)]
 struct StreamBuffers {
-    copy: Option<DeviceBuffer>,
-    scratch: Option<DeviceBuffer>,
+    copy: Option<Arc<DeviceBuffer>>,
+    scratch: Option<Arc<DeviceBuffer>>,
+}
+
+/// The shared buffers a recording addresses ([`Graphs::stream_buffers`]), held from before its
+/// capture for as long as its graph is kept: another thread's recording may evict the stream's
+/// last graph meanwhile and with it the stream's [`StreamBuffers`], which must not free what
+/// this graph's nodes address.
+pub(crate) struct Shared {
+    pub copy_at: sys::CUdeviceptr,
+    pub scratch_at: sys::CUdeviceptr,
+    _held: Vec<Arc<DeviceBuffer>>,
 }
 
 /// An instantiated graph.
@@ -102,6 +112,9 @@ struct Recorded {
     key: Key,
     graph: sys::CUgraph,
     exec: sys::CUgraphExec,
+    /// Dropped after the graph (fields drop after `Drop::drop`): freed in stream order, after
+    /// its last launch.
+    _buffers: Shared,
 }
 
 // SAFETY: the handles are only used under the `Graphs` mutex (the driver asks that calls on one
@@ -169,28 +182,37 @@ impl Graphs {
         Ok(Replay::Replayed)
     }
 
-    /// The addresses of the copy of the input (of `copy` elements; 0 when `None`) and of the
-    /// scratch (`scratch` elements; 0 when none) that this request's graphs on `stream` share,
-    /// allocated by `alloc` where not yet.
+    /// The copy of the input (of `copy` elements; address 0 when `None`) and the scratch
+    /// (`scratch` elements; 0 when none) that this request's graphs on `stream` share,
+    /// allocated by `alloc` where not yet; held until the recording's graph is dropped.
     pub(crate) fn stream_buffers(
         &self,
         stream: usize,
         copy: Option<usize>,
         scratch: usize,
         mut alloc: impl FnMut(usize) -> Result<DeviceBuffer, DwtError>,
-    ) -> Result<(sys::CUdeviceptr, sys::CUdeviceptr), DwtError> {
+    ) -> Result<Shared, DwtError> {
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         let buffers = kept.buffers.entry(stream).or_default();
-        let mut take = |slot: &mut Option<DeviceBuffer>, n: Option<usize>| -> Result<_, DwtError> {
-            Ok(match (n, slot.as_ref()) {
-                (None | Some(0), _) => 0,
-                (Some(_), Some(b)) => b.at,
-                (Some(n), None) => slot.insert(alloc(n)?).at,
-            })
-        };
+        let mut held = Vec::new();
+        let mut take =
+            |slot: &mut Option<Arc<DeviceBuffer>>, n: Option<usize>| -> Result<_, DwtError> {
+                let buffer = match (n, slot.as_ref()) {
+                    (None | Some(0), _) => return Ok(0),
+                    (Some(_), Some(b)) => b.clone(),
+                    (Some(n), None) => slot.insert(Arc::new(alloc(n)?)).clone(),
+                };
+                let at = buffer.at;
+                held.push(buffer);
+                Ok(at)
+            };
         let copy_at = take(&mut buffers.copy, copy)?;
         let scratch_at = take(&mut buffers.scratch, Some(scratch))?;
-        Ok((copy_at, scratch_at))
+        Ok(Shared {
+            copy_at,
+            scratch_at,
+            _held: held,
+        })
     }
 
     /// Records what `issue` issues on `capture` (a stream of this context that nothing else
@@ -198,6 +220,7 @@ impl Graphs {
     pub(crate) fn record(
         &self,
         key: Key,
+        buffers: Shared,
         capture: sys::CUstream,
         stream: sys::CUstream,
         counters: &Counters,
@@ -226,7 +249,12 @@ impl Graphs {
                     return Err(device_error(e));
                 }
             };
-        let recorded = Recorded { key, graph, exec };
+        let recorded = Recorded {
+            key,
+            graph,
+            exec,
+            _buffers: buffers,
+        };
         // SAFETY: as in `replay`.
         unsafe { result::graph::launch(recorded.exec, stream) }.map_err(device_error)?;
         counters.recorded.fetch_add(1, Ordering::Relaxed);
@@ -237,11 +265,95 @@ impl Graphs {
             let evicted = kept.graphs.pop_front().expect("full").key;
             kept.see(evicted);
             // The last graph on its stream gone, so are the buffers they shared (freed after
-            // the stream's launches).
+            // the stream's launches, once no recording in progress holds them).
             if !kept.graphs.iter().any(|r| r.key.stream == evicted.stream) {
                 kept.buffers.remove(&evicted.stream);
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::*;
+
+    /// A buffer stand-in that says when it is dropped (freed).
+    struct Freed(Arc<AtomicBool>);
+
+    impl Drop for Freed {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// The interleaving of two threads' recordings, made deterministic: a recording on stream 1
+    /// takes the buffers its stream's graphs share; before it captures, [`KEPT`] recordings on
+    /// stream 2 evict stream 1's only graph, and with it stream 1's buffers. The buffers the
+    /// first recording addresses must live until its graph goes, not be freed under it (they
+    /// were: the map held the only reference).
+    #[test]
+    #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+    fn a_recording_keeps_its_buffers_while_other_streams_evict_its_streams_graphs() {
+        let backend = crate::CudaBackend::new().expect("a CUDA device");
+        let ctx = backend.context();
+        ctx.bind_to_thread().unwrap();
+        let (s1, s2, capture) = (
+            ctx.new_stream().unwrap(),
+            ctx.new_stream().unwrap(),
+            ctx.new_stream().unwrap(),
+        );
+        let graphs = Graphs::default();
+        let counters = Counters::default();
+        let freed = Arc::new(AtomicBool::new(false));
+        let ours = |_| Ok(DeviceBuffer::new(0x1000, Freed(freed.clone())));
+        let others = |_| Ok(DeviceBuffer::new(0x2000, ()));
+        let key = |stream: &cudarc::driver::CudaStream, data| Key {
+            stream: stream.cu_stream() as usize,
+            source: 0,
+            data,
+        };
+        let record = |k: Key, shared, stream: &cudarc::driver::CudaStream| {
+            // An empty capture: the graph's nodes do not matter here, its buffers do.
+            graphs
+                .record(
+                    k,
+                    shared,
+                    capture.cu_stream(),
+                    stream.cu_stream(),
+                    &counters,
+                    |_| Ok(()),
+                )
+                .unwrap()
+        };
+        let first = graphs.stream_buffers(k1(&s1), None, 8, ours).unwrap();
+        record(key(&s1, 1), first, &s1);
+        let held = graphs.stream_buffers(k1(&s1), None, 8, ours).unwrap();
+        assert_eq!(held.scratch_at, 0x1000, "the stream's shared scratch");
+        for i in 0..KEPT as u64 {
+            let shared = graphs.stream_buffers(k1(&s2), None, 8, others).unwrap();
+            record(key(&s2, 100 + i), shared, &s2);
+        }
+        assert!(
+            !freed.load(Ordering::SeqCst),
+            "stream 1's scratch was freed while a recording addresses it"
+        );
+        record(key(&s1, 2), held, &s1);
+        for i in 0..KEPT as u64 {
+            let shared = graphs.stream_buffers(k1(&s2), None, 8, others).unwrap();
+            record(key(&s2, 200 + i), shared, &s2);
+        }
+        assert!(
+            freed.load(Ordering::SeqCst),
+            "freed once no graph addresses it"
+        );
+        s1.synchronize().unwrap();
+        s2.synchronize().unwrap();
+    }
+
+    fn k1(stream: &cudarc::driver::CudaStream) -> usize {
+        stream.cu_stream() as usize
     }
 }

@@ -725,13 +725,17 @@ impl CudaBackend {
         // This call's own buffers, freed in stream order after its steps; a recording's are its
         // stream's, shared with the request's other graphs there.
         let mut owned = Vec::new();
-        let (copy_at, scratch_at) = if recorded {
-            prepared.graphs.stream_buffers(
+        let shared = match recorded {
+            true => Some(prepared.graphs.stream_buffers(
                 key.stream,
                 copy_in.then_some(len),
                 plan.scratch,
                 alloc,
-            )?
+            )?),
+            false => None,
+        };
+        let (copy_at, scratch_at) = if let Some(shared) = &shared {
+            (shared.copy_at, shared.scratch_at)
         } else {
             let mut own = |n: usize| -> Result<u64, DwtError> {
                 let buffer = alloc(n)?;
@@ -770,10 +774,11 @@ impl CudaBackend {
                 programmatic,
             )
         };
-        if recorded {
+        if let Some(shared) = shared {
             let capture = self.state.capture_stream()?;
             prepared.graphs.record(
                 key,
+                shared,
                 *capture as sys::CUstream,
                 stream.cu_stream(),
                 &self.graph_counts,
