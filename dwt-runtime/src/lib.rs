@@ -5,6 +5,7 @@
 //! compiled once, executed on many buffers.
 
 mod backend;
+pub mod build_cache;
 pub mod cache;
 #[cfg(feature = "conformance")]
 pub mod conformance;
@@ -16,6 +17,7 @@ pub mod plan;
 pub mod registry;
 
 pub use backend::{Backend, CpuBackend, Request, Samples};
+pub use build_cache::BuildCache;
 pub use cache::PreparedCache;
 pub use dwt_ir::{Direction, ElementType, Layout};
 pub use element::{Element, Work};

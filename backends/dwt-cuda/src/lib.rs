@@ -9,7 +9,8 @@
 //!   ([`dwt_emit_c::KernelModule::source_for`]: NVRTC compiles every kernel it is given).
 //! - Modules are compiled to CUBIN (`--gpu-architecture=sm_XY` from the device's compute
 //!   capability; float multiply-adds fused), cached per device and source, shared by every backend
-//!   value and thread; each is compiled once. CUBINs are also cached on disk ([`disk_cache`]:
+//!   value and thread; each is compiled once ([`BuildCache`]: a compile error is kept, a
+//!   device's failure tried again at the next call). CUBINs are also cached on disk ([`disk_cache`]:
 //!   `$DWT_CACHE_DIR`, else `$XDG_CACHE_HOME/lifting`, else `~/.cache/lifting`), keyed by the
 //!   SHA-256 of the source, the device, the driver and NVRTC versions and the options; a corrupt
 //!   entry is compiled again.
@@ -57,8 +58,8 @@ use cudarc::driver::{
 use dwt_emit_c::{emit_module, Cuda, KernelModule, LaunchPlan, Step};
 use dwt_ir::ElementType;
 use dwt_runtime::{
-    Backend, DwtError, Element, KernelOrigin, PrepareReport, PreparedCache, PreparedTransform,
-    Request, Samples,
+    Backend, BuildCache, DwtError, Element, KernelOrigin, PrepareReport, PreparedCache,
+    PreparedTransform, Request, Samples,
 };
 
 pub use dwt_emit_c::{LaunchConfig, Strategy};
@@ -118,8 +119,6 @@ impl DeviceElement for i32 {}
 impl DeviceElement for f32 {}
 impl DeviceElement for f64 {}
 
-type Cell = Arc<OnceLock<Result<Arc<CudaModule>, DwtError>>>;
-
 /// CUDA's per-thread default stream (`CU_STREAM_PER_THREAD`, cudarc's
 /// `CudaContext::per_thread_stream`): one handle that is another stream on every thread.
 const PER_THREAD_STREAM: usize = 0x2;
@@ -132,7 +131,7 @@ struct DeviceState {
     driver_version: i32,
     /// Keyed by (device, the source itself): a hash alone could, however rarely, hand one
     /// source another's module.
-    modules: Mutex<HashMap<(usize, String), Cell>>,
+    modules: BuildCache<(usize, String), Arc<CudaModule>>,
     /// The stream graphs are recorded on (created at the first recording; 0 before), held
     /// while recording.
     capture: Mutex<usize>,
@@ -180,7 +179,7 @@ fn discover() -> Result<DeviceState, DwtError> {
         name,
         capability,
         driver_version,
-        modules: Mutex::new(HashMap::new()),
+        modules: BuildCache::default(),
         capture: Mutex::new(0),
         choices: Mutex::new(HashMap::new()),
     })
@@ -378,44 +377,33 @@ impl CudaBackend {
         let start = Instant::now();
         let mut origin = KernelOrigin::Memory;
         let key = (self.state.ctx.ordinal(), source.to_string());
-        let cell = self
-            .state
-            .modules
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .entry(key)
-            .or_default()
-            .clone();
-        // Compiled outside the map's lock: other modules compile in parallel, this one once.
-        let module = cell
-            .get_or_init(|| {
-                let entry = self
-                    .cache_identity()
-                    .and_then(|id| disk_cache::entry(&id, source));
-                // Only an ELF image is handed to the driver, which would read anything else as
-                // PTX text up to a NUL byte the entry may not hold.
-                let cubin = entry
-                    .as_deref()
-                    .and_then(dwt_emit_c::disk_cache::load)
-                    .filter(|bytes| bytes.starts_with(b"\x7fELF"));
-                if let Some(cubin) = cubin {
-                    let ptx = cudarc::nvrtc::Ptx::from_binary(cubin);
-                    if let Ok(module) = self.state.ctx.load_module(ptx) {
-                        origin = KernelOrigin::DiskCache;
-                        return Ok(module);
-                    }
+        let module = self.state.modules.get_or_build(key, || {
+            let entry = self
+                .cache_identity()
+                .and_then(|id| disk_cache::entry(&id, source));
+            // Only an ELF image is handed to the driver, which would read anything else as
+            // PTX text up to a NUL byte the entry may not hold.
+            let cubin = entry
+                .as_deref()
+                .and_then(dwt_emit_c::disk_cache::load)
+                .filter(|bytes| bytes.starts_with(b"\x7fELF"));
+            if let Some(cubin) = cubin {
+                let ptx = cudarc::nvrtc::Ptx::from_binary(cubin);
+                if let Ok(module) = self.state.ctx.load_module(ptx) {
+                    origin = KernelOrigin::DiskCache;
+                    return Ok(module);
                 }
-                let compiled = compile(source, &self.arch())?;
-                if let Some(entry) = &entry {
-                    let _ = dwt_emit_c::disk_cache::store(entry, &compiled.cubin);
-                }
-                origin = KernelOrigin::Compiled;
-                self.state
-                    .ctx
-                    .load_module(cudarc::nvrtc::Ptx::from_binary(compiled.cubin))
-                    .map_err(device_error)
-            })
-            .clone()?;
+            }
+            let compiled = compile(source, &self.arch())?;
+            if let Some(entry) = &entry {
+                let _ = dwt_emit_c::disk_cache::store(entry, &compiled.cubin);
+            }
+            origin = KernelOrigin::Compiled;
+            self.state
+                .ctx
+                .load_module(cudarc::nvrtc::Ptx::from_binary(compiled.cubin))
+                .map_err(device_error)
+        })?;
         Ok((module, origin, start.elapsed()))
     }
 

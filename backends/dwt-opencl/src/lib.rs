@@ -7,7 +7,8 @@
 //! - The platform and device are discovered once per process (the first platform with a device);
 //!   no platform is [`DwtError::Unavailable`] with what to install, at once, never a panic.
 //! - Built programs are cached per device and source, shared by every backend value and
-//!   thread; a program is built once even when several threads ask for it at the same time.
+//!   thread; a program is built once even when several threads ask for it at the same time
+//!   ([`BuildCache`]: a compile error is kept, a device's failure tried again at the next call).
 //! - Built program binaries are also cached on disk ([`disk_cache`]: `$DWT_CACHE_DIR`, else
 //!   `$XDG_CACHE_HOME/lifting`, else `~/.cache/lifting`), keyed by the SHA-256 of the source, the
 //!   platform, the device and its driver version, so a new process skips the compiler; a corrupt
@@ -61,8 +62,8 @@ use dwt_emit_c::{
 };
 use dwt_ir::ElementType;
 use dwt_runtime::{
-    Backend, DwtError, Element, KernelOrigin, ModuleReport, PrepareReport, Prepared, PreparedCache,
-    PreparedTransform, Request, Samples,
+    Backend, BuildCache, DwtError, Element, KernelOrigin, ModuleReport, PrepareReport, Prepared,
+    PreparedCache, PreparedTransform, Request, Samples,
 };
 use ocl::enums::{
     DeviceInfo, MemInfo, MemInfoResult, PlatformInfo, ProgramBuildInfo, ProgramBuildInfoResult,
@@ -86,8 +87,6 @@ impl DeviceElement for i32 {}
 impl DeviceElement for f32 {}
 impl DeviceElement for f64 {}
 
-type Cell = Arc<OnceLock<Result<Program, DwtError>>>;
-
 /// The process's OpenCL device with its context and program cache.
 struct DeviceState {
     platform_name: String,
@@ -97,7 +96,7 @@ struct DeviceState {
     fp64: bool,
     /// Keyed by (device, the source itself): a hash alone could, however rarely, hand one
     /// source another's program.
-    programs: Mutex<HashMap<(usize, String), Cell>>,
+    programs: BuildCache<(usize, String), Program>,
     /// What besides the source keys the disk cache ([`disk_cache::identity`]).
     cache_identity: String,
     /// Whether the transforms of every thread run one at a time ([`PoCL`'s workaround](RUNS)).
@@ -194,7 +193,7 @@ fn discover() -> Result<DeviceState, DwtError> {
             device,
             context,
             fp64,
-            programs: Mutex::new(HashMap::new()),
+            programs: BuildCache::default(),
             cache_identity: String::new(),
             one_run_at_a_time: false,
         };
@@ -277,23 +276,12 @@ impl OpenClBackend {
             ocl::core::ClDeviceIdPtr::as_ptr(self.state.device.as_core()) as usize,
             source.to_string(),
         );
-        let cell = self
-            .state
-            .programs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .entry(key)
-            .or_default()
-            .clone();
-        // Built outside the map's lock: other programs build in parallel, this one once.
-        let program = cell
-            .get_or_init(|| {
-                disk_cache::build(self, source).map(|(program, o)| {
-                    origin = o;
-                    program
-                })
+        let program = self.state.programs.get_or_build(key, || {
+            disk_cache::build(self, source).map(|(program, o)| {
+                origin = o;
+                program
             })
-            .clone()?;
+        })?;
         Ok((program, origin, start.elapsed()))
     }
 
