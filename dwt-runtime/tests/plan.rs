@@ -433,26 +433,29 @@ fn non_finite_float_data() {
     ));
 }
 
-/// A backend that panics where `panics_in` says.
-struct Panicking {
-    panics_in: &'static str,
+/// A backend whose `run` and `prepare` do what a test says.
+struct Scripted<R, P> {
+    name: &'static str,
+    run: R,
+    prepare: P,
 }
 
-impl Backend for Panicking {
+impl<R, P> Backend for Scripted<R, P>
+where
+    R: Fn(Samples) -> Result<(), DwtError> + Send + Sync,
+    P: Fn() -> Result<Prepared, DwtError> + Send + Sync,
+{
     fn name(&self) -> &str {
-        "panicking"
+        self.name
     }
     fn device(&self) -> String {
         "nothing".into()
     }
-    fn run(&self, _: &Request, _: Samples) -> Result<(), DwtError> {
-        panic!("run exploded")
+    fn run(&self, _: &Request, data: Samples) -> Result<(), DwtError> {
+        (self.run)(data)
     }
     fn prepare(&self, _: &Request, _: ElementType) -> Result<Prepared, DwtError> {
-        if self.panics_in == "prepare" {
-            panic!("prepare exploded at {}", 42)
-        }
-        Ok(Prepared::default())
+        (self.prepare)()
     }
 }
 
@@ -460,20 +463,23 @@ impl Backend for Panicking {
 /// an error does, never a panic through the plan.
 #[test]
 fn a_panicking_backend_is_an_error() {
-    let e = Plan::builder(
-        &Panicking {
-            panics_in: "prepare",
-        },
-        legall(),
-        &[8],
-    )
-    .build()
-    .unwrap_err();
+    let panics_preparing = Scripted {
+        name: "panicking",
+        run: |_: Samples| Ok(()),
+        prepare: || panic!("prepare exploded at {}", 42),
+    };
+    let e = Plan::builder(&panics_preparing, legall(), &[8])
+        .build()
+        .unwrap_err();
     assert_eq!(
         e.to_string(),
         "backend `panicking` failed while running: it panicked while preparing the transform: prepare exploded at 42"
     );
-    let backend = Panicking { panics_in: "run" };
+    let backend = Scripted {
+        name: "panicking",
+        run: |_: Samples| panic!("run exploded"),
+        prepare: || Ok(Prepared::default()),
+    };
     let plan = Plan::builder(&backend, legall(), &[8]).build().unwrap();
     let e = plan.execute(&mut ramp(8)).unwrap_err();
     assert!(
@@ -488,33 +494,6 @@ fn a_panicking_backend_is_an_error() {
     );
 }
 
-/// A backend that writes garbage into the second row of a batch, then fails.
-struct FailsPartWay {
-    calls: AtomicUsize,
-}
-
-impl Backend for FailsPartWay {
-    fn name(&self) -> &str {
-        "fails-part-way"
-    }
-    fn device(&self) -> String {
-        "nothing".into()
-    }
-    fn run(&self, _: &Request, data: Samples) -> Result<(), DwtError> {
-        let Samples::F32(row) = data else {
-            unreachable!("f32 plans only")
-        };
-        row.fill(7.0);
-        match self.calls.fetch_add(1, Ordering::SeqCst) {
-            0 => Ok(()),
-            _ => Err(DwtError::Device {
-                backend: "fails-part-way".into(),
-                message: "the device went away".into(),
-            }),
-        }
-    }
-}
-
 /// A batch whose backend fails at its second row: with `check_finite` (which holds a copy) the
 /// data is put back and the error says so; without, the error says the data may be partly
 /// transformed.
@@ -523,8 +502,24 @@ fn a_failure_part_way_says_what_became_of_the_data() {
     let cdf53 = dwt_catalogue::by_name("Cdf53").unwrap();
     let input: Vec<f32> = (0..32).map(|i| i as f32).collect();
     for check in [true, false] {
-        let backend = FailsPartWay {
-            calls: AtomicUsize::new(0),
+        // Writes garbage into each row it is given, and fails at the second.
+        let calls = AtomicUsize::new(0);
+        let backend = Scripted {
+            name: "fails-part-way",
+            run: |data: Samples| {
+                let Samples::F32(row) = data else {
+                    unreachable!("f32 plans only")
+                };
+                row.fill(7.0);
+                match calls.fetch_add(1, Ordering::SeqCst) {
+                    0 => Ok(()),
+                    _ => Err(DwtError::Device {
+                        backend: "fails-part-way".into(),
+                        message: "the device went away".into(),
+                    }),
+                }
+            },
+            prepare: || Ok(Prepared::default()),
         };
         let plan = Plan::builder(&backend, cdf53, &[4, 8])
             .rows()
