@@ -41,6 +41,12 @@ impl Dir {
     fn p(&self, name: &str) -> PathBuf {
         self.0.path().join(name)
     }
+    /// The path of a file `name` written with `contents`.
+    fn file(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.p(name);
+        std::fs::write(&path, contents).unwrap();
+        path
+    }
 }
 
 fn s(p: &Path) -> &str {
@@ -308,12 +314,10 @@ fn volumes_npy_and_raw_with_shape() {
     assert_eq!(b, v.iter().map(|&x| x as i64).collect::<Vec<_>>());
 
     // Raw input with --shape and --dtype; raw output with a sidecar; inverse from the sidecar.
-    let raw = d.p("vol.raw");
-    std::fs::write(
-        &raw,
+    let raw = d.file(
+        "vol.raw",
         v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<_>>(),
-    )
-    .unwrap();
+    );
     let (craw, back2) = (d.p("c2.bin"), d.p("back2.npy"));
     dwt()
         .args([
@@ -341,12 +345,7 @@ fn wavelet_files_and_their_errors() {
     let d = Dir::new();
     let input = d.p("in.png");
     scene8(32, 32).save(&input).unwrap();
-    let good = d.p("mine.wav");
-    std::fs::write(
-        &good,
-        "/// A user's LeGall.\nwavelet Mine {\n    shift = 1;\n    odd  -= (even[0] + even[1] + 1) >> 1;\n    even += (odd[-1] + odd[0] + 2) >> 2;\n}\n",
-    )
-    .unwrap();
+    let good = d.file("mine.wav", "/// A user's LeGall.\nwavelet Mine {\n    shift = 1;\n    odd  -= (even[0] + even[1] + 1) >> 1;\n    even += (odd[-1] + odd[0] + 2) >> 2;\n}\n");
     let (c, back) = (d.p("c.npy"), d.p("back.png"));
     forward_ok(&input, &c, s(&good), "2");
     // The sidecar carries the wavelet's text: no file needed to invert.
@@ -357,12 +356,10 @@ fn wavelet_files_and_their_errors() {
         .success();
     assert_eq!(image::open(&back).unwrap().to_luma8(), scene8(32, 32));
 
-    let bad = d.p("bad.wav");
-    std::fs::write(
-        &bad,
+    let bad = d.file(
+        "bad.wav",
         "wavelet Bad {\n    odd -= (even[0] + frob[1]) >> 1;\n}\n",
-    )
-    .unwrap();
+    );
     let out = d.p("x.npy");
     fails(
         &["transform", s(&input), s(&out), "-w", s(&bad), "-l", "1"],
@@ -372,12 +369,10 @@ fn wavelet_files_and_their_errors() {
     fails(&["info", "-w", s(&bad)], None, "bad.wav:2:");
 
     // A file of two wavelets is not silently the first of them.
-    let two = d.p("two.wav");
-    std::fs::write(
-        &two,
+    let two = d.file(
+        "two.wav",
         "wavelet A { odd -= even[0]; }\nwavelet B { odd -= even[1]; }\n",
-    )
-    .unwrap();
+    );
     fails(
         &["transform", s(&input), s(&out), "-w", s(&two), "-l", "1"],
         Some(&input),
@@ -391,12 +386,10 @@ fn wavelet_files_and_their_errors() {
 #[test]
 fn info_on_a_far_reaching_program_returns() {
     let d = Dir::new();
-    let far = d.p("far.wav");
-    std::fs::write(
-        &far,
+    let far = d.file(
+        "far.wav",
         "wavelet Far { odd -= (even[-64] + even[64] + 1) >> 1; }\n",
-    )
-    .unwrap();
+    );
     let out = dwt()
         .args(["info", "-w", s(&far)])
         .assert()
@@ -423,8 +416,7 @@ fn error_paths_say_one_line_and_leave_the_input_alone() {
         None,
         "no such file",
     );
-    let garbage = d.p("garbage.png");
-    std::fs::write(&garbage, b"this is not a png").unwrap();
+    let garbage = d.file("garbage.png", b"this is not a png");
     fails(
         &["transform", s(&garbage), o, "-w", "LeGall53", "-l", "1"],
         Some(&garbage),
@@ -572,8 +564,7 @@ fn error_paths_say_one_line_and_leave_the_input_alone() {
         .stderr(predicate::str::contains("overflow allowed"));
 
     // Raw input: shape required, shape must match the bytes.
-    let raw = d.p("in.raw");
-    std::fs::write(&raw, vec![0u8; 100]).unwrap();
+    let raw = d.file("in.raw", vec![0u8; 100]);
     fails(
         &["transform", s(&raw), o, "-w", "LeGall53", "-l", "1"],
         Some(&raw),
@@ -613,8 +604,7 @@ fn error_paths_say_one_line_and_leave_the_input_alone() {
         Some(&raw),
         "bad --shape",
     );
-    let bad_npy = d.p("bad.npy");
-    std::fs::write(&bad_npy, b"\x93NUMPY\x01\x00garbage").unwrap();
+    let bad_npy = d.file("bad.npy", b"\x93NUMPY\x01\x00garbage");
     fails(
         &["transform", s(&bad_npy), o, "-w", "LeGall53", "-l", "1"],
         Some(&bad_npy),
@@ -925,8 +915,7 @@ fn no_output_sidecar_or_preview_overwrites_the_input() {
     assert_eq!(std::fs::read(&cj).unwrap(), b"{}");
 
     // Raw input named like the output's sidecar.
-    let raw = d.p("data.json");
-    std::fs::write(&raw, [1u8; 128]).unwrap();
+    let raw = d.file("data.json", [1u8; 128]);
     fails(
         &[
             "transform",
@@ -1301,8 +1290,7 @@ fn pgm_is_read_and_written_exactly_with_its_maxval() {
     let samples: Vec<u16> = (0..6 * 5).map(|i| (i * 137 % 4096) as u16).collect();
     let mut pgm = b"P5\n# twelve bits\n6 5\n4095\n".to_vec();
     pgm.extend(samples.iter().flat_map(|v| v.to_be_bytes()));
-    let input = d.p("m.pgm");
-    std::fs::write(&input, &pgm).unwrap();
+    let input = d.file("m.pgm", &pgm);
     let (c, back, backnpy) = (d.p("m.npy"), d.p("back.pgm"), d.p("back.npy"));
     dwt()
         .args(["transform", s(&input), s(&c), "-w", "LeGall53", "-l", "2"])
@@ -1331,8 +1319,7 @@ fn pgm_is_read_and_written_exactly_with_its_maxval() {
     assert_eq!(std::fs::read(&back).unwrap(), expected);
 
     // Plain P2 with a small maxval.
-    let p2 = d.p("p2.pgm");
-    std::fs::write(&p2, "P2\n# c\n3 2\n7\n1 2 3\n4 5 6\n").unwrap();
+    let p2 = d.file("p2.pgm", "P2\n# c\n3 2\n7\n1 2 3\n4 5 6\n");
     let (c2, b2) = (d.p("p2.npy"), d.p("p2b.pgm"));
     forward_ok(&p2, &c2, "LeGall53", "1");
     dwt()
@@ -1362,8 +1349,7 @@ fn pgm_is_read_and_written_exactly_with_its_maxval() {
         (&b"P5 3 2 70000\n"[..], "maxval 70000"),
         (&b"P5 3 x 255\n"[..], "expected the height"),
     ] {
-        let bad = d.p("bad.pgm");
-        std::fs::write(&bad, bytes).unwrap();
+        let bad = d.file("bad.pgm", bytes);
         fails(
             &["transform", s(&bad), s(&out), "-w", "LeGall53", "-l", "1"],
             Some(&bad),
@@ -1397,8 +1383,7 @@ fn unsupported_formats_and_raw_dtype_advice() {
     );
     assert!(!out.exists());
     for ext in ["jpg", "bmp"] {
-        let f = d.p(&format!("a.{ext}"));
-        std::fs::write(&f, [0u8; 512]).unwrap();
+        let f = d.file(&format!("a.{ext}"), [0u8; 512]);
         fails(
             &["transform", s(&f), s(&out), "-w", "LeGall53", "-l", "1"],
             Some(&f),
@@ -1420,8 +1405,7 @@ fn unsupported_formats_and_raw_dtype_advice() {
     }
     assert_eq!(listing(d.0.path()), ["a.bmp", "a.jpg", "in.png"]);
     // Raw i16 samples whose transform needs i32: --dtype i32 would read the file as i32.
-    let raw = d.p("r.raw");
-    std::fs::write(&raw, [0x30u8, 0x75].repeat(256)).unwrap();
+    let raw = d.file("r.raw", [0x30u8, 0x75].repeat(256));
     fails(
         &[
             "transform",
@@ -1449,12 +1433,10 @@ fn non_finite_values_are_refused() {
     let d = Dir::new();
     let input = d.p("in.png");
     scene8(16, 16).save(&input).unwrap();
-    let huge = d.p("huge.wav");
-    std::fs::write(
-        &huge,
+    let huge = d.file(
+        "huge.wav",
         "wavelet Huge { kind = float; odd -= 0.5*even[0]; even += 0.25*odd[0]; scale 1e30; }\n",
-    )
-    .unwrap();
+    );
     let out = d.p("c.npy");
     // Each level multiplies the low band by 1e30 per axis: level 2's four 4x4 bands pass f32's
     // 3.4e38 (its HH one lifted from infinite values).
