@@ -1091,7 +1091,10 @@ fn disk_cache_entries_load_and_non_elf_entries_recompile() {
     let nonce = format!("{}-{:?}", std::process::id(), std::time::SystemTime::now());
     let source = |tag: &str| format!("// {tag} {nonce}\n{base}");
     let id = b.cache_identity().expect("NVRTC's version");
-    let dir = cache_folder();
+    // The folder the backend writes to: DWT_CACHE_DIR (the GPU test script sets it), else the
+    // user's.
+    let dir =
+        dwt_emit_c::disk_cache::cache_dir().expect("a cache folder ($DWT_CACHE_DIR or ~/.cache)");
     let entry = |s: &str| id.entry(&dir, s);
 
     let (_, origin, _) = b.build_reporting(&source("first")).unwrap();
@@ -1111,12 +1114,6 @@ fn disk_cache_entries_load_and_non_elf_entries_recompile() {
     assert_eq!(origin, KernelOrigin::Compiled);
     let stored = dwt_emit_c::disk_cache::load(&entry(&source("third"))).unwrap();
     assert!(stored.starts_with(b"\x7fELF"));
-}
-
-/// The cache folder the backend writes to: `DWT_CACHE_DIR` (which the GPU test script sets),
-/// else the user's.
-fn cache_folder() -> std::path::PathBuf {
-    dwt_emit_c::disk_cache::cache_dir().expect("a cache folder ($DWT_CACHE_DIR or ~/.cache)")
 }
 
 /// A backend switched to measuring after it prepared a request measures that request afresh
