@@ -53,6 +53,13 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// `dwt -q transform COEFFS OUT --inverse`, to take more arguments and be asserted.
+fn inverse(coeffs: &Path, out: &Path) -> Command {
+    let mut cmd = dwt();
+    cmd.args(["-q", "transform", s(coeffs), s(out), "--inverse"]);
+    cmd
+}
+
 /// Runs `dwt args` and checks it fails with one `dwt: ...` line containing `needle`, without
 /// touching `input`.
 /// `dwt -q transform INPUT OUTPUT -w WAVELET -l LEVELS`, which must succeed.
@@ -233,10 +240,7 @@ fn every_integer_wavelet_round_trips_pgm_and_16_bit_tiff() {
                 .args(["-q", "transform", s(input), s(&c), "-w", w, "-l", "3"])
                 .assert()
                 .success();
-            dwt()
-                .args(["-q", "transform", s(&c), s(&back), "--inverse"])
-                .assert()
-                .success();
+            inverse(&c, &back).assert().success();
             let (a, b) = (image::open(input).unwrap(), image::open(&back).unwrap());
             assert_eq!(a.as_bytes(), b.as_bytes(), "{w} {ext}");
             assert_eq!(a.color(), b.color(), "{w} {ext}");
@@ -269,10 +273,7 @@ fn float_wavelet_and_interleaved_layout_and_raw_output() {
     assert_eq!(side["dtype"], "f32");
     assert_eq!(side["layout"], "interleaved");
     assert_eq!(std::fs::metadata(&raw).unwrap().len(), 64 * 48 * 4);
-    dwt()
-        .args(["-q", "transform", s(&raw), s(&back), "--inverse"])
-        .assert()
-        .success();
+    inverse(&raw, &back).assert().success();
     assert_eq!(image::open(&back).unwrap().to_luma8(), scene8(64, 48));
 }
 
@@ -301,10 +302,7 @@ fn volumes_npy_and_raw_with_shape() {
         .assert()
         .success()
         .stderr(predicate::str::contains("10-bit signed input"));
-    dwt()
-        .args(["-q", "transform", s(&c), s(&back), "--inverse"])
-        .assert()
-        .success();
+    inverse(&c, &back).assert().success();
     let (b, bshape, descr) = read_npy_i64(&back);
     assert_eq!(
         (bshape, descr.as_str()),
@@ -333,10 +331,7 @@ fn volumes_npy_and_raw_with_shape() {
         .args(["--shape", "9,10,12", "--dtype", "i16"])
         .assert()
         .success();
-    dwt()
-        .args(["-q", "transform", s(&craw), s(&back2), "--inverse"])
-        .assert()
-        .success();
+    inverse(&craw, &back2).assert().success();
     assert_eq!(read_npy_i64(&back2).0, b);
 }
 
@@ -350,10 +345,7 @@ fn wavelet_files_and_their_errors() {
     forward_ok(&input, &c, s(&good), "2");
     // The sidecar carries the wavelet's text: no file needed to invert.
     std::fs::remove_file(&good).unwrap();
-    dwt()
-        .args(["-q", "transform", s(&c), s(&back), "--inverse"])
-        .assert()
-        .success();
+    inverse(&c, &back).assert().success();
     assert_eq!(image::open(&back).unwrap().to_luma8(), scene8(32, 32));
 
     let bad = d.file(
@@ -696,10 +688,7 @@ fn readme_main_job_sample_transform_preview_inverse() {
         .args(["--preview", s(&pyr)])
         .assert()
         .success();
-    dwt()
-        .args(["-q", "transform", s(&c), s(&back), "--inverse"])
-        .assert()
-        .success();
+    inverse(&c, &back).assert().success();
     assert_eq!(image::open(&back).unwrap().to_luma8(), original);
     fails(&["sample", s(&d.p("x.npy"))], None, "write the sample as");
 }
@@ -1075,8 +1064,7 @@ fn inverse_flags_that_contradict_the_sidecar_are_refused() {
         "which says LeGall53",
     );
     // Agreeing flags are fine.
-    dwt()
-        .args(["-q", "transform", s(&c), s(&back), "--inverse"])
+    inverse(&c, &back)
         .args([
             "-w", "LeGall53", "-l", "3", "--layout", "mallat", "--dtype", "i16",
         ])
@@ -1133,10 +1121,7 @@ fn a_sidecar_names_its_data_file_and_every_field_is_checked() {
     edit_json(&cj, |m| {
         m.remove("data");
     });
-    dwt()
-        .args(["-q", "transform", s(&c), s(&back), "--inverse"])
-        .assert()
-        .success();
+    inverse(&c, &back).assert().success();
     assert_eq!(image::open(&back).unwrap().to_luma8(), scene8(40, 24));
     std::fs::remove_file(&back).unwrap();
 
@@ -1214,27 +1199,15 @@ fn allow_overflow_is_recorded_and_the_inverse_warns() {
     assert_eq!(side["allow_overflow"], true);
     // Here coefficients did wrap: the reconstruction leaves the picture's uint8, an error after
     // the warning; in the coefficients' type it is written, with the warning.
-    dwt()
-        .args(["-q", "transform", s(&c), s(&back), "--inverse"])
-        .assert()
-        .failure()
-        .stderr(
-            predicate::str::contains("warning: ")
-                .and(predicate::str::contains("--allow-overflow"))
-                .and(predicate::str::contains(
-                    "does not fit the input's dtype u8",
-                )),
-        );
-    dwt()
-        .args([
-            "-q",
-            "transform",
-            s(&c),
-            s(&back),
-            "--inverse",
-            "--dtype",
-            "i16",
-        ])
+    inverse(&c, &back).assert().failure().stderr(
+        predicate::str::contains("warning: ")
+            .and(predicate::str::contains("--allow-overflow"))
+            .and(predicate::str::contains(
+                "does not fit the input's dtype u8",
+            )),
+    );
+    inverse(&c, &back)
+        .args(["--dtype", "i16"])
         .assert()
         .success()
         .stderr(
@@ -1258,11 +1231,7 @@ fn allow_overflow_is_recorded_and_the_inverse_warns() {
     let side: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(d.p("c.json")).unwrap()).unwrap();
     assert!(side.get("allow_overflow").is_none());
-    dwt()
-        .args(["-q", "transform", s(&c), s(&back), "--inverse"])
-        .assert()
-        .success()
-        .stderr("");
+    inverse(&c, &back).assert().success().stderr("");
 }
 
 #[test]
@@ -1280,10 +1249,7 @@ fn pgm_is_read_and_written_exactly_with_its_maxval() {
     // Reconstructed as .npy, an 8-bit picture is uint8 with its samples.
     let (c8, back8) = (d.p("s8.npy"), d.p("s8back.npy"));
     forward_ok(&sample, &c8, "LeGall53", "2");
-    dwt()
-        .args(["-q", "transform", s(&c8), s(&back8), "--inverse"])
-        .assert()
-        .success();
+    inverse(&c8, &back8).assert().success();
     assert_eq!(npy_parts(&back8), ("|u1".to_string(), b[12..].to_vec()));
 
     // A 12-bit PGM: samples as stored (not scaled to 16 bits), and back with maxval 4095.
@@ -1297,10 +1263,7 @@ fn pgm_is_read_and_written_exactly_with_its_maxval() {
         .assert()
         .success()
         .stderr(predicate::str::contains("12-bit input"));
-    dwt()
-        .args(["-q", "transform", s(&c), s(&backnpy), "--inverse"])
-        .assert()
-        .success();
+    inverse(&c, &backnpy).assert().success();
     assert_eq!(
         read_npy_i64(&backnpy).0,
         samples.iter().map(|&v| v as i64).collect::<Vec<_>>()
@@ -1310,10 +1273,7 @@ fn pgm_is_read_and_written_exactly_with_its_maxval() {
         "<u2",
         "a 12-bit picture's samples are uint16"
     );
-    dwt()
-        .args(["-q", "transform", s(&c), s(&back), "--inverse"])
-        .assert()
-        .success();
+    inverse(&c, &back).assert().success();
     let mut expected = b"P5\n6 5\n4095\n".to_vec();
     expected.extend(samples.iter().flat_map(|v| v.to_be_bytes()));
     assert_eq!(std::fs::read(&back).unwrap(), expected);
@@ -1322,10 +1282,7 @@ fn pgm_is_read_and_written_exactly_with_its_maxval() {
     let p2 = d.file("p2.pgm", "P2\n# c\n3 2\n7\n1 2 3\n4 5 6\n");
     let (c2, b2) = (d.p("p2.npy"), d.p("p2b.pgm"));
     forward_ok(&p2, &c2, "LeGall53", "1");
-    dwt()
-        .args(["-q", "transform", s(&c2), s(&b2), "--inverse"])
-        .assert()
-        .success();
+    inverse(&c2, &b2).assert().success();
     assert_eq!(
         std::fs::read(&b2).unwrap(),
         b"P5\n3 2\n7\n\x01\x02\x03\x04\x05\x06"
@@ -1552,10 +1509,7 @@ fn an_inverse_gives_back_the_input_dtype() {
         let (input, c, back) = (d.p("in.npy"), d.p("c.npy"), d.p("back.npy"));
         write_npy(&input, descr, &shape, &body);
         forward_ok(&input, &c, wavelet, "2");
-        dwt()
-            .args(["-q", "transform", s(&c), s(&back), "--inverse"])
-            .assert()
-            .success();
+        inverse(&c, &back).assert().success();
         let (got, got_body) = npy_parts(&back);
         assert_eq!(got, descr, "{descr}: the reconstruction's dtype");
         if descr == "<f8" {
@@ -1590,16 +1544,8 @@ fn an_inverse_gives_back_the_input_dtype() {
         "does not fit the input's dtype u8: the values are in [",
     );
     assert!(!back.exists());
-    dwt()
-        .args([
-            "-q",
-            "transform",
-            s(&c),
-            s(&back),
-            "--inverse",
-            "--dtype",
-            "i16",
-        ])
+    inverse(&c, &back)
+        .args(["--dtype", "i16"])
         .assert()
         .success();
     assert_eq!(npy_parts(&back).0, "<i2");
