@@ -264,7 +264,7 @@ pub fn read_input(
                     stored: picture_type(bits),
                     data,
                     shape: vec![h, w],
-                    range: Some(InputRange::unsigned(bits)),
+                    range: Some(InputRange::unsigned(bits).map_err(|e| e.to_string())?),
                     image_bits: Some(bits),
                     maxval: Some(maxval),
                 });
@@ -297,7 +297,7 @@ pub fn read_input(
                 stored: picture_type(bits),
                 data,
                 shape: vec![h, w],
-                range: Some(InputRange::unsigned(bits)),
+                range: Some(InputRange::unsigned(bits).map_err(|e| e.to_string())?),
                 image_bits: Some(bits),
                 maxval: None,
             })

@@ -227,18 +227,11 @@ fn parse_shape(s: &str) -> Result<Vec<usize>> {
 fn input_range(values: &[i64]) -> InputRange {
     let lo = values.iter().copied().min().unwrap_or(0);
     let hi = values.iter().copied().max().unwrap_or(0);
-    let fits = |bits: u32, signed: bool| {
-        let r = if signed {
-            InputRange::signed(bits)
-        } else {
-            InputRange::unsigned(bits)
-        }
-        .interval();
-        r.contains(lo as i128) && r.contains(hi as i128)
-    };
     let signed = lo < 0;
-    let bits = (1..=63).find(|&b| fits(b, signed)).unwrap_or(64);
-    InputRange { bits, signed }
+    (1..=InputRange::MAX_BITS)
+        .filter_map(|bits| InputRange::new(bits, signed).ok())
+        .find(|r| r.interval().contains(lo as i128) && r.interval().contains(hi as i128))
+        .expect("64 bits hold every i64")
 }
 
 fn transform(a: TransformArgs, quiet: bool) -> Result<()> {
@@ -807,7 +800,11 @@ fn info(a: InfoArgs) -> Result<()> {
                             if l > analysed {
                                 return format!("{:>8}", "-");
                             }
-                            let r = g.growth(l, dims, InputRange::unsigned(bits));
+                            let r = g.growth(
+                                l,
+                                dims,
+                                InputRange::unsigned(bits).expect("the table's bit depths"),
+                            );
                             let mark = if r.working_bits() > 32 { "!" } else { "" };
                             format!("{:>8}", format!("{}{mark}", r.bits()))
                         })

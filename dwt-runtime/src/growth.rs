@@ -16,7 +16,7 @@
 //! use dwt_runtime::growth::{bit_growth, InputRange};
 //! use dwt_runtime::ElementType;
 //!
-//! let g = bit_growth(dwt_catalogue::by_name("LeGall53").unwrap(), 4, 2, InputRange::unsigned(8)).unwrap();
+//! let g = bit_growth(dwt_catalogue::by_name("LeGall53").unwrap(), 4, 2, InputRange::unsigned(8).unwrap()).unwrap();
 //! assert!(g.check(ElementType::I16, false).is_ok());
 //! ```
 
@@ -75,41 +75,63 @@ impl fmt::Display for Interval {
 }
 
 /// The values the input samples take: `bits` wide, unsigned (`[0, 2^bits - 1]`, as image pixels)
-/// or signed (`[-2^(bits-1), 2^(bits-1) - 1]`, as VC-2 after its offset).
+/// or signed (`[-2^(bits-1), 2^(bits-1) - 1]`, as VC-2 after its offset). Built by
+/// [`InputRange::unsigned`] or [`InputRange::signed`], which refuse a bit depth outside 1 to 64,
+/// so every range the analysis is given is one it can follow. The default is 8-bit pixels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct InputRange {
-    pub bits: u32,
-    pub signed: bool,
+    bits: u32,
+    signed: bool,
 }
 
 impl InputRange {
-    pub fn unsigned(bits: u32) -> Self {
-        InputRange {
-            bits,
-            signed: false,
-        }
+    /// The widest input the analysis takes: its intervals are `i128`, and lifting sums of wider
+    /// samples could leave them.
+    pub const MAX_BITS: u32 = 64;
+
+    /// `[0, 2^bits - 1]`; [`DwtError::InputBits`] unless `bits` is 1 to [`InputRange::MAX_BITS`].
+    pub fn unsigned(bits: u32) -> Result<Self, DwtError> {
+        Self::new(bits, false)
     }
 
-    pub fn signed(bits: u32) -> Self {
-        InputRange { bits, signed: true }
+    /// `[-2^(bits-1), 2^(bits-1) - 1]`; [`DwtError::InputBits`] unless `bits` is 1 to
+    /// [`InputRange::MAX_BITS`].
+    pub fn signed(bits: u32) -> Result<Self, DwtError> {
+        Self::new(bits, true)
     }
 
-    /// Whether `bits` is a bit depth the analysis takes (1 to 64); else
-    /// [`DwtError::InputBits`].
-    pub fn validate(self) -> Result<(), DwtError> {
-        match self.bits {
-            1..=64 => Ok(()),
+    /// [`InputRange::signed`] or [`InputRange::unsigned`] as `signed` says.
+    pub fn new(bits: u32, signed: bool) -> Result<Self, DwtError> {
+        match bits {
+            1..=Self::MAX_BITS => Ok(InputRange { bits, signed }),
             bits => Err(DwtError::InputBits { bits }),
         }
     }
 
-    /// The values; panics for a bit depth [`InputRange::validate`] refuses.
+    pub fn bits(self) -> u32 {
+        self.bits
+    }
+
+    pub fn is_signed(self) -> bool {
+        self.signed
+    }
+
+    /// The values.
     pub fn interval(self) -> Interval {
-        assert!((1..=64).contains(&self.bits), "input bit depth 1..=64");
         if self.signed {
             Interval::new(-(1i128 << (self.bits - 1)), (1i128 << (self.bits - 1)) - 1)
         } else {
             Interval::new(0, (1i128 << self.bits) - 1)
+        }
+    }
+}
+
+impl Default for InputRange {
+    /// 8-bit pixels.
+    fn default() -> Self {
+        InputRange {
+            bits: 8,
+            signed: false,
         }
     }
 }
@@ -838,7 +860,6 @@ pub fn check_bit_growth(
     element: ElementType,
     allow_overflow: bool,
 ) -> Result<String, DwtError> {
-    input.validate()?;
     match bit_growth_for_shape(wavelet, levels, shape, input) {
         Some(g) => g.check(element, allow_overflow),
         None => Ok(format!(
@@ -865,15 +886,15 @@ mod tests {
     fn haar_no_shift_by_hand() {
         // odd = b - a in [-255, 255]; even = a + ((b - a + 1) >> 1) in [0, 255].
         let w = dwt_catalogue::by_name("HaarNoShift").unwrap();
-        let g = bit_growth(w, 1, 1, InputRange::unsigned(8)).unwrap();
+        let g = bit_growth(w, 1, 1, InputRange::unsigned(8).unwrap()).unwrap();
         // Over every length: an odd line's clamped last even sample is a + ((b - c + 1) >> 1),
         // up to 383.
         assert_eq!(g.range, Interval::new(-255, 383));
         assert_eq!(g.bits(), 10);
-        let g = bit_growth_for_shape(w, 1, &[4], InputRange::unsigned(8)).unwrap();
+        let g = bit_growth_for_shape(w, 1, &[4], InputRange::unsigned(8).unwrap()).unwrap();
         assert_eq!(g.range, Interval::new(-255, 255));
         assert_eq!(g.bits(), 9);
-        let g = bit_growth_for_shape(w, 1, &[4], InputRange::signed(8)).unwrap();
+        let g = bit_growth_for_shape(w, 1, &[4], InputRange::signed(8).unwrap()).unwrap();
         assert_eq!(g.range, Interval::new(-255, 255));
     }
 
@@ -888,7 +909,7 @@ mod tests {
         .remove(0);
         let bits: Vec<u32> = (3..=6)
             .map(|l| {
-                bit_growth_for_shape(&w, l, &[4096], InputRange::unsigned(8))
+                bit_growth_for_shape(&w, l, &[4096], InputRange::unsigned(8).unwrap())
                     .unwrap()
                     .bits()
             })
@@ -917,7 +938,10 @@ mod tests {
                 ] {
                     let m = equivalent_length(w, levels, n);
                     assert!(m <= long + scale, "{} {levels} levels: {n} -> {m}", w.name);
-                    for input in [InputRange::unsigned(8), InputRange::signed(10)] {
+                    for input in [
+                        InputRange::unsigned(8).unwrap(),
+                        InputRange::signed(10).unwrap(),
+                    ] {
                         let own = combine(
                             &w.name,
                             w.shift,
@@ -1077,7 +1101,7 @@ mod tests {
             for &shape in &shapes {
                 for levels in 1..=4.min(cpu::max_levels(shape)) {
                     for bits in [8u32, 10] {
-                        let input = InputRange::unsigned(bits);
+                        let input = InputRange::unsigned(bits).unwrap();
                         let max = (1 << bits) - 1;
                         let exact = bit_growth_for_shape(w, levels, shape, input).unwrap();
                         let general = analysis.growth(levels, shape.len(), input);
@@ -1159,7 +1183,7 @@ mod tests {
             w,
             4,
             &[1080, 1920],
-            InputRange::unsigned(8),
+            InputRange::unsigned(8).unwrap(),
             ElementType::I16,
             false,
         )
@@ -1175,7 +1199,7 @@ mod tests {
             w,
             4,
             &[1080, 1920],
-            InputRange::unsigned(16),
+            InputRange::unsigned(16).unwrap(),
             ElementType::I16,
             false,
         )
@@ -1190,7 +1214,7 @@ mod tests {
             w,
             4,
             &[1080, 1920],
-            InputRange::unsigned(16),
+            InputRange::unsigned(16).unwrap(),
             ElementType::I16,
             true,
         )
@@ -1200,7 +1224,7 @@ mod tests {
             w,
             4,
             &[1080, 1920],
-            InputRange::unsigned(16),
+            InputRange::unsigned(16).unwrap(),
             ElementType::I32,
             false
         )
@@ -1211,7 +1235,7 @@ mod tests {
             w,
             4,
             &[64, 64],
-            InputRange::unsigned(12),
+            InputRange::unsigned(12).unwrap(),
             ElementType::I16,
             false,
         )
@@ -1225,7 +1249,7 @@ mod tests {
             d,
             4,
             &[512, 512, 512],
-            InputRange::unsigned(16),
+            InputRange::unsigned(16).unwrap(),
             ElementType::I32,
             false,
         )
@@ -1237,11 +1261,11 @@ mod tests {
             f,
             4,
             &[64, 64],
-            InputRange::unsigned(16),
+            InputRange::unsigned(16).unwrap(),
             ElementType::F32,
             false
         )
         .is_ok());
-        assert!(bit_growth(f, 1, 1, InputRange::unsigned(8)).is_none());
+        assert!(bit_growth(f, 1, 1, InputRange::unsigned(8).unwrap()).is_none());
     }
 }

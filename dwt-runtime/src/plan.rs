@@ -293,8 +293,8 @@ impl<'b> PlanBuilder<'b> {
         self
     }
 
-    /// The values integer input takes, for the bit-growth check (default
-    /// [`InputRange::unsigned`]`(8)`, 8-bit pixels).
+    /// The values integer input takes, for the bit-growth check (default 8-bit pixels,
+    /// [`InputRange::unsigned`]`(8)`).
     pub fn input_range(mut self, input: InputRange) -> Self {
         self.input = input;
         self
@@ -440,7 +440,7 @@ impl<'b> Plan<'b> {
             layout: Layout::Mallat,
             element: None,
             rows: false,
-            input: InputRange::unsigned(8),
+            input: InputRange::default(),
             allow_overflow: false,
             check_finite: false,
         }

@@ -215,29 +215,32 @@ fn float_coefficients_the_element_cannot_hold() {
     }
 }
 
-/// An input range of no bit depth for the bit-growth check is an error saying what it takes
-/// (it panicked inside the analysis).
+/// An input range of no bit depth is refused where it is built, saying what it takes (it
+/// panicked inside the analysis, and later only `Plan::build` refused it), so no analysis
+/// function can be given one.
 #[test]
 fn input_ranges_of_no_bit_depth() {
     use dwt_runtime::{CpuBackend, InputRange, Plan};
-    for (input, bits) in [
-        (InputRange::unsigned(0), 0),
-        (InputRange::signed(0), 0),
-        (InputRange::unsigned(65), 65),
-        (InputRange::signed(u32::MAX), u32::MAX),
-    ] {
-        let e = Plan::builder(&CpuBackend, legall(), &[8])
-            .input_range(input)
-            .build()
-            .unwrap_err();
-        assert_eq!(e, DwtError::InputBits { bits });
-        assert!(e.to_string().contains("give 1 to 64 bits"), "{e}");
+    for bits in [0, 65, u32::MAX] {
+        for range in [
+            InputRange::unsigned(bits),
+            InputRange::signed(bits),
+            InputRange::new(bits, true),
+        ] {
+            let e = range.unwrap_err();
+            assert_eq!(e, DwtError::InputBits { bits });
+            assert!(e.to_string().contains("give 1 to 64 bits"), "{e}");
+        }
     }
     for input in [InputRange::unsigned(1), InputRange::signed(64)] {
+        let input = input.unwrap();
         assert!(Plan::builder(&CpuBackend, legall(), &[8])
             .input_range(input)
             .allow_overflow(true)
             .build()
             .is_ok());
+        let g = dwt_runtime::bit_growth(legall(), 2, 2, input).unwrap();
+        assert!(g.range.contains(input.interval().hi), "{g:?}");
     }
+    assert_eq!(InputRange::default(), InputRange::unsigned(8).unwrap());
 }

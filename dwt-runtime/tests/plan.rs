@@ -164,7 +164,7 @@ fn bad_configurations_fail_at_construction() {
         Plan::builder(&CpuBackend, legall(), &[64, 64])
             .levels(3)
             .element(ElementType::I16)
-            .input_range(InputRange::unsigned(16))
+            .input_range(InputRange::unsigned(16).unwrap())
     };
     assert!(matches!(wide().build(), Err(DwtError::BitGrowth { .. })));
     let p = wide().allow_overflow(true).build().unwrap();
