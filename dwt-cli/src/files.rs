@@ -59,6 +59,12 @@ pub struct Sidecar {
     /// The name of the data file it describes (absent in sidecars of older versions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<String>,
+    /// The fingerprint of the data file: the hex SHA-256 of all its bytes as written (for a .npy,
+    /// the whole file, header included), so that `--inverse` refuses coefficients other than the
+    /// ones described (a file replaced, or a run interrupted between renaming the two). Absent in
+    /// sidecars of older versions: then nothing is checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_sha256: Option<String>,
     pub shape: Vec<usize>,
     pub dtype: String,
     pub wavelet: String,
@@ -110,6 +116,14 @@ impl Sidecar {
                 return Err(format!(
                     "{} describes {name}, not {own} (two outputs with the same stem share one sidecar); transform the input to {own} again, or if the files were renamed set `data` to \"{own}\"",
                     side.display()
+                ));
+            }
+        }
+        if let Some(h) = &self.data_sha256 {
+            if h.len() != 64 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(bad(
+                    "data_sha256",
+                    format!("is \"{h}\"; it must be 64 hexadecimal digits (a SHA-256)"),
                 ));
             }
         }
@@ -223,6 +237,32 @@ pub fn same_wavelet(a: &Wavelet, b: &Wavelet) -> bool {
         w.to_string()
     };
     strip(a) == strip(b)
+}
+
+/// The fingerprint a sidecar records of its data file's `bytes`: their SHA-256, in lowercase hex.
+/// One linear pass over bytes already in memory, on each write and each `--inverse`.
+pub fn fingerprint(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Refuses a data file whose bytes are not the ones its sidecar (read from `side`) was written
+/// for. A sidecar without a fingerprint (an older version's) is taken on trust.
+fn check_fingerprint(sidecar: &Sidecar, side: &Path, path: &Path, bytes: &[u8]) -> Result<()> {
+    let Some(want) = &sidecar.data_sha256 else {
+        return Ok(());
+    };
+    if !fingerprint(bytes).eq_ignore_ascii_case(want) {
+        return Err(format!(
+            "{} was written for other coefficients than {} (the file was replaced, or a transform was interrupted between writing the two): transform the input again (if you changed the coefficients on purpose, delete `data_sha256` from the sidecar)",
+            side.display(),
+            path.display()
+        ));
+    }
+    Ok(())
 }
 
 pub fn sidecar_path(data: &Path) -> PathBuf {
@@ -452,8 +492,12 @@ pub fn read_coefficients(
             path.display()
         )),
         Kind::Npy => {
+            let bytes = read_file(path)?;
+            if let Some((s, _)) = &sidecar {
+                check_fingerprint(s, &side, path, &bytes)?;
+            }
             let (data, npy_shape, _) =
-                read_npy(&read_file(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
+                read_npy(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
             check_dims(&npy_shape, path)?;
             if let Some((s, _)) = &sidecar {
                 if s.shape != npy_shape {
@@ -506,7 +550,11 @@ pub fn read_coefficients(
                 (None, Some((s, _))) => parse_dtype(&s.dtype)?,
                 (None, None) => return Err("raw coefficients need --dtype".into()),
             };
-            let data = raw(&read_file(path)?, &shape, dtype, path)?;
+            let bytes = read_file(path)?;
+            if let Some((s, _)) = &sidecar {
+                check_fingerprint(s, &side, path, &bytes)?;
+            }
+            let data = raw(&bytes, &shape, dtype, path)?;
             Ok(Coefficients {
                 data,
                 shape,
@@ -970,7 +1018,10 @@ impl Staged {
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 
-    /// Renames every temporary onto its destination.
+    /// Renames every temporary onto its destination, in the order written. The renames are not
+    /// atomic as a group: where one fails after others succeeded, the error names the files
+    /// already replaced, which no longer match the ones left as they were (a sidecar's
+    /// fingerprint makes `--inverse` refuse such a pair).
     pub fn commit(mut self) -> Result<()> {
         let files = std::mem::take(&mut self.files);
         for (i, (tmp, path)) in files.iter().enumerate() {
@@ -978,7 +1029,25 @@ impl Staged {
                 for (t, _) in &files[i..] {
                     let _ = std::fs::remove_file(t);
                 }
-                return Err(format!("cannot write {}: {e}", path.display()));
+                let mut msg = format!("cannot write {}: {e}", path.display());
+                if i > 0 {
+                    let done: Vec<String> = files[..i]
+                        .iter()
+                        .map(|(_, p)| p.display().to_string())
+                        .collect();
+                    let left: Vec<String> = files[i..]
+                        .iter()
+                        .map(|(_, p)| p.display().to_string())
+                        .collect();
+                    msg += &format!(
+                        "; {} {} already replaced by this run's output but {} {} not, so they do not belong together: fix the cause and run the command again",
+                        done.join(", "),
+                        if done.len() == 1 { "was" } else { "were" },
+                        left.join(", "),
+                        if left.len() == 1 { "was" } else { "were" },
+                    );
+                }
+                return Err(msg);
             }
         }
         Ok(())
@@ -990,5 +1059,63 @@ impl Drop for Staged {
         for (tmp, _) in &self.files {
             let _ = std::fs::remove_file(tmp);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rename failing after another succeeded says which destination was already replaced.
+    #[test]
+    fn a_commit_failing_part_way_names_what_it_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let (data, side) = (dir.path().join("c.raw"), dir.path().join("c.json"));
+        std::fs::write(&data, b"old").unwrap();
+        let mut staged = Staged::default();
+        staged.write(&data, b"new").unwrap();
+        staged.write(&side, b"{}").unwrap();
+        // The second destination turns into a directory after staging: its rename fails.
+        std::fs::create_dir(&side).unwrap();
+        std::fs::write(side.join("x"), b"").unwrap();
+        let err = staged.commit().unwrap_err();
+        assert!(
+            err.starts_with(&format!("cannot write {}: ", side.display()))
+                && err.contains(&format!(
+                    "; {} was already replaced by this run's output but {} was not",
+                    data.display(),
+                    side.display()
+                )),
+            "{err}"
+        );
+        assert_eq!(std::fs::read(&data).unwrap(), b"new");
+        // No temporary is left behind.
+        let mut names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["c.json", "c.raw"]);
+    }
+
+    /// A single file failing to rename gets the plain message.
+    #[test]
+    fn a_commit_failing_first_says_only_that() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("o.png");
+        let mut staged = Staged::default();
+        staged.write(&out, b"x").unwrap();
+        std::fs::create_dir(&out).unwrap();
+        std::fs::write(out.join("x"), b"").unwrap();
+        let err = staged.commit().unwrap_err();
+        assert!(!err.contains("already replaced"), "{err}");
+    }
+
+    #[test]
+    fn the_fingerprint_is_sha256_in_hex() {
+        assert_eq!(
+            fingerprint(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
     }
 }

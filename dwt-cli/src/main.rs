@@ -505,11 +505,13 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
     finite(&data, |n| overflowed(&wavelet, element, n))?;
 
     progress.stage("writing");
+    let coefficients = files::coefficient_bytes(&a.output, &data, &shape)?;
     let sidecar = Sidecar {
         data: a
             .output
             .file_name()
             .map(|n| n.to_string_lossy().into_owned()),
+        data_sha256: Some(files::fingerprint(&coefficients)),
         shape: shape.clone(),
         dtype: element.name().into(),
         wavelet: wavelet.name.clone(),
@@ -524,10 +526,7 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
     };
     // Every file is encoded and written to a temporary before any is renamed into place.
     let mut staged = files::Staged::default();
-    staged.write(
-        &a.output,
-        &files::coefficient_bytes(&a.output, &data, &shape)?,
-    )?;
+    staged.write(&a.output, &coefficients)?;
     staged.write(
         &files::sidecar_path(&a.output),
         &files::sidecar_bytes(&sidecar),

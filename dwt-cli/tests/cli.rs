@@ -60,8 +60,6 @@ fn inverse(coeffs: &Path, out: &Path) -> Command {
     cmd
 }
 
-/// Runs `dwt args` and checks it fails with one `dwt: ...` line containing `needle`, without
-/// touching `input`.
 /// `dwt -q transform INPUT OUTPUT -w WAVELET -l LEVELS`, which must succeed.
 fn forward_ok(input: &Path, output: &Path, wavelet: &str, levels: &str) {
     dwt()
@@ -79,6 +77,8 @@ fn forward_ok(input: &Path, output: &Path, wavelet: &str, levels: &str) {
         .success();
 }
 
+/// Runs `dwt args` and checks it fails with one `dwt: ...` line containing `needle`, without
+/// touching `input`.
 fn fails(args: &[&str], input: Option<&Path>, needle: &str) {
     let before = input.map(|p| std::fs::read(p).unwrap());
     let out = dwt()
@@ -1159,6 +1159,11 @@ fn a_sidecar_names_its_data_file_and_every_field_is_checked() {
         ("shape", json!([24, 0]), "`shape` is [24, 0]"),
         ("input_bits", json!(99), "`input_bits` is 99"),
         ("input_dtype", json!("u64"), "`input_dtype` is \"u64\""),
+        (
+            "data_sha256",
+            json!("xyz"),
+            "`data_sha256` is \"xyz\"; it must be 64 hexadecimal digits",
+        ),
         ("typo", json!(1), "unknown field `typo`"),
     ] {
         std::fs::write(&cj, &good).unwrap();
@@ -1171,6 +1176,88 @@ fn a_sidecar_names_its_data_file_and_every_field_is_checked() {
             needle,
         );
         assert!(!back.exists(), "{field}");
+    }
+}
+
+/// The sidecar records the SHA-256 of its data file: coefficients other than the ones it was
+/// written for (another run's copied over them, or a run stopped between renaming its two files)
+/// are refused, not inverted into garbage; a sidecar of an older version, without it, still
+/// inverts.
+#[test]
+fn a_sidecar_refuses_coefficients_it_was_not_written_for() {
+    use sha2::{Digest, Sha256};
+    let d = Dir::new();
+    let shape = [24usize, 40];
+    let v: Vec<i16> = (0..24 * 40)
+        .map(|i| ((i * 37) % 1000) as i16 - 500)
+        .collect();
+    let input = d.p("in.npy");
+    write_npy_i16(&input, &shape, &v);
+    let expected = (
+        v.iter().map(|&x| i64::from(x)).collect::<Vec<_>>(),
+        shape.to_vec(),
+        "<i2".to_string(),
+    );
+    let back = d.p("back.npy");
+    for ext in ["raw", "npy"] {
+        let (a, aj, b) = (
+            d.p(&format!("a.{ext}")),
+            d.p("a.json"),
+            d.p(&format!("b.{ext}")),
+        );
+        // The same input, shape and dtype: only the levels differ, so the old sidecar's fields
+        // all fit the other coefficients.
+        let forward = |out: &Path, levels: &str| {
+            dwt()
+                .args(["-q", "transform", s(&input), s(out), "-w", "LeGall53"])
+                .args(["-l", levels, "--dtype", "i32"])
+                .assert()
+                .success();
+        };
+        forward(&a, "3");
+        forward(&b, "1");
+        let side: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&aj).unwrap()).unwrap();
+        let hex: String = Sha256::digest(std::fs::read(&a).unwrap())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(side["data_sha256"], hex.as_str(), "{ext}: the whole file");
+
+        // The round trip gives back the input exactly.
+        inverse(&a, &back).assert().success();
+        assert_eq!(read_npy_i64(&back), expected, "{ext}");
+        std::fs::remove_file(&back).unwrap();
+
+        // B's coefficients copied over A's. `--dtype i32` writes the reconstruction in the
+        // coefficients' type, so that without the fingerprint this wrong inverse would succeed.
+        let mismatch = format!(
+            "{} was written for other coefficients than {} (the file was replaced, or a transform was interrupted between writing the two): transform the input again",
+            aj.display(),
+            a.display()
+        );
+        std::fs::copy(&b, &a).unwrap();
+        let refused = ["transform", s(&a), s(&back), "--inverse", "--dtype", "i32"];
+        fails(&refused, Some(&a), &mismatch);
+        assert!(!back.exists(), "{ext}");
+
+        // A run stopped after renaming its coefficients into place, before its sidecar: the
+        // folder holds the new coefficients beside the previous sidecar.
+        forward(&a, "3");
+        let old_side = std::fs::read(&aj).unwrap();
+        forward(&a, "1");
+        std::fs::write(&aj, &old_side).unwrap();
+        fails(&refused, Some(&a), &mismatch);
+        assert!(!back.exists(), "{ext}");
+
+        // A sidecar of an older version, without the fingerprint, is taken on trust.
+        forward(&a, "3");
+        edit_json(&aj, |m| {
+            assert!(m.remove("data_sha256").is_some());
+        });
+        inverse(&a, &back).assert().success();
+        assert_eq!(read_npy_i64(&back), expected, "{ext}");
+        std::fs::remove_file(&back).unwrap();
     }
 }
 
@@ -1538,6 +1625,16 @@ fn an_inverse_gives_back_the_input_dtype() {
         .collect();
     coeffs[0] = 1000;
     write_npy_i16(&c, &shape, &coeffs);
+    // The sidecar's fingerprint no longer matches: as its message says, an edit on purpose
+    // removes it.
+    fails(
+        &["transform", s(&c), s(&back), "--inverse"],
+        Some(&c),
+        "delete `data_sha256` from the sidecar",
+    );
+    edit_json(&d.p("cu8.json"), |m| {
+        m.remove("data_sha256");
+    });
     fails(
         &["transform", s(&c), s(&back), "--inverse"],
         Some(&c),
