@@ -113,6 +113,10 @@ pub struct PrepareReport {
     pub modules: Vec<ModuleReport>,
     /// What the backend measured to choose the configuration, when it did.
     pub tuning: Option<TuningReport>,
+    /// What the on-disk cache could not keep (a compiled module, a tuning choice): each names
+    /// the entry, the error and what to do. Not an error (the transform is prepared all the
+    /// same), but every new process compiles again until the cache folder is writable.
+    pub cache_warnings: Vec<String>,
 }
 
 impl PrepareReport {
@@ -129,6 +133,7 @@ impl PrepareReport {
                 time,
             }],
             tuning: None,
+            cache_warnings: Vec::new(),
         }
     }
 
@@ -158,7 +163,7 @@ impl PrepareReport {
 impl fmt::Display for PrepareReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.modules.is_empty() {
-            return f.write_str("nothing to build");
+            f.write_str("nothing to build")?;
         }
         for (i, m) in self.modules.iter().enumerate() {
             if i > 0 {
@@ -176,6 +181,9 @@ impl fmt::Display for PrepareReport {
         }
         if let Some(t) = &self.tuning {
             write!(f, "; {t}")?;
+        }
+        for w in &self.cache_warnings {
+            write!(f, "; warning: {w}")?;
         }
         Ok(())
     }

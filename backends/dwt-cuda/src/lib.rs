@@ -369,13 +369,25 @@ impl CudaBackend {
     }
 
     /// [`CudaBackend::build`], saying where the module came from (this process's cache, the disk
-    /// cache, NVRTC) and how long getting it took.
+    /// cache, NVRTC) and how long getting it took. A CUBIN the disk cache could not store is not
+    /// said here: [`Backend::prepare`]'s report has it.
     pub fn build_reporting(
         &self,
         source: &str,
     ) -> Result<(Arc<CudaModule>, KernelOrigin, Duration), DwtError> {
+        self.build_warning(source)
+            .map(|(module, origin, time, _)| (module, origin, time))
+    }
+
+    /// [`CudaBackend::build_reporting`] and the warning of a CUBIN the disk cache could not store
+    /// (only when it was compiled now).
+    fn build_warning(
+        &self,
+        source: &str,
+    ) -> Result<(Arc<CudaModule>, KernelOrigin, Duration, Option<String>), DwtError> {
         let start = Instant::now();
         let mut origin = KernelOrigin::Memory;
+        let mut warning = None;
         let key = (self.state.ctx.ordinal(), source.to_string());
         let module = self.state.modules.get_or_build(key, || {
             let entry = self
@@ -395,16 +407,20 @@ impl CudaBackend {
                 }
             }
             let compiled = compile(source, &self.arch())?;
-            if let Some(entry) = &entry {
-                let _ = dwt_emit_c::disk_cache::store(entry, &compiled.cubin);
-            }
+            warning = entry.as_deref().and_then(|entry| {
+                dwt_emit_c::disk_cache::store_or_warn(
+                    entry,
+                    &compiled.cubin,
+                    "the module will be compiled again",
+                )
+            });
             origin = KernelOrigin::Compiled;
             self.state
                 .ctx
                 .load_module(cudarc::nvrtc::Ptx::from_binary(compiled.cubin))
                 .map_err(device_error)
         })?;
-        Ok((module, origin, start.elapsed()))
+        Ok((module, origin, start.elapsed(), warning))
     }
 
     /// Transforms a slice already on the device (of this backend's [`context`](Self::context))
@@ -591,7 +607,7 @@ impl CudaBackend {
 
     /// Builds (or finds) an emitted module and loads the functions its plan launches.
     fn load(&self, emitted: Emitted) -> Result<Prepared, DwtError> {
-        let (cu, origin, build_time) = self.build_reporting(&emitted.source)?;
+        let (cu, origin, build_time, warning) = self.build_warning(&emitted.source)?;
         let mut functions = HashMap::new();
         for k in emitted.plan.kernels() {
             let f = cu.load_function(k).map_err(device_error)?;
@@ -607,6 +623,7 @@ impl CudaBackend {
             graphs: graph::Graphs::default(),
             tuning: None,
             uncapped: Vec::new(),
+            cache_warnings: warning.into_iter().collect(),
         })
     }
 
@@ -642,9 +659,12 @@ impl CudaBackend {
             register_cap: Some(false),
             ..*config
         };
-        let mut prepared = self.load(self.emit(request, elem, &uncapped)?)?;
-        prepared.uncapped = spilled;
-        Ok(prepared)
+        let mut reloaded = self.load(self.emit(request, elem, &uncapped)?)?;
+        reloaded.uncapped = spilled;
+        reloaded
+            .cache_warnings
+            .splice(0..0, prepared.cache_warnings);
+        Ok(reloaded)
     }
 
     /// Runs every step of the plan on `data`, on `stream` (not waited for). A plan that reads a
@@ -794,6 +814,8 @@ struct Prepared {
     /// The kernels that used local memory (bytes per work-item) under a register cap, which
     /// this module was therefore built without ([`CudaBackend::load_unspilled`]).
     uncapped: Vec<(String, usize)>,
+    /// What the disk cache could not store while preparing it ([`PrepareReport::cache_warnings`]).
+    cache_warnings: Vec<String>,
 }
 
 /// A request's module, emitted and planned but not built.
@@ -888,6 +910,7 @@ impl Backend for CudaBackend {
             prepared.build_time,
         );
         report.tuning = prepared.tuning.clone();
+        report.cache_warnings = prepared.cache_warnings.clone();
         Ok(dwt_runtime::Prepared {
             report,
             transform: Some(Box::new(PreparedRequest {

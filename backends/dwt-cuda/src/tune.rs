@@ -181,13 +181,25 @@ pub(crate) fn prepare_fastest(
         .map(|((n, _), t)| (n.to_string(), *t))
         .collect();
     let (name, mut chosen) = timed.swap_remove(best);
+    // The cache's failures for the candidates not chosen are the report's too: the next
+    // process compiles them again to measure.
+    for (_, other) in &timed {
+        chosen
+            .cache_warnings
+            .extend(other.cache_warnings.iter().cloned());
+    }
     if let Some(file) = &choice_file {
         let mut payload = format!("{name}\n");
         for (n, t) in &timings {
             payload.push_str(&format!("{n}: {:.2} us\n", t.as_secs_f64() * 1e6));
         }
-        // A choice that cannot be written is measured again next time.
-        let _ = disk_cache::store(file, payload.as_bytes());
+        // A choice that cannot be written is measured again next time: said in the report.
+        let warning = disk_cache::store_or_warn(
+            file,
+            payload.as_bytes(),
+            "the configurations will be compiled and measured again",
+        );
+        chosen.cache_warnings.extend(warning);
     }
     let report = TuningReport {
         chosen: name.to_string(),

@@ -9,16 +9,23 @@
 //! - A file holds a magic line, the SHA-256 of the payload and the payload: a truncated, corrupt
 //!   or unreadable entry reads as a miss ([`load`] returns `None`), and the caller rebuilds and
 //!   overwrites it. So does anything but a regular file of at most [`MAX_ENTRY`] bytes in an
-//!   entry's place (a FIFO would block the read forever, `/dev/zero` fill memory). Nothing here
-//!   is ever an error: a cache that cannot be written is skipped.
+//!   entry's place (a FIFO would block the read forever, `/dev/zero` fill memory).
+//! - A cache that cannot be written never fails a build, but it is not silent either: [`store`]
+//!   returns the error, and [`store_or_warn`] turns it into the warning the backends put in their
+//!   prepare report (`PrepareReport::cache_warnings`), which names the entry, the error and the
+//!   remedy (every process compiles again until `$DWT_CACHE_DIR` names a writable folder).
 //! - Writes are atomic: a temporary file of its own in the same folder (unique per process and
-//!   call, created exclusively), then a rename over the entry.
+//!   call, created exclusively), then a rename over the entry. A process killed between the two
+//!   leaves its temporary behind: every store first removes the folder's temporaries older than
+//!   [`STALE_TEMPORARY`] (only regular files named as this module names its temporaries; a live
+//!   writer holds one for milliseconds).
 
 use std::ffi::OsString;
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
 
 use sha2::{Digest, Sha256};
 
@@ -105,11 +112,19 @@ fn encode(payload: &[u8]) -> Vec<u8> {
     out
 }
 
+/// How old a temporary of [`store`] must be before another store removes it as the leftover of a
+/// killed process (a live writer renames its own within milliseconds).
+pub const STALE_TEMPORARY: Duration = Duration::from_secs(60 * 60);
+
 /// Writes `payload` as the entry at `path` atomically (a temporary file, then a rename), creating
-/// the folder. Failures are returned for the caller to ignore or log; the cache is best effort.
+/// the folder, after removing its stale temporaries ([`STALE_TEMPORARY`]). Failures are returned
+/// for the caller to report ([`store_or_warn`]); the cache is best effort, never a reason to fail
+/// a build.
 pub fn store(path: &Path, payload: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir)?;
+    // First, so that a full disk gets the leftovers' space back before this write.
+    remove_stale_temporaries(dir, SystemTime::now());
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("entry");
     // Two threads storing one entry at once (two preparations of one request) must not share a
     // temporary: the pid tells processes apart, the counter calls within one. create_new makes
@@ -132,6 +147,56 @@ pub fn store(path: &Path, payload: &[u8]) -> std::io::Result<()> {
         let _ = fs::remove_file(&tmp);
     }
     result
+}
+
+/// [`store`], its failure as a warning for a prepare report: which entry could not be written,
+/// the error, and what follows from it: `then` (e.g. "the kernel will be compiled again") in
+/// every new process until the cache is writable.
+pub fn store_or_warn(path: &Path, payload: &[u8], then: &str) -> Option<String> {
+    let e = store(path, payload).err()?;
+    Some(format!(
+        "the disk cache could not write {}: {e}; {then} in every new process until it can \
+         (set {CACHE_DIR_ENV} to a writable folder)",
+        path.display()
+    ))
+}
+
+/// Whether `name` is one of [`store`]'s temporaries: `.{entry}.{pid}.{call}.tmp`.
+fn is_temporary(name: &str) -> bool {
+    let Some(inner) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) else {
+        return false;
+    };
+    let mut parts = inner.rsplitn(3, '.');
+    let digits =
+        |p: Option<&str>| p.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    digits(parts.next()) && digits(parts.next()) && parts.next().is_some_and(|e| !e.is_empty())
+}
+
+/// Removes the temporaries of [`store`] in `dir` last modified at least [`STALE_TEMPORARY`]
+/// before `now`: regular files only (a symbolic link is neither followed nor removed), nothing
+/// whose name is not a temporary's. Errors are ignored (a leftover stays until a later store).
+fn remove_stale_temporaries(dir: &Path, now: SystemTime) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if !entry.file_name().to_str().is_some_and(is_temporary) {
+            continue;
+        }
+        let path = entry.path();
+        // symlink_metadata: of the link itself, never its target.
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            continue;
+        };
+        let stale = meta
+            .modified()
+            .ok()
+            .and_then(|m| now.duration_since(m).ok())
+            .is_some_and(|age| age >= STALE_TEMPORARY);
+        if meta.is_file() && stale {
+            let _ = fs::remove_file(&path);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -208,5 +273,30 @@ mod tests {
         store(&path, b"again").unwrap();
         assert_eq!(load(&path).as_deref(), Some(b"again".as_slice()));
         let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn temporary_names() {
+        for t in [
+            ".k.bin.12.0.tmp",
+            ".ab.cubin.4294967295.18.tmp",
+            ".entry.1.2.tmp",
+        ] {
+            assert!(is_temporary(t), "{t}");
+        }
+        for other in [
+            "k.bin",
+            "k.bin.12.0.tmp",
+            ".k.bin.tmp",
+            ".k.bin.12.tmp",
+            "..12.0.tmp",
+            ".k.bin.12.x.tmp",
+            ".k.bin.-1.0.tmp",
+            ".k.bin.12..tmp",
+            ".k.bin.12.0.tmp~",
+            ".k.bin.12.0.TMP",
+        ] {
+            assert!(!is_temporary(other), "{other}");
+        }
     }
 }

@@ -198,3 +198,114 @@ fn concurrent_writers_of_one_entry_leave_a_whole_entry() {
     assert_eq!(left.len(), 1, "temporaries left behind: {left:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Sets the last modification time of the file at `path` to `ago` before now.
+fn age(path: &Path, ago: Duration) {
+    let file = std::fs::File::options().write(true).open(path).unwrap();
+    file.set_modified(std::time::SystemTime::now() - ago)
+        .unwrap();
+}
+
+#[test]
+fn a_killed_writer_s_temporary_is_removed_by_the_next_store() {
+    let dir = scratch("stale");
+    let path = entry_path(&dir, "opencl", "k", "bin");
+    let folder = path.parent().unwrap();
+    std::fs::create_dir_all(folder).unwrap();
+    let two_hours = Duration::from_secs(2 * 60 * 60);
+    // What a process killed between creating its temporary and renaming it leaves, of this
+    // entry and of another.
+    let stale = folder.join(".k.bin.4000001.0.tmp");
+    let stale_other = folder.join(".other.bin.4000002.7.tmp");
+    // A writer at work now.
+    let fresh = folder.join(".k.bin.4000003.0.tmp");
+    // Old files that are not temporaries of the cache.
+    let unrelated = folder.join("notes.txt");
+    let unrelated_tmp = folder.join(".k.bin.tmp");
+    let other_entry = folder.join("other.bin");
+    for f in [
+        &stale,
+        &stale_other,
+        &fresh,
+        &unrelated,
+        &unrelated_tmp,
+        &other_entry,
+    ] {
+        std::fs::write(f, b"partial").unwrap();
+    }
+    for f in [
+        &stale,
+        &stale_other,
+        &unrelated,
+        &unrelated_tmp,
+        &other_entry,
+    ] {
+        age(f, two_hours);
+    }
+    // A symbolic link named as a temporary, to an old file elsewhere: neither is removed.
+    let target = dir.join("target");
+    std::fs::write(&target, b"keep me").unwrap();
+    age(&target, two_hours);
+    let link = folder.join(".link.bin.4000004.0.tmp");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    // The link itself old too (std sets no link's time: touch -h does).
+    let aged = Command::new("touch")
+        .args(["-h", "-d", "3 hours ago"])
+        .arg(&link)
+        .status()
+        .unwrap();
+    assert!(aged.success());
+    // An old folder named as a temporary is not removed either.
+    let sub = folder.join(".sub.bin.4000005.0.tmp");
+    std::fs::create_dir(&sub).unwrap();
+
+    store(&path, b"binary").unwrap();
+    assert_eq!(load(&path).as_deref(), Some(b"binary".as_slice()));
+    assert!(!stale.exists(), "a stale temporary of this entry was kept");
+    assert!(
+        !stale_other.exists(),
+        "a stale temporary of another entry was kept"
+    );
+    for kept in [
+        &fresh,
+        &unrelated,
+        &unrelated_tmp,
+        &other_entry,
+        &target,
+        &sub,
+    ] {
+        assert!(kept.exists(), "{} was removed", kept.display());
+    }
+    assert!(
+        std::fs::symlink_metadata(&link).is_ok(),
+        "the link was removed"
+    );
+    assert_eq!(std::fs::read(&target).unwrap(), b"keep me");
+    assert_eq!(std::fs::read(&fresh).unwrap(), b"partial");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_failed_store_is_a_warning_naming_the_entry_and_the_remedy() {
+    let dir = scratch("warn");
+    // A file where the cache folder should be: no folder can be made below it, even by root.
+    let file = dir.join("file");
+    std::fs::write(&file, b"not a folder").unwrap();
+    let entry = entry_path(&file, "opencl", "k", "bin");
+    let warning = disk_cache::store_or_warn(&entry, b"binary", "the kernel will be compiled again")
+        .expect("a warning");
+    assert!(warning.contains(&entry.display().to_string()), "{warning}");
+    assert!(
+        warning.contains("the kernel will be compiled again"),
+        "{warning}"
+    );
+    assert!(warning.contains(disk_cache::CACHE_DIR_ENV), "{warning}");
+    // The io error itself.
+    let error = store(&entry, b"binary").unwrap_err().to_string();
+    assert!(warning.contains(&error), "{warning} lacks {error}");
+    // A store that works warns of nothing.
+    let good = entry_path(&dir, "opencl", "k", "bin");
+    assert_eq!(disk_cache::store_or_warn(&good, b"binary", "again"), None);
+    assert_eq!(load(&good).as_deref(), Some(b"binary".as_slice()));
+    let _ = std::fs::remove_dir_all(&dir);
+}

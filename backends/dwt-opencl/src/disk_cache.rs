@@ -1,7 +1,8 @@
 //! The OpenCL side of the on-disk kernel cache ([`dwt_emit_c::disk_cache`]): program binaries
 //! (`clGetProgramInfo(CL_PROGRAM_BINARIES)`) keyed by the source, the platform, the device and
 //! its driver version, loaded with `clCreateProgramWithBinary`. A missing, corrupt or rejected
-//! entry is compiled from source and rewritten; the cache never makes a build fail.
+//! entry is compiled from source and rewritten; the cache never makes a build fail, and an entry
+//! that cannot be written is a warning in the prepare report.
 
 use std::ffi::CString;
 use std::path::PathBuf;
@@ -50,25 +51,25 @@ pub(crate) fn entry(state: &DeviceState, source: &str) -> Option<PathBuf> {
 }
 
 /// Builds `source`: from the disk cache when a valid entry is there, else compiled from source
-/// (and the binary stored).
+/// (and the binary stored). The third value is the warning of a binary the cache could not store
+/// ([`disk_cache::store_or_warn`]).
 pub(crate) fn build(
     backend: &OpenClBackend,
     source: &str,
-) -> Result<(Program, KernelOrigin), DwtError> {
+) -> Result<(Program, KernelOrigin, Option<String>), DwtError> {
     let state = backend.state;
     let path = entry(state, source);
     if let Some(binary) = path.as_deref().and_then(disk_cache::load) {
         if let Some(program) = from_binary(state, &binary) {
-            return Ok((program, KernelOrigin::DiskCache));
+            return Ok((program, KernelOrigin::DiskCache, None));
         }
     }
     let program = backend.compile(source)?;
-    if let Some(path) = path {
-        if let Some(binary) = binary_of(&program) {
-            let _ = disk_cache::store(&path, &binary);
-        }
-    }
-    Ok((program, KernelOrigin::Compiled))
+    let warning = path.and_then(|path| {
+        let binary = binary_of(&program)?;
+        disk_cache::store_or_warn(&path, &binary, "the kernel will be compiled again")
+    });
+    Ok((program, KernelOrigin::Compiled, warning))
 }
 
 fn from_binary(state: &DeviceState, binary: &[u8]) -> Option<Program> {

@@ -265,24 +265,37 @@ impl OpenClBackend {
     }
 
     /// [`OpenClBackend::build`], saying where the program came from (this process's cache, the
-    /// disk cache, the compiler) and how long getting it took.
+    /// disk cache, the compiler) and how long getting it took. A program binary the disk cache
+    /// could not store is not said here: [`Backend::prepare`]'s report has it.
     pub fn build_reporting(
         &self,
         source: &str,
     ) -> Result<(Program, KernelOrigin, Duration), DwtError> {
+        self.build_warning(source)
+            .map(|(program, origin, time, _)| (program, origin, time))
+    }
+
+    /// [`OpenClBackend::build_reporting`] and the warning of a program binary the disk cache
+    /// could not store (only when it was compiled now).
+    fn build_warning(
+        &self,
+        source: &str,
+    ) -> Result<(Program, KernelOrigin, Duration, Option<String>), DwtError> {
         let start = Instant::now();
         let mut origin = KernelOrigin::Memory;
+        let mut warning = None;
         let key = (
             ocl::core::ClDeviceIdPtr::as_ptr(self.state.device.as_core()) as usize,
             source.to_string(),
         );
         let program = self.state.programs.get_or_build(key, || {
-            disk_cache::build(self, source).map(|(program, o)| {
+            disk_cache::build(self, source).map(|(program, o, w)| {
                 origin = o;
+                warning = w;
                 program
             })
         })?;
-        Ok((program, origin, start.elapsed()))
+        Ok((program, origin, start.elapsed(), warning))
     }
 
     fn compile(&self, source: &str) -> Result<Program, DwtError> {
@@ -468,13 +481,15 @@ impl OpenClBackend {
             dwt_emit_c::plan(&module, &request.shape, request.levels).map_err(unsupported)?;
         let mut programs = HashMap::new();
         let mut modules = Vec::new();
+        let mut cache_warnings = Vec::new();
         for kernel in launches.kernels() {
             let source = module.kernel_source(kernel).ok_or_else(|| {
                 device_error(format!(
                     "the plan launches {kernel}, which its module lacks"
                 ))
             })?;
-            let (program, origin, time) = self.build_reporting(&source)?;
+            let (program, origin, time, warning) = self.build_warning(&source)?;
+            cache_warnings.extend(warning);
             self.check_fits(&program, kernel, &launches)?;
             programs.insert(kernel.to_string(), program);
             modules.push(ModuleReport {
@@ -490,6 +505,7 @@ impl OpenClBackend {
             report: PrepareReport {
                 modules,
                 tuning: None,
+                cache_warnings,
             },
         })
     }

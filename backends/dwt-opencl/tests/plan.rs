@@ -147,6 +147,11 @@ fn plan_child() {
 }
 
 fn child(cache: &Path) -> KernelOrigin {
+    child_report(cache).0
+}
+
+/// Where the child's program came from, and its whole prepare report.
+fn child_report(cache: &Path) -> (KernelOrigin, String) {
     let out = Command::new(std::env::current_exe().unwrap())
         .args(["plan_child", "--exact", "--nocapture", "--test-threads=1"])
         .env(CHILD_ENV, "1")
@@ -159,16 +164,20 @@ fn child(cache: &Path) -> KernelOrigin {
         "child failed:\n{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let line = stdout
-        .lines()
-        .find_map(|l| l.split("ORIGIN=").nth(1))
-        .unwrap_or_else(|| panic!("no ORIGIN line in:\n{stdout}"));
-    match line {
+    let line = |key: &str| {
+        stdout
+            .lines()
+            .find_map(|l| l.split(key).nth(1))
+            .unwrap_or_else(|| panic!("no {key} line in:\n{stdout}"))
+            .to_string()
+    };
+    let origin = match line("ORIGIN=").as_str() {
         "compiled" => KernelOrigin::Compiled,
         "disk cache" => KernelOrigin::DiskCache,
         "in-memory cache" => KernelOrigin::Memory,
         other => panic!("unknown origin {other}"),
-    }
+    };
+    (origin, line("REPORT="))
 }
 
 fn entries(cache: &Path) -> Vec<PathBuf> {
@@ -187,7 +196,12 @@ fn disk_cache_across_processes_and_corruption() {
         .unwrap()
         .as_nanos();
     let cache = std::env::temp_dir().join(format!("dwt-plan-cache-{}-{nanos}", std::process::id()));
-    assert_eq!(child(&cache), KernelOrigin::Compiled, "fresh cache");
+    let (origin, report) = child_report(&cache);
+    assert_eq!(origin, KernelOrigin::Compiled, "fresh cache");
+    assert!(
+        !report.contains("warning"),
+        "a cache that works warns: {report}"
+    );
     let files = entries(&cache);
     assert_eq!(files.len(), 1, "one program binary: {files:?}");
     assert_eq!(files[0].extension().unwrap(), "bin");
@@ -201,11 +215,28 @@ fn disk_cache_across_processes_and_corruption() {
     let good = std::fs::read(&files[0]).unwrap();
     std::fs::write(&files[0], &good[..good.len() / 2]).unwrap();
     assert_eq!(child(&cache), KernelOrigin::Compiled, "truncated entry");
-    // An unwritable cache folder (a file in its place) only loses the cache.
+    // An unwritable cache folder (a file in its place: no folder below it, even for root) only
+    // loses the cache: the transform is right (checked by the child), and the report says
+    // which entry could not be written, why, and what to do.
     let blocked = cache.join("blocked");
     std::fs::write(&blocked, b"a file, not a folder").unwrap();
-    assert_eq!(child(&blocked), KernelOrigin::Compiled);
-    assert_eq!(child(&blocked), KernelOrigin::Compiled);
+    let entry_dir = blocked.join(dwt_opencl::disk_cache::SUBDIR);
+    for _ in 0..2 {
+        let (origin, report) = child_report(&blocked);
+        assert_eq!(origin, KernelOrigin::Compiled);
+        for part in [
+            "warning: the disk cache could not write",
+            &entry_dir.display().to_string(),
+            ".bin: ",
+            "compiled again",
+            "DWT_CACHE_DIR",
+        ] {
+            assert!(
+                report.contains(part),
+                "{part:?} not in the report: {report}"
+            );
+        }
+    }
     assert_eq!(entries(&cache).len(), 1, "no temporary files left behind");
     let _ = std::fs::remove_dir_all(&cache);
 }
