@@ -261,6 +261,7 @@ impl Backend for Counting {
                     time: std::time::Duration::from_millis(3),
                 }],
                 tuning: None,
+                cache_warnings: Vec::new(),
             },
             transform: Some(Box::new(CountingPrepared {
                 request: (

@@ -43,6 +43,7 @@
 
 pub mod disk_cache;
 mod graph;
+mod host;
 mod launch;
 mod nvrtc;
 mod profile;
@@ -531,14 +532,17 @@ impl CudaBackend {
         self.execute_host(&prepared, data)
     }
 
-    /// Host data to the device once, every launch of `prepared`, and back once.
+    /// Host data to the device once, every launch of `prepared`, and back once (the slice
+    /// page-locked for the copies: module `host`).
     fn execute_host<T: DeviceElement>(
         &self,
         prepared: &Prepared,
         data: &mut [T],
     ) -> Result<(), DwtError> {
         let stream = self.stream();
-        let uploaded = stream.clone_htod(&*data).map_err(device_error)?;
+        // SAFETY: the upload writes every element before anything reads the buffer.
+        let mut uploaded = unsafe { stream.alloc::<T>(data.len()) }.map_err(device_error)?;
+        let locked = host::upload(&stream, data, &mut uploaded)?;
         // A plan that reads a source reads the upload and writes a second buffer (no device
         // copy), unless it may read the data itself as its source: then it transforms the upload
         // in place, one buffer fewer.
@@ -553,8 +557,7 @@ impl CudaBackend {
             self.execute(prepared, &stream, None, &mut buffer, false)?;
             buffer
         };
-        stream.memcpy_dtoh(&result, data).map_err(device_error)?;
-        stream.synchronize().map_err(device_error)
+        host::download(&stream, &result, data, locked)
     }
 
     /// Emits, plans and builds a (validated) request, refusing what it cannot run: with the

@@ -1,0 +1,136 @@
+//! Transforms of host slices, which the backend page-locks for their copies (module `host`):
+//! slices at every alignment, large enough to be locked in chunks and too small to be locked,
+//! the two halves of one buffer on two threads at once, and memory the caller locked itself;
+//! every result against the CPU reference, the samples around each slice untouched, and no
+//! page left locked that the caller did not lock.
+
+use cudarc::driver::sys;
+use dwt_cuda::CudaBackend;
+use dwt_ir::{Direction, ElementType, Layout};
+use dwt_runtime::{cpu, Backend, Plan, Request, Samples};
+
+fn request(shape: &[usize], levels: u32) -> Request<'static> {
+    Request {
+        wavelet: dwt_catalogue::by_name("LeGall53").expect("catalogue wavelet"),
+        direction: Direction::Forward,
+        shape: shape.to_vec(),
+        levels,
+        layout: Layout::Mallat,
+    }
+}
+
+fn values(n: usize, seed: usize) -> Vec<i32> {
+    (0..n)
+        .map(|i| ((i * 7919 + seed * 104729) % 4001) as i32 - 2000)
+        .collect()
+}
+
+fn reference(req: &Request, host: &[i32]) -> Vec<i32> {
+    let mut want = host.to_vec();
+    cpu::transform(
+        req.wavelet,
+        req.direction,
+        &mut want,
+        &req.shape,
+        req.levels,
+        req.layout,
+    )
+    .unwrap();
+    want
+}
+
+/// Whether the driver counts the page holding `p` as page-locked.
+fn locked(p: *const i32) -> bool {
+    let mut flags = 0u32;
+    // SAFETY: a query; the driver only reads the address.
+    unsafe { sys::cuMemHostGetFlags(&mut flags, p as *mut _) == sys::CUresult::CUDA_SUCCESS }
+}
+
+const SENTINEL: i32 = 0x5a5a_5a5a;
+
+#[test]
+fn slices_at_every_alignment_transform_exactly_and_end_unlocked() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    // 4 MiB and 8 MiB: locked in chunks; 16 KiB: copied as pageable memory.
+    for shape in [[1024, 1024], [1080, 1920], [64, 64]] {
+        let req = request(&shape, 3);
+        let n = shape[0] * shape[1];
+        for offset in [0, 1, 3, 1024 + 5] {
+            let mut buffer = vec![SENTINEL; n + offset + 7];
+            buffer[offset..offset + n].copy_from_slice(&values(n, offset));
+            let want = reference(&req, &buffer[offset..offset + n]);
+            b.run(&req, Samples::I32(&mut buffer[offset..offset + n]))
+                .unwrap();
+            assert!(
+                buffer[offset..offset + n] == want[..],
+                "{shape:?} at offset {offset}"
+            );
+            assert!(buffer[..offset].iter().all(|&v| v == SENTINEL));
+            assert!(buffer[offset + n..].iter().all(|&v| v == SENTINEL));
+            for at in [offset, offset + n / 2, offset + n - 1] {
+                assert!(
+                    !locked(&buffer[at]),
+                    "{shape:?} at offset {offset}: sample {at} left page-locked"
+                );
+            }
+        }
+    }
+}
+
+/// Two threads transform the two halves of one buffer, split inside a page, several times at
+/// once: were the shared page locked by one, the other's registration would fail, or the page
+/// be unlocked under its copy.
+#[test]
+fn two_threads_on_the_halves_of_one_buffer() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    let req = request(&[1024, 1024], 2);
+    let n = 1024 * 1024;
+    let mut buffer = vec![0i32; 2 * n + 3];
+    let (_, halves) = buffer.split_at_mut(3);
+    let (left, right) = halves.split_at_mut(n);
+    std::thread::scope(|s| {
+        for (t, half) in [left, right].into_iter().enumerate() {
+            let (b, req) = (&b, &req);
+            s.spawn(move || {
+                for round in 0..6 {
+                    let input = values(n, 10 * t + round);
+                    half.copy_from_slice(&input);
+                    b.run(req, Samples::I32(half)).unwrap();
+                    assert!(
+                        *half == reference(req, &input)[..],
+                        "thread {t}, round {round}"
+                    );
+                }
+            });
+        }
+    });
+}
+
+/// Memory the caller page-locked is transformed where it is and stays locked (a plan's runs
+/// and the backend's).
+#[test]
+fn memory_the_caller_locked_stays_locked() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    let shape = [1024, 1536];
+    let n = shape[0] * shape[1];
+    let req = request(&shape, 3);
+    let plan = Plan::builder(&b, req.wavelet, &shape)
+        .levels(3)
+        .element(ElementType::I32)
+        .build()
+        .unwrap();
+    // SAFETY: every element is written before it is read.
+    let mut pinned = unsafe { b.context().alloc_pinned_with_flags::<i32>(n, 0) }.unwrap();
+    for round in 0..3 {
+        let host = pinned.as_mut_slice().unwrap();
+        let input = values(n, round);
+        host.copy_from_slice(&input);
+        if round == 1 {
+            b.run(&req, Samples::I32(&mut *host)).unwrap();
+        } else {
+            plan.execute(&mut *host).unwrap();
+        }
+        assert!(*host == reference(&req, &input)[..], "round {round}");
+        assert!(locked(host.as_ptr()), "the caller's lock was undone");
+    }
+}
