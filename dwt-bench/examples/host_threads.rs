@@ -12,10 +12,18 @@ fn main() {
     let b = CudaBackend::new().expect("a CUDA device");
     let wavelet = dwt_catalogue::by_name("LeGall53").unwrap();
     for &(h, w, calls) in &[(1080usize, 1920usize, 200usize), (4096, 4096, 30)] {
-        let req = Request { wavelet, direction: Direction::Forward, shape: vec![h, w], levels: 3, layout: Layout::Mallat };
+        let req = Request {
+            wavelet,
+            direction: Direction::Forward,
+            shape: vec![h, w],
+            levels: 3,
+            layout: Layout::Mallat,
+        };
         let mut one = 0.0;
         for threads in [1usize, 2, 4] {
-            let mut frames: Vec<Vec<i32>> = (0..threads).map(|t| (0..h * w).map(|i| ((i + t) % 251) as i32).collect()).collect();
+            let mut frames: Vec<Vec<i32>> = (0..threads)
+                .map(|t| (0..h * w).map(|i| ((i + t) % 251) as i32).collect())
+                .collect();
             for f in frames.iter_mut() {
                 b.run(&req, Samples::I32(f)).unwrap();
             }
