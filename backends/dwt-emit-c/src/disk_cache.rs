@@ -112,6 +112,9 @@ fn encode(payload: &[u8]) -> Vec<u8> {
     out
 }
 
+/// How many taken temporary names [`store`] passes over before it gives up.
+const TEMPORARY_TRIES: u32 = 1000;
+
 /// How old a temporary of [`store`] must be before another store removes it as the leftover of a
 /// killed process (a live writer renames its own within milliseconds).
 pub const STALE_TEMPORARY: Duration = Duration::from_secs(60 * 60);
@@ -130,14 +133,26 @@ pub fn store(path: &Path, payload: &[u8]) -> std::io::Result<()> {
     // temporary: the pid tells processes apart, the counter calls within one. create_new makes
     // a clash fail instead of two writers sharing a file (processes of one pid in two PID
     // namespaces sharing the folder, a leftover of a crashed process).
+    // A name taken (a killed process of this pid left it, as a container's job that gets the
+    // same pid every run does) moves on to the next.
     static CALLS: AtomicU64 = AtomicU64::new(0);
-    let call = CALLS.fetch_add(1, Ordering::Relaxed);
-    let tmp = dir.join(format!(".{name}.{}.{call}.tmp", std::process::id()));
-    // Returned before the clean-up below: a file this call did not create is not its to remove.
-    let mut file = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)?;
+    let mut tries = 0;
+    let (tmp, mut file) = loop {
+        let call = CALLS.fetch_add(1, Ordering::Relaxed);
+        let tmp = dir.join(format!(".{name}.{}.{call}.tmp", std::process::id()));
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(file) => break (tmp, file),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < TEMPORARY_TRIES => {
+                tries += 1
+            }
+            // Before the clean-up below: a file this call did not create is not its to remove.
+            Err(e) => return Err(e),
+        }
+    };
     let result = (|| {
         file.write_all(&encode(payload))?;
         file.sync_all()?;
@@ -154,9 +169,14 @@ pub fn store(path: &Path, payload: &[u8]) -> std::io::Result<()> {
 /// every new process until the cache is writable.
 pub fn store_or_warn(path: &Path, payload: &[u8], then: &str) -> Option<String> {
     let e = store(path, payload).err()?;
+    // ENOSPC and EDQUOT (Linux): the folder is writable, its disk or quota full.
+    let remedy = match e.raw_os_error() {
+        Some(28 | 122) => format!("free space there, or set {CACHE_DIR_ENV} to another disk"),
+        _ => format!("set {CACHE_DIR_ENV} to a writable folder"),
+    };
     Some(format!(
         "the disk cache could not write {}: {e}; {then} in every new process until it can \
-         (set {CACHE_DIR_ENV} to a writable folder)",
+         ({remedy})",
         path.display()
     ))
 }

@@ -309,3 +309,26 @@ fn a_failed_store_is_a_warning_naming_the_entry_and_the_remedy() {
     assert_eq!(load(&good).as_deref(), Some(b"binary".as_slice()));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A killed process of this pid (a container's job gets the same pid every run) left
+/// temporaries under the names this process would take: a store passes over them, where it
+/// failed with "File exists" for the hour until they were stale.
+#[test]
+fn temporary_names_a_killed_process_of_this_pid_left_are_passed_over() {
+    let dir = scratch("taken");
+    let entry = entry_path(&dir, "opencl", "k", "bin");
+    let folder = entry.parent().unwrap();
+    std::fs::create_dir_all(folder).unwrap();
+    let name = entry.file_name().unwrap().to_str().unwrap();
+    let taken: Vec<PathBuf> = (0..300)
+        .map(|call| folder.join(format!(".{name}.{}.{call}.tmp", std::process::id())))
+        .collect();
+    for t in &taken {
+        std::fs::write(t, b"partial").unwrap();
+    }
+    store(&entry, b"binary").unwrap();
+    assert_eq!(load(&entry).as_deref(), Some(b"binary".as_slice()));
+    // Fresh temporaries are not this store's to remove.
+    assert!(taken.iter().all(|t| t.exists()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
