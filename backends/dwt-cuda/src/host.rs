@@ -17,11 +17,12 @@
 //! - Memory the caller locked already (`cuMemHostAlloc`, or registered) is copied as it is and
 //!   left locked; where the driver refuses to lock (no support, a limit on locked memory) the
 //!   chunk is copied as pageable memory. Neither is an error.
-//! - [`Locked`] unlocks only after the stream has finished with the slice, on every path, errors
-//!   included: the caller's data is borrowed for the whole call, so nothing touches it while a
-//!   copy may still read or write it.
+//! - [`Locked`] waits for the stream before it is gone, on every path, errors included, and
+//!   unlocks only then: the caller's data is borrowed for the whole call, so nothing touches it
+//!   while a copy may still read or write it, locked by this call or by the caller.
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use cudarc::driver::{sys, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr};
@@ -38,6 +39,15 @@ pub const MIN_LOCKED: usize = 1 << 20;
 /// 4 MiB chunks took longer than in one piece; 16 MiB chunks took 13% less, and 4 MiB chunks
 /// of a 1920x1080 i32 image 24% less (the measurement above).
 const CHUNK: Range<usize> = (4 << 20)..(16 << 20);
+
+/// Bytes of callers' slices this process has locked for copies, for the tests to see that
+/// locking happens on a real driver (its only effect is speed).
+static BYTES_LOCKED: AtomicU64 = AtomicU64::new(0);
+
+/// [`BYTES_LOCKED`].
+pub fn bytes_locked() -> u64 {
+    BYTES_LOCKED.load(Ordering::Relaxed)
+}
 
 /// The host's page size.
 fn page_size() -> usize {
@@ -100,60 +110,79 @@ fn pieces(at: usize, len: usize, page: usize) -> Vec<Piece> {
     pieces
 }
 
-/// The pages this call locked in a caller's slice, unlocked when dropped, after the stream has
-/// finished every copy.
+/// The pieces of a caller's slice being copied, and the pages this call locked there: when
+/// dropped, it waits for the stream unless [`download`] did, then unlocks them.
 pub struct Locked {
     stream: Arc<CudaStream>,
-    /// The slice's address.
+    /// The slice's address and length in bytes.
     at: usize,
+    len: usize,
     pieces: Vec<Piece>,
     /// The start of each piece this call locked (and so unlocks).
     locked: Vec<usize>,
+    /// Whether the stream has finished every copy issued on the slice.
+    finished: bool,
 }
 
 impl Drop for Locked {
     fn drop(&mut self) {
-        if self.locked.is_empty() {
-            return;
+        if !self.finished {
+            // Copies of memory the caller locked are asynchronous even where this call locked
+            // nothing. A failed synchronization means the context is lost: its copies are over
+            // either way.
+            let _ = self.stream.synchronize();
         }
-        // A failed synchronization means the context is lost: its copies are over either way.
-        let _ = self.stream.synchronize();
         for &start in &self.locked {
             // SAFETY: `start` was registered by this call, and no copy is pending on it.
-            unsafe { sys::cuMemHostUnregister((self.at + start) as *mut _) };
+            let r = unsafe { sys::cuMemHostUnregister((self.at + start) as *mut _) };
+            debug_assert_eq!(r, sys::CUresult::CUDA_SUCCESS, "unlocking what was locked");
         }
     }
 }
 
 /// Copies `data` into `dst` (of its length) on `stream` without waiting; the result keeps the
 /// pages it locked locked until [`download`] (or its drop) has waited for the stream.
-pub fn upload<T: DeviceRepr>(
+///
+/// # Safety
+/// Until the result is passed to [`download`] with the same slice or dropped, `data` must not be
+/// written or freed: copies may still read it.
+pub unsafe fn upload<T: DeviceRepr>(
     stream: &Arc<CudaStream>,
     data: &[T],
     dst: &mut CudaSlice<T>,
 ) -> Result<Locked, DwtError> {
+    assert_eq!(
+        dst.len(),
+        data.len(),
+        "a device buffer of the slice's length"
+    );
+    // The raw driver calls below act on the thread's current context.
+    stream.context().bind_to_thread().map_err(device_error)?;
     let len = std::mem::size_of_val(data);
     let at = data.as_ptr() as usize;
     let mut locked = Locked {
         stream: stream.clone(),
         at,
+        len,
         pieces: pieces(at, len, page_size()),
         locked: Vec::new(),
+        finished: false,
     };
     let (device, _write) = dst.device_ptr_mut(stream);
     for piece in &locked.pieces {
         let host = (at + piece.bytes.start) as *mut std::ffi::c_void;
         let size = piece.bytes.len();
         if piece.lock {
-            // SAFETY: the range lies inside `data`, which outlives `locked` (the caller holds
-            // both for the call); unregistered by `locked`'s drop.
+            // SAFETY: the range lies inside `data`, which the caller keeps for `locked`'s life;
+            // unregistered by `locked`'s drop.
             let r = unsafe { sys::cuMemHostRegister_v2(host, size, 0) };
             if r == sys::CUresult::CUDA_SUCCESS {
                 locked.locked.push(piece.bytes.start);
+                BYTES_LOCKED.fetch_add(size as u64, Ordering::Relaxed);
             }
         }
-        // SAFETY: `device` holds `dst`'s length in elements, so every piece's range; the host
-        // range is `data`'s, readable until the stream is synchronized (`locked`).
+        // SAFETY: `device` holds `dst`'s length, `data`'s, so every piece's range; the host
+        // range is readable until the stream is synchronized (`locked`).
         unsafe {
             sys::cuMemcpyHtoDAsync_v2(
                 device + piece.bytes.start as u64,
@@ -168,19 +197,23 @@ pub fn upload<T: DeviceRepr>(
     Ok(locked)
 }
 
-/// Copies `src` back into `data` (the slice `locked` came from) and waits for the stream; then
-/// unlocks what the upload locked.
+/// Copies `src` back into `data`, the slice `locked` came from (checked), and waits for the
+/// stream; then unlocks what the upload locked.
 pub fn download<T: DeviceRepr>(
     stream: &Arc<CudaStream>,
     src: &CudaSlice<T>,
     data: &mut [T],
-    locked: Locked,
+    mut locked: Locked,
 ) -> Result<(), DwtError> {
     let at = data.as_mut_ptr() as usize;
-    debug_assert_eq!(at, locked.at, "the slice of the upload");
+    assert!(
+        at == locked.at && std::mem::size_of_val(data) == locked.len && src.len() == data.len(),
+        "the upload's slice and a device buffer of its length"
+    );
     let (device, _read) = src.device_ptr(stream);
     for piece in &locked.pieces {
-        // SAFETY: as in `upload`; `data` is borrowed mutably until the stream is synchronized.
+        // SAFETY: every piece lies inside `data` (checked above) and `src`; `data` is borrowed
+        // mutably until the stream is synchronized, here or by `locked`'s drop.
         unsafe {
             sys::cuMemcpyDtoHAsync_v2(
                 (at + piece.bytes.start) as *mut _,
@@ -192,7 +225,9 @@ pub fn download<T: DeviceRepr>(
         .result()
         .map_err(device_error)?;
     }
-    stream.synchronize().map_err(device_error)
+    stream.synchronize().map_err(device_error)?;
+    locked.finished = true;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -65,6 +65,8 @@ use dwt_runtime::{
 
 pub use dwt_emit_c::{LaunchConfig, Strategy};
 pub use graph::{GraphCounts, KEPT as GRAPHS_KEPT};
+#[doc(hidden)]
+pub use host::bytes_locked as host_bytes_locked;
 pub use nvrtc::{
     annotate_log, check_nvrtc, compile, function_usage, options, version as nvrtc_version,
     Compiled, FunctionUsage, PROGRAM_NAME,
@@ -542,7 +544,8 @@ impl CudaBackend {
         let stream = self.stream();
         // SAFETY: the upload writes every element before anything reads the buffer.
         let mut uploaded = unsafe { stream.alloc::<T>(data.len()) }.map_err(device_error)?;
-        let locked = host::upload(&stream, data, &mut uploaded)?;
+        // SAFETY: `data` stays borrowed, untouched here, until `download` or `locked`'s drop.
+        let locked = unsafe { host::upload(&stream, data, &mut uploaded) }?;
         // A plan that reads a source reads the upload and writes a second buffer (no device
         // copy), unless it may read the data itself as its source: then it transforms the upload
         // in place, one buffer fewer.

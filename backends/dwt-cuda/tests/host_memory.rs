@@ -59,8 +59,18 @@ fn slices_at_every_alignment_transform_exactly_and_end_unlocked() {
             let mut buffer = vec![SENTINEL; n + offset + 7];
             buffer[offset..offset + n].copy_from_slice(&values(n, offset));
             let want = reference(&req, &buffer[offset..offset + n]);
+            let before = dwt_cuda::host_bytes_locked();
             b.run(&req, Samples::I32(&mut buffer[offset..offset + n]))
                 .unwrap();
+            // The driver locked all but the partial end pages of a slice of 1 MiB or more
+            // (other tests lock at the same time: the count is a lower bound).
+            let bytes = dwt_cuda::host_bytes_locked() - before;
+            if n * 4 >= 1 << 20 {
+                assert!(
+                    bytes + 2 * 4096 >= (n * 4) as u64,
+                    "{shape:?}: {bytes} bytes locked"
+                );
+            }
             assert!(
                 buffer[offset..offset + n] == want[..],
                 "{shape:?} at offset {offset}"
