@@ -234,6 +234,26 @@ fn input_range(values: &[i64]) -> InputRange {
         .expect("64 bits hold every i64")
 }
 
+/// Runs `request` on `backend` through its preparation, so that what the preparation warns of
+/// is printed: a disk cache that cannot be written costs a compile in every run.
+fn run_reporting(
+    backend: &dyn lifting::runtime::Backend,
+    request: &Request,
+    samples: lifting::runtime::Samples,
+) -> Result<()> {
+    let prepared = backend
+        .prepare(request, samples.element_type())
+        .map_err(|e| e.to_string())?;
+    for warning in &prepared.report.cache_warnings {
+        eprintln!("dwt: warning: {warning}");
+    }
+    match &prepared.transform {
+        Some(t) => t.run(samples),
+        None => backend.run(request, samples),
+    }
+    .map_err(|e| e.to_string())
+}
+
 fn transform(a: TransformArgs, quiet: bool) -> Result<()> {
     if files::same_file(&a.input, &a.output) {
         return Err(format!(
@@ -499,9 +519,7 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
         levels,
         layout,
     };
-    backend
-        .run(&request, data.samples())
-        .map_err(|e| e.to_string())?;
+    run_reporting(backend.as_ref(), &request, data.samples())?;
     finite(&data, |n| overflowed(&wavelet, element, n))?;
 
     progress.stage("writing");
@@ -524,13 +542,16 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
         input_dtype: Some(input_dtype.name().into()),
         allow_overflow: overflow_allowed,
     };
-    // Every file is encoded and written to a temporary before any is renamed into place.
+    // Every file is encoded and written to a temporary before any is renamed into place. The
+    // sidecar goes first: a run stopped between the renames leaves the new fingerprint beside
+    // the old coefficients, which an inverse refuses, never new coefficients beside an older
+    // sidecar that may have no fingerprint to check.
     let mut staged = files::Staged::default();
-    staged.write(&a.output, &coefficients)?;
     staged.write(
         &files::sidecar_path(&a.output),
         &files::sidecar_bytes(&sidecar),
     )?;
+    staged.write(&a.output, &coefficients)?;
     if let Some(p) = &a.preview {
         staged.write(p, &files::preview_bytes(p, &data.to_f64(), &shape, levels)?)?;
     }
@@ -632,9 +653,7 @@ fn inverse(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
             a.input.display()
         )
     })?;
-    backend
-        .run(&request, data.samples())
-        .map_err(|e| e.to_string())?;
+    run_reporting(backend.as_ref(), &request, data.samples())?;
     finite(&data, |n| overflowed(&wavelet, data.element_type(), n))?;
     progress.stage("writing");
     let bits = sidecar.as_ref().and_then(|s| s.input_bits);

@@ -1650,7 +1650,8 @@ fn an_inverse_gives_back_the_input_dtype() {
 
 /// The OpenCL backend's disk cache under what a cache folder can hold: every entry a FIFO (a
 /// read of one waited for a writer forever), the folder a file, a folder nobody may write, a
-/// name that is not UTF-8. The transform must succeed with the same coefficients each time.
+/// name that is not UTF-8. The transform must succeed with the same coefficients each time,
+/// warning where the cache cannot be written (it said nothing, and every run compiled).
 #[cfg(feature = "opencl")]
 #[test]
 fn opencl_transforms_survive_any_cache_folder() {
@@ -1674,11 +1675,21 @@ fn opencl_transforms_survive_any_cache_folder() {
             .env("DWT_CACHE_DIR", cache)
             .timeout(std::time::Duration::from_secs(120))
             .assert()
-            .success();
-        std::fs::read(out).unwrap()
+            .success()
+    };
+    // The coefficients, checked against the first run's, and whether the run warned that the
+    // cache could not be written, against `warns`.
+    let mut want = None;
+    let mut check = |cache: &std::ffi::OsStr, out: &Path, warns: bool, what: &str| {
+        let stderr = String::from_utf8(run(cache, out).get_output().stderr.clone()).unwrap();
+        let warned = stderr.contains("dwt: warning: the disk cache could not write")
+            && stderr.contains("DWT_CACHE_DIR");
+        assert_eq!(warned, warns, "{what}: {stderr}");
+        let got = std::fs::read(out).unwrap();
+        assert!(*want.get_or_insert_with(|| got.clone()) == got, "{what}");
     };
     let cache = d.p("cache");
-    let want = run(cache.as_os_str(), &d.p("a.npy"));
+    check(cache.as_os_str(), &d.p("a.npy"), false, "a new cache");
     let entries: Vec<PathBuf> = std::fs::read_dir(cache.join("opencl"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -1692,27 +1703,21 @@ fn opencl_transforms_survive_any_cache_folder() {
             .unwrap();
         assert!(made.success());
     }
-    assert_eq!(run(cache.as_os_str(), &d.p("b.npy")), want, "FIFO entries");
+    check(cache.as_os_str(), &d.p("b.npy"), false, "FIFO entries");
     for e in &entries {
         assert!(e.is_file(), "{} was not rebuilt", e.display());
     }
-    assert_eq!(
-        run(cache.as_os_str(), &d.p("c.npy")),
-        want,
-        "rebuilt entries"
-    );
+    check(cache.as_os_str(), &d.p("c.npy"), false, "rebuilt entries");
+    // Where nothing can be written, the same coefficients and a warning saying so.
     let file = d.p("in.png");
-    assert_eq!(run(file.as_os_str(), &d.p("d.npy")), want, "a file");
-    assert_eq!(
-        run("/proc/self/lifting".as_ref(), &d.p("e.npy")),
-        want,
-        "an unwritable place"
+    check(file.as_os_str(), &d.p("d.npy"), true, "a file");
+    check(
+        "/proc/self/lifting".as_ref(),
+        &d.p("e.npy"),
+        true,
+        "an unwritable place",
     );
     let odd = d.0.path().join(std::ffi::OsStr::from_bytes(b"cache-\xff"));
-    assert_eq!(
-        run(odd.as_os_str(), &d.p("f.npy")),
-        want,
-        "a non-UTF-8 name"
-    );
+    check(odd.as_os_str(), &d.p("f.npy"), false, "a non-UTF-8 name");
     assert!(odd.join("opencl").is_dir(), "the cache went elsewhere");
 }
