@@ -853,7 +853,7 @@ impl Emitted {
 /// A request [`Backend::prepare`]d on the device: its functions loaded and its launches planned.
 struct PreparedRequest {
     backend: CudaBackend,
-    prepared: Prepared,
+    prepared: Arc<Prepared>,
     element: ElementType,
     len: usize,
 }
@@ -909,13 +909,28 @@ impl Backend for CudaBackend {
     ) -> Result<dwt_runtime::Prepared, DwtError> {
         let len = request.sample_count()?;
         request.validate_for(element, len)?;
-        let prepared = self.prepare_launches(request, element)?;
-        let mut report = PrepareReport::one_module(
-            prepared.plan.kernels(),
-            prepared.origin,
-            prepared.build_time,
-        );
+        // Through the backend's memo, as `run` is: threads building plans of one request at
+        // once prepare it once (with `Tuning::Measured`, one thread times the candidates).
+        let mut here = false;
+        let prepared = self.plans.get_or_prepare(request, element, || {
+            here = true;
+            self.prepare_launches(request, element)
+        })?;
+        let mut report = if here {
+            PrepareReport::one_module(
+                prepared.plan.kernels(),
+                prepared.origin,
+                prepared.build_time,
+            )
+        } else {
+            PrepareReport::one_module(
+                prepared.plan.kernels(),
+                KernelOrigin::Memory,
+                Duration::ZERO,
+            )
+        };
         report.tuning = prepared.tuning.clone();
+        // Still true when the request was prepared before (by `run`, whose caller sees no report).
         report.cache_warnings = prepared.cache_warnings.clone();
         Ok(dwt_runtime::Prepared {
             report,
