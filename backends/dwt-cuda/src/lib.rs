@@ -929,7 +929,16 @@ impl Backend for CudaBackend {
                 Duration::ZERO,
             )
         };
-        report.tuning = prepared.tuning.clone();
+        // A request prepared before measures nothing now: its choice is a remembered one.
+        report.tuning = prepared.tuning.clone().map(|t| match here {
+            true => t,
+            false => dwt_runtime::TuningReport {
+                chosen: t.chosen,
+                timings: Vec::new(),
+                skipped: Vec::new(),
+                cached: true,
+            },
+        });
         // Still true when the request was prepared before (by `run`, whose caller sees no report).
         report.cache_warnings = prepared.cache_warnings.clone();
         Ok(dwt_runtime::Prepared {

@@ -976,8 +976,7 @@ fn the_measuring_planner_runs_the_fastest_candidate_and_caches_the_choice() {
     let fastest = t.timings.iter().min_by_key(|(_, d)| *d).unwrap();
     assert_eq!(fastest.0, t.chosen, "{t}");
     assert!(t.timings.iter().all(|(_, d)| !d.is_zero()), "{t}");
-    // A new preparation (Backend::prepare does not share the in-memory plans) of the same
-    // request takes the choice remembered, measuring nothing.
+    // A new preparation of the same request takes the choice remembered, measuring nothing.
     let again = b.prepare(&req, dwt_ir::ElementType::I16).unwrap();
     let t2 = again.report.tuning.expect("tuned");
     assert!(t2.cached, "{t2}");
