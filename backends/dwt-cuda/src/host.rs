@@ -21,8 +21,8 @@
 //!   unlocks only then: the caller's data is borrowed for the whole call, so nothing touches it
 //!   while a copy may still read or write it, locked by this call or by the caller.
 
+use std::cell::Cell;
 use std::ops::Range;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use cudarc::driver::{sys, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr};
@@ -40,13 +40,15 @@ pub const MIN_LOCKED: usize = 1 << 20;
 /// of a 1920x1080 i32 image 24% less (the measurement above).
 const CHUNK: Range<usize> = (4 << 20)..(16 << 20);
 
-/// Bytes of callers' slices this process has locked for copies, for the tests to see that
-/// locking happens on a real driver (its only effect is speed).
-static BYTES_LOCKED: AtomicU64 = AtomicU64::new(0);
+thread_local! {
+    /// Bytes of callers' slices this thread has locked for copies, for the tests to see that
+    /// locking happens on a real driver, and where (its only effect is speed).
+    static BYTES_LOCKED: Cell<u64> = const { Cell::new(0) };
+}
 
-/// [`BYTES_LOCKED`].
+/// Bytes of callers' slices the calling thread has locked for copies.
 pub fn bytes_locked() -> u64 {
-    BYTES_LOCKED.load(Ordering::Relaxed)
+    BYTES_LOCKED.with(Cell::get)
 }
 
 /// The host's page size.
@@ -178,7 +180,7 @@ pub unsafe fn upload<T: DeviceRepr>(
             let r = unsafe { sys::cuMemHostRegister_v2(host, size, 0) };
             if r == sys::CUresult::CUDA_SUCCESS {
                 locked.locked.push(piece.bytes.start);
-                BYTES_LOCKED.fetch_add(size as u64, Ordering::Relaxed);
+                BYTES_LOCKED.with(|b| b.set(b.get() + size as u64));
             }
         }
         // SAFETY: `device` holds `dst`'s length, `data`'s, so every piece's range; the host

@@ -44,6 +44,7 @@
 pub mod disk_cache;
 mod graph;
 mod host;
+mod host_buffer;
 mod launch;
 mod nvrtc;
 mod profile;
@@ -67,6 +68,7 @@ pub use dwt_emit_c::{LaunchConfig, Strategy};
 pub use graph::{GraphCounts, KEPT as GRAPHS_KEPT};
 #[doc(hidden)]
 pub use host::bytes_locked as host_bytes_locked;
+pub use host_buffer::HostBuffer;
 pub use nvrtc::{
     annotate_log, check_nvrtc, compile, function_usage, options, version as nvrtc_version,
     Compiled, FunctionUsage, PROGRAM_NAME,
@@ -339,6 +341,14 @@ impl CudaBackend {
     /// The context device buffers passed to [`CudaBackend::run_on_device`] must belong to.
     pub fn context(&self) -> &Arc<CudaContext> {
         &self.state.ctx
+    }
+
+    /// `len` samples of page-locked host memory, zeroed, for host data transformed in a loop
+    /// (the frames of a video): its transforms copy to and from the device directly, where a
+    /// transform of ordinary memory locks and unlocks it on every call, about half of a large
+    /// host transform's time (BENCHMARKS.md).
+    pub fn host_buffer<T: DeviceElement>(&self, len: usize) -> Result<HostBuffer<T>, DwtError> {
+        HostBuffer::zeroed(&self.state.ctx, len)
     }
 
     /// The context's default stream (to allocate and copy buffers on).

@@ -62,14 +62,16 @@ fn slices_at_every_alignment_transform_exactly_and_end_unlocked() {
             let before = dwt_cuda::host_bytes_locked();
             b.run(&req, Samples::I32(&mut buffer[offset..offset + n]))
                 .unwrap();
-            // The driver locked all but the partial end pages of a slice of 1 MiB or more
-            // (other tests lock at the same time: the count is a lower bound).
+            // The driver locked all but the partial end pages of a slice of 1 MiB or more,
+            // and nothing of a smaller one (the count is this thread's).
             let bytes = dwt_cuda::host_bytes_locked() - before;
             if n * 4 >= 1 << 20 {
                 assert!(
-                    bytes + 2 * 4096 >= (n * 4) as u64,
+                    bytes + 2 * 4096 >= (n * 4) as u64 && bytes <= (n * 4) as u64,
                     "{shape:?}: {bytes} bytes locked"
                 );
+            } else {
+                assert_eq!(bytes, 0, "{shape:?}");
             }
             assert!(
                 buffer[offset..offset + n] == want[..],
@@ -143,4 +145,37 @@ fn memory_the_caller_locked_stays_locked() {
         assert!(*host == reference(&req, &input)[..], "round {round}");
         assert!(locked(host.as_ptr()), "the caller's lock was undone");
     }
+}
+
+/// A host buffer of the backend (page-locked memory) transforms exactly, through a plan and the
+/// backend, and is copied without locking anything more.
+#[test]
+fn host_buffers_transform_without_locking() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    let shape = [1080, 1920];
+    let n = shape[0] * shape[1];
+    let req = request(&shape, 3);
+    let plan = Plan::builder(&b, req.wavelet, &shape)
+        .levels(3)
+        .element(ElementType::I32)
+        .build()
+        .unwrap();
+    let mut buffer = b.host_buffer::<i32>(n).unwrap();
+    assert_eq!(buffer.len(), n);
+    assert!(buffer.iter().all(|&v| v == 0));
+    assert!(locked(buffer.as_ptr()));
+    for round in 0..3 {
+        let input = values(n, round);
+        buffer.copy_from_slice(&input);
+        let before = dwt_cuda::host_bytes_locked();
+        if round == 1 {
+            b.run(&req, Samples::I32(&mut buffer)).unwrap();
+        } else {
+            plan.execute(&mut *buffer).unwrap();
+        }
+        assert_eq!(dwt_cuda::host_bytes_locked(), before, "round {round}");
+        assert!(*buffer == reference(&req, &input)[..], "round {round}");
+    }
+    assert!(b.host_buffer::<f64>(0).unwrap().is_empty());
+    assert!(b.host_buffer::<f64>(usize::MAX / 4).is_err());
 }
