@@ -49,6 +49,7 @@ fn locked(p: *const i32) -> bool {
 const SENTINEL: i32 = 0x5a5a_5a5a;
 
 #[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn slices_at_every_alignment_transform_exactly_and_end_unlocked() {
     let b = CudaBackend::new().expect("a CUDA device");
     // 4 MiB and 8 MiB: locked in chunks; 16 KiB: copied as pageable memory.
@@ -93,6 +94,7 @@ fn slices_at_every_alignment_transform_exactly_and_end_unlocked() {
 /// once: were the shared page locked by one, the other's registration would fail, or the page
 /// be unlocked under its copy.
 #[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn two_threads_on_the_halves_of_one_buffer() {
     let b = CudaBackend::new().expect("a CUDA device");
     let req = request(&[1024, 1024], 2);
@@ -121,6 +123,7 @@ fn two_threads_on_the_halves_of_one_buffer() {
 /// Memory the caller page-locked is transformed where it is and stays locked (a plan's runs
 /// and the backend's).
 #[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn memory_the_caller_locked_stays_locked() {
     let b = CudaBackend::new().expect("a CUDA device");
     let shape = [1024, 1536];
@@ -150,6 +153,7 @@ fn memory_the_caller_locked_stays_locked() {
 /// A host buffer of the backend (page-locked memory) transforms exactly, through a plan and the
 /// backend, and is copied without locking anything more.
 #[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn host_buffers_transform_without_locking() {
     let b = CudaBackend::new().expect("a CUDA device");
     let shape = [1080, 1920];
