@@ -244,8 +244,12 @@ fn run_reporting(
     let prepared = backend
         .prepare(request, samples.element_type())
         .map_err(|e| e.to_string())?;
-    for warning in &prepared.report.cache_warnings {
-        eprintln!("dwt: warning: {warning}");
+    // One line: with measured tuning every candidate's entry fails alike.
+    if let Some((first, rest)) = prepared.report.cache_warnings.split_first() {
+        match rest.len() {
+            0 => eprintln!("dwt: warning: {first}"),
+            n => eprintln!("dwt: warning: {first} (and {n} more entries could not be written)"),
+        }
     }
     match &prepared.transform {
         Some(t) => t.run(samples),
