@@ -120,66 +120,51 @@ fn two_threads_on_the_halves_of_one_buffer() {
     });
 }
 
-/// Memory the caller page-locked is transformed where it is and stays locked (a plan's runs
-/// and the backend's).
+/// Three rounds over page-locked memory `host`, through a plan (rounds 0 and 2) and the backend
+/// (round 1): each exact, `host` still locked after, and nothing locked by the copies.
+fn rounds_on_locked_memory(b: &CudaBackend, req: &Request, host: &mut [i32]) {
+    let plan = Plan::builder(b, req.wavelet, &req.shape)
+        .levels(req.levels)
+        .element(ElementType::I32)
+        .build()
+        .unwrap();
+    for round in 0..3 {
+        let input = values(host.len(), round);
+        host.copy_from_slice(&input);
+        let before = dwt_cuda::host_bytes_locked();
+        if round == 1 {
+            b.run(req, Samples::I32(&mut *host)).unwrap();
+        } else {
+            plan.execute(&mut *host).unwrap();
+        }
+        assert_eq!(dwt_cuda::host_bytes_locked(), before, "round {round}");
+        assert!(*host == reference(req, &input)[..], "round {round}");
+        assert!(locked(host.as_ptr()), "round {round}: the lock was undone");
+    }
+}
+
+/// Memory the caller page-locked is transformed where it is and stays locked.
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn memory_the_caller_locked_stays_locked() {
     let b = CudaBackend::new().expect("a CUDA device");
-    let shape = [1024, 1536];
-    let n = shape[0] * shape[1];
-    let req = request(&shape, 3);
-    let plan = Plan::builder(&b, req.wavelet, &shape)
-        .levels(3)
-        .element(ElementType::I32)
-        .build()
-        .unwrap();
+    let req = request(&[1024, 1536], 3);
     // SAFETY: every element is written before it is read.
-    let mut pinned = unsafe { b.context().alloc_pinned_with_flags::<i32>(n, 0) }.unwrap();
-    for round in 0..3 {
-        let host = pinned.as_mut_slice().unwrap();
-        let input = values(n, round);
-        host.copy_from_slice(&input);
-        if round == 1 {
-            b.run(&req, Samples::I32(&mut *host)).unwrap();
-        } else {
-            plan.execute(&mut *host).unwrap();
-        }
-        assert!(*host == reference(&req, &input)[..], "round {round}");
-        assert!(locked(host.as_ptr()), "the caller's lock was undone");
-    }
+    let mut pinned = unsafe { b.context().alloc_pinned_with_flags::<i32>(1024 * 1536, 0) }.unwrap();
+    rounds_on_locked_memory(&b, &req, pinned.as_mut_slice().unwrap());
 }
 
-/// A host buffer of the backend (page-locked memory) transforms exactly, through a plan and the
-/// backend, and is copied without locking anything more.
+/// A host buffer of the backend (page-locked memory, zeroed) transforms exactly without
+/// locking anything more; sizes it cannot hold are an error.
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn host_buffers_transform_without_locking() {
     let b = CudaBackend::new().expect("a CUDA device");
-    let shape = [1080, 1920];
-    let n = shape[0] * shape[1];
-    let req = request(&shape, 3);
-    let plan = Plan::builder(&b, req.wavelet, &shape)
-        .levels(3)
-        .element(ElementType::I32)
-        .build()
-        .unwrap();
-    let mut buffer = b.host_buffer::<i32>(n).unwrap();
-    assert_eq!(buffer.len(), n);
+    let req = request(&[1080, 1920], 3);
+    let mut buffer = b.host_buffer::<i32>(1080 * 1920).unwrap();
+    assert_eq!(buffer.len(), 1080 * 1920);
     assert!(buffer.iter().all(|&v| v == 0));
-    assert!(locked(buffer.as_ptr()));
-    for round in 0..3 {
-        let input = values(n, round);
-        buffer.copy_from_slice(&input);
-        let before = dwt_cuda::host_bytes_locked();
-        if round == 1 {
-            b.run(&req, Samples::I32(&mut buffer)).unwrap();
-        } else {
-            plan.execute(&mut *buffer).unwrap();
-        }
-        assert_eq!(dwt_cuda::host_bytes_locked(), before, "round {round}");
-        assert!(*buffer == reference(&req, &input)[..], "round {round}");
-    }
+    rounds_on_locked_memory(&b, &req, &mut buffer);
     assert!(b.host_buffer::<f64>(0).unwrap().is_empty());
     assert!(b.host_buffer::<f64>(usize::MAX / 4).is_err());
 }
