@@ -1,6 +1,7 @@
 //! Probe: ways to move a host slice to an OpenCL device and back (what a host transform's
 //! copies cost): a buffer created from the slice (`CL_MEM_COPY_HOST_PTR`, as `run` does) and
-//! read back; an uninitialised buffer written and read; a pinned staging buffer
+//! read back; a new uninitialised buffer per call written and read; an existing one written
+//! and read; a pinned staging buffer
 //! (`CL_MEM_ALLOC_HOST_PTR`, mapped, filled by the CPU) copied to and from a device buffer.
 //! Wall clock, medians. A markdown table.
 use std::time::Instant;
@@ -30,8 +31,10 @@ fn time(reps: usize, mut f: impl FnMut()) -> f64 {
 fn main() {
     let b = OpenClBackend::new().expect("an OpenCL device");
     println!("device: {}", b.device());
-    println!("| MB | from the slice + read | write + read | pinned staging |");
-    println!("|---|---|---|---|");
+    println!(
+        "| MB | from the slice + read | new buffer, write + read | write + read | pinned staging |"
+    );
+    println!("|---|---|---|---|---|");
     for &(n, reps) in &[
         (1080usize * 1920, 30usize),
         (4096 * 4096, 10),
@@ -46,6 +49,16 @@ fn main() {
                 .copy_host_slice(&data)
                 .build()
                 .unwrap();
+            buf.read(&mut data).enq().unwrap();
+            q.finish().unwrap();
+        });
+        let fresh_write = time(reps, || {
+            let buf = Buffer::<i32>::builder()
+                .queue(q.clone())
+                .len(n)
+                .build()
+                .unwrap();
+            buf.write(&data).enq().unwrap();
             buf.read(&mut data).enq().unwrap();
             q.finish().unwrap();
         });
@@ -77,7 +90,7 @@ fn main() {
             q.finish().unwrap();
         });
         println!(
-            "| {:.1} | {from_slice:.3} ms | {write_read:.3} ms | {staged:.3} ms |",
+            "| {:.1} | {from_slice:.3} ms | {fresh_write:.3} ms | {write_read:.3} ms | {staged:.3} ms |",
             (n * 4) as f64 / 1e6
         );
     }

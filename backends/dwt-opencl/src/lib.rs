@@ -433,12 +433,15 @@ impl OpenClBackend {
     fn execute_host<T: DeviceElement>(&self, plan: &Plan, data: &mut [T]) -> Result<(), DwtError> {
         let queue = self.queue()?;
         let _one = self.one_run();
+        // Made, then written: a buffer made from the slice (`CL_MEM_COPY_HOST_PTR`) took 5x as
+        // long on NVIDIA's OpenCL (260 against 47 ms for 268 MB there and back, an H100:
+        // dwt-bench/results/2026-11-27-h200-opencl-host-path/).
         let uploaded = Buffer::<T>::builder()
             .queue(queue.clone())
             .len(data.len())
-            .copy_host_slice(data)
             .build()
             .map_err(device_error)?;
+        uploaded.write(&*data).enq().map_err(device_error)?;
         // A plan that reads a source reads the upload and writes a second buffer (no device
         // copy), unless it may read the data itself as its source: then it transforms the upload
         // in place, one buffer fewer.
