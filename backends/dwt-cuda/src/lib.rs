@@ -926,19 +926,11 @@ impl Backend for CudaBackend {
             here = true;
             self.prepare_launches(request, element)
         })?;
-        let mut report = if here {
-            PrepareReport::one_module(
-                prepared.plan.kernels(),
-                prepared.origin,
-                prepared.build_time,
-            )
-        } else {
-            PrepareReport::one_module(
-                prepared.plan.kernels(),
-                KernelOrigin::Memory,
-                Duration::ZERO,
-            )
+        let (origin, time) = match here {
+            true => (prepared.origin, prepared.build_time),
+            false => (KernelOrigin::Memory, Duration::ZERO),
         };
+        let mut report = PrepareReport::one_module(prepared.plan.kernels(), origin, time);
         // A request prepared before measures nothing now: its choice is a remembered one.
         report.tuning = prepared.tuning.clone().map(|t| match here {
             true => t,
