@@ -73,6 +73,9 @@ use ocl::{Buffer, Context, Device, Kernel, OclPrm, Platform, Program, Queue};
 pub use dwt_emit_c::{LaunchConfig, Strategy};
 
 pub mod disk_cache;
+mod host_buffer;
+
+pub use host_buffer::HostBuffer;
 
 /// The name the backend is selected by.
 pub const NAME: &str = "opencl";
@@ -250,6 +253,15 @@ impl OpenClBackend {
     /// A new in-order queue on the device (for creating and reading buffers).
     pub fn queue(&self) -> Result<Queue, DwtError> {
         Queue::new(&self.state.context, self.state.device, None).map_err(device_error)
+    }
+
+    /// `len` samples of pinned host memory, zeroed, for host data transformed in a loop (the
+    /// frames of a video): a buffer of `CL_MEM_ALLOC_HOST_PTR` kept mapped, used as a slice. A
+    /// transform of ordinary memory is copied through the driver's staging on every call, most
+    /// of a large host transform's time on a GPU (BENCHMARKS.md). Too large for the device or the
+    /// host is [`DwtError::Device`], saying so.
+    pub fn host_buffer<T: DeviceElement>(&self, len: usize) -> Result<HostBuffer<T>, DwtError> {
+        HostBuffer::zeroed(self.queue()?, len)
     }
 
     /// Whether the device has `cl_khr_fp64` (f64 transforms are refused without it).

@@ -1011,3 +1011,45 @@ fn catalogue_kernels_build_without_warnings() {
     eprintln!("{} kernel programs built without warnings", all.len());
     assert!(all.len() >= 9 * 2 * 2 * 3, "only {} programs", all.len());
 }
+
+/// A host buffer of the backend (pinned memory, zeroed, used as a slice) transforms bit for bit
+/// as the CPU reference does, both ways, through `run` and through a `Plan`; it can be dropped
+/// after a transform and made again; sizes it cannot hold are an error, not a panic.
+#[test]
+fn host_buffers_transform_as_the_reference_does() {
+    let b = backend();
+    let shape = [544, 962];
+    let n = shape[0] * shape[1];
+    let w = dwt_catalogue::by_name("Fidelity").unwrap();
+    for round in 0..2 {
+        let mut buffer = b.host_buffer::<i16>(n).unwrap();
+        assert_eq!(buffer.len(), n);
+        assert!(buffer.iter().all(|&v| v == 0));
+        for (i, v) in buffer.iter_mut().enumerate() {
+            // 8-bit samples, the plan's default input range: Fidelity's three levels of wider
+            // ones can leave i16.
+            *v = ((i * 7919 + round * 104_729) % 256) as i16;
+        }
+        let original = buffer.to_vec();
+        let mut want = original.clone();
+        cpu::forward(w, &mut want, &shape, 3, Layout::Mallat).unwrap();
+        let mut back = want.clone();
+        cpu::inverse(w, &mut back, &shape, 3, Layout::Mallat).unwrap();
+        assert!(back == original, "cpu round {round}");
+        let forward = request(w, Direction::Forward, &shape, 3);
+        b.run(&forward, Samples::I16(&mut buffer)).unwrap();
+        assert!(buffer[..] == want[..], "forward, round {round}");
+        let plan = dwt_runtime::Plan::builder(&b, w, &shape)
+            .levels(3)
+            .direction(Direction::Inverse)
+            .element(ElementType::I16)
+            .build()
+            .unwrap();
+        plan.execute(&mut *buffer).unwrap();
+        assert!(buffer[..] == original[..], "inverse, round {round}");
+    }
+    assert!(b.host_buffer::<f32>(0).unwrap().is_empty());
+    let too_large = b.host_buffer::<f64>(usize::MAX / 4).unwrap_err();
+    assert!(matches!(too_large, DwtError::Device { .. }), "{too_large}");
+    assert!(too_large.to_string().contains("too large"), "{too_large}");
+}
