@@ -74,8 +74,10 @@ pub use dwt_emit_c::{LaunchConfig, Strategy};
 
 pub mod disk_cache;
 mod host_buffer;
+mod working_set;
 
 pub use host_buffer::HostBuffer;
+use working_set::{Role, Spares, WorkingSet};
 
 /// The name the backend is selected by.
 pub const NAME: &str = "opencl";
@@ -349,10 +351,17 @@ impl OpenClBackend {
         request.validate_for(T::TYPE, data.len())?;
         self.check_context(data, "the buffer")?;
         let plan = self.prepared(request, T::TYPE)?;
-        let queue = self.queue()?;
+        let mut set = plan.spares.take(|| self.queue())?;
         let _one = self.one_run();
-        self.execute::<T>(&plan, &queue, None, data)?;
-        queue.finish().map_err(device_error)
+        self.execute::<T>(&plan, &mut set, None, data)?;
+        self.finish(&plan, set)
+    }
+
+    /// Waits for `set`'s queue and keeps the set for the plan's next call.
+    fn finish<T: DeviceElement>(&self, plan: &Plan, set: WorkingSet<T>) -> Result<(), DwtError> {
+        set.queue.finish().map_err(device_error)?;
+        plan.spares.keep(set);
+        Ok(())
     }
 
     /// That `buffer` belongs to this backend's context: the kernels cannot use another's (the
@@ -410,19 +419,19 @@ impl OpenClBackend {
             )));
         }
         let plan = self.prepared(request, T::TYPE)?;
-        let queue = self.queue()?;
+        let mut set = plan.spares.take(|| self.queue())?;
         let _one = self.one_run();
         if plan.launches.reads_source {
-            self.execute::<T>(&plan, &queue, Some(src), dst)?;
+            self.execute::<T>(&plan, &mut set, Some(src), dst)?;
         } else {
             src.cmd()
                 .copy(dst, None, None)
-                .queue(&queue)
+                .queue(&set.queue)
                 .enq()
                 .map_err(device_error)?;
-            self.execute::<T>(&plan, &queue, None, dst)?;
+            self.execute::<T>(&plan, &mut set, None, dst)?;
         }
-        queue.finish().map_err(device_error)
+        self.finish(&plan, set)
     }
 
     fn run_host<T: DeviceElement>(
@@ -443,34 +452,26 @@ impl OpenClBackend {
 
     /// Host data to the device once, every launch of `plan`, and back once.
     fn execute_host<T: DeviceElement>(&self, plan: &Plan, data: &mut [T]) -> Result<(), DwtError> {
-        let queue = self.queue()?;
+        let mut set = plan.spares.take(|| self.queue())?;
         let _one = self.one_run();
-        // Made, then written: a buffer made from the slice (`CL_MEM_COPY_HOST_PTR`) took 5x as
+        // An existing buffer written: one made from the slice (`CL_MEM_COPY_HOST_PTR`) took 5x as
         // long on NVIDIA's OpenCL (260 against 47 ms for 268 MB there and back, an H100:
         // dwt-bench/results/2026-11-27-h200-opencl-host-path/).
-        let uploaded = Buffer::<T>::builder()
-            .queue(queue.clone())
-            .len(data.len())
-            .build()
-            .map_err(device_error)?;
+        let uploaded = set.buffer(Role::Upload, data.len())?;
         uploaded.write(&*data).enq().map_err(device_error)?;
         // A plan that reads a source reads the upload and writes a second buffer (no device
         // copy), unless it may read the data itself as its source: then it transforms the upload
         // in place, one buffer fewer.
         let result = if !plan.launches.runs_in_place() {
-            let out = Buffer::<T>::builder()
-                .queue(queue.clone())
-                .len(data.len())
-                .build()
-                .map_err(device_error)?;
-            self.execute::<T>(plan, &queue, Some(&uploaded), &out)?;
+            let out = set.buffer(Role::Result, data.len())?;
+            self.execute::<T>(plan, &mut set, Some(&uploaded), &out)?;
             out
         } else {
-            self.execute::<T>(plan, &queue, None, &uploaded)?;
+            self.execute::<T>(plan, &mut set, None, &uploaded)?;
             uploaded
         };
         result.read(&mut *data).enq().map_err(device_error)?;
-        queue.finish().map_err(device_error)
+        self.finish(plan, set)
     }
 
     /// Emits and builds the module of a (validated) request, and refuses what it cannot run.
@@ -517,6 +518,7 @@ impl OpenClBackend {
             _module: module,
             programs,
             launches,
+            spares: Spares::default(),
             report: PrepareReport {
                 modules,
                 tuning: None,
@@ -579,26 +581,20 @@ impl OpenClBackend {
         Ok(())
     }
 
-    /// Runs every step of the plan on `data`, enqueued on `queue` (not waited for). A plan that
-    /// reads a source (the fused passes, out of place) reads `source`, or when there is none a
-    /// copy of `data` (`data` itself where the plan says its source may be the data).
+    /// Runs every step of the plan on `data`, enqueued on `set`'s queue (not waited for), with
+    /// `set`'s scratch. A plan that reads a source (the fused passes, out of place) reads
+    /// `source`, or when there is none a copy of `data` in `set` (`data` itself where the plan
+    /// says its source may be the data).
     fn execute<T: DeviceElement>(
         &self,
         plan: &Plan,
-        queue: &Queue,
+        set: &mut WorkingSet<T>,
         source: Option<&Buffer<T>>,
         data: &Buffer<T>,
     ) -> Result<(), DwtError> {
-        let buffer = |len: usize| {
-            Buffer::<T>::builder()
-                .queue(queue.clone())
-                .len(len)
-                .build()
-                .map_err(device_error)
-        };
         let scratch = match plan.launches.scratch {
             0 => None,
-            n => Some(buffer(n)?),
+            n => Some(set.buffer(Role::Scratch, n)?),
         };
         let copy;
         let source = match (plan.launches.reads_source, source) {
@@ -606,42 +602,48 @@ impl OpenClBackend {
             (true, Some(s)) => Some(s),
             (true, None) if plan.launches.source_may_be_data => Some(data),
             (true, None) => {
-                copy = buffer(data.len())?;
+                copy = set.buffer(Role::SourceCopy, data.len())?;
                 data.cmd()
                     .copy(&copy, None, None)
-                    .queue(queue)
+                    .queue(&set.queue)
                     .enq()
                     .map_err(device_error)?;
                 Some(&copy)
             }
         };
         let scratch = || scratch.as_ref().expect("the plan needs scratch");
-        for step in &plan.launches.steps {
+        for (index, step) in plan.launches.steps.iter().enumerate() {
             match step {
-                Step::Copy(c) => copy_band(queue, data, scratch(), c)?,
+                Step::Copy(c) => copy_band(&set.queue, data, scratch(), c)?,
                 Step::Launch(l) if l.is_empty() => {}
                 Step::Launch(l) => {
-                    let program = plan.programs.get(&l.kernel).ok_or_else(|| {
-                        device_error(format!("no program built for {}", l.kernel))
+                    let buffers: Vec<&Buffer<T>> = l
+                        .buffers
+                        .iter()
+                        .map(|b| match b {
+                            PlanBuffer::Data => data,
+                            PlanBuffer::Scratch => scratch(),
+                            PlanBuffer::Source => source.expect("the plan reads a source"),
+                        })
+                        .collect();
+                    set.launch(index, &buffers, |queue| {
+                        let program = plan.programs.get(&l.kernel).ok_or_else(|| {
+                            device_error(format!("no program built for {}", l.kernel))
+                        })?;
+                        let mut k = Kernel::builder();
+                        k.program(program)
+                            .name(&l.kernel)
+                            .queue(queue.clone())
+                            .global_work_size(l.global())
+                            .local_work_size(l.local());
+                        for &b in &buffers {
+                            k.arg(b);
+                        }
+                        for v in &l.ints {
+                            k.arg(*v);
+                        }
+                        k.build().map_err(device_error)
                     })?;
-                    let mut k = Kernel::builder();
-                    k.program(program)
-                        .name(&l.kernel)
-                        .queue(queue.clone())
-                        .global_work_size(l.global())
-                        .local_work_size(l.local());
-                    for b in &l.buffers {
-                        match b {
-                            PlanBuffer::Data => k.arg(data),
-                            PlanBuffer::Scratch => k.arg(scratch()),
-                            PlanBuffer::Source => k.arg(source.expect("the plan reads a source")),
-                        };
-                    }
-                    for v in &l.ints {
-                        k.arg(*v);
-                    }
-                    let kernel = k.build().map_err(device_error)?;
-                    unsafe { kernel.enq() }.map_err(device_error)?;
                 }
             }
         }
@@ -696,6 +698,8 @@ struct Plan {
     launches: LaunchPlan,
     /// Where each program came from and how long that took.
     report: PrepareReport,
+    /// The queues and buffers its calls reuse.
+    spares: Spares,
 }
 
 /// A request [`Backend::prepare`]d on the device: its module built and its launches planned.

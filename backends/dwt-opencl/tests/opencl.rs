@@ -1053,3 +1053,83 @@ fn host_buffers_transform_as_the_reference_does() {
     assert!(matches!(too_large, DwtError::Device { .. }), "{too_large}");
     assert!(too_large.to_string().contains("too large"), "{too_large}");
 }
+
+/// A plan keeps its queue and device buffers (upload, result, scratch, the source's copy) for its
+/// next call: three calls in a row on different data, through the host path, in place on the
+/// device and out of place, each match the CPU reference, so nothing one call left in a kept
+/// buffer reaches the next. The fused 2-D plans (a source copy in place), the two passes (the
+/// scratch) and the fused 3-D plans (the data as its own source).
+#[test]
+fn kept_queues_and_buffers_carry_nothing_into_the_next_call() {
+    let fused = backend();
+    let two_pass = OpenClBackend::with_config(LaunchConfig::two_pass()).unwrap();
+    let queue = fused.queue().unwrap();
+    for (b, shape) in [
+        (&fused, vec![544, 962]),
+        (&two_pass, vec![544, 962]),
+        (&fused, vec![24, 40, 36]),
+    ] {
+        for name in ["LeGall53", "Fidelity"] {
+            for direction in [Direction::Forward, Direction::Inverse] {
+                let w = dwt_catalogue::by_name(name).unwrap();
+                let r = request(w, direction, &shape, 2);
+                let case = format!("{name} {direction:?} {shape:?}");
+                for seed in 0..3usize {
+                    let input: Vec<i32> = (0..shape.iter().product::<usize>())
+                        .map(|i| ((i * 2_654_435_761 + seed * 7919) % 256) as i32)
+                        .collect();
+                    assert_eq!(matches_reference(b, &r, &input), Ok(true), "{case} host");
+                    let mut want = input.clone();
+                    cpu::transform(w, direction, &mut want, &shape, 2, Layout::Mallat).unwrap();
+                    let data = on_device(&queue, &input);
+                    b.run_on_device(&r, &data).unwrap();
+                    let mut got = vec![0i32; input.len()];
+                    data.read(&mut got).enq().unwrap();
+                    assert!(got == want, "{case} in place, call {seed}");
+                    let (src, dst) = (on_device(&queue, &input), on_device(&queue, &want));
+                    dst.cmd().fill(-1, None).enq().unwrap();
+                    queue.finish().unwrap();
+                    b.run_on_device_into(&r, &src, &dst).unwrap();
+                    dst.read(&mut got).enq().unwrap();
+                    assert!(got == want, "{case} out of place, call {seed}");
+                }
+            }
+        }
+    }
+}
+
+/// The kernel objects a plan keeps for its next call hold none of the caller's buffers once the
+/// call returns (an ocl kernel references its buffer arguments): the caller's buffers come back
+/// to the one reference they had, so dropping them frees them. Within a second: PoCL lets go of a
+/// finished command's buffers on its own thread, a moment after `clFinish` returns.
+#[test]
+fn kept_kernels_let_go_of_the_callers_buffers() {
+    let b = backend();
+    let queue = b.queue().unwrap();
+    let references = |buffer: &Buffer<i32>| {
+        let count = || match buffer.mem_info(ocl::enums::MemInfo::ReferenceCount) {
+            Ok(ocl::enums::MemInfoResult::ReferenceCount(n)) => n,
+            other => panic!("the reference count came back as {other:?}"),
+        };
+        let start = Instant::now();
+        while count() != 1 && start.elapsed() < Duration::from_secs(1) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        count()
+    };
+    let w = dwt_catalogue::by_name("Fidelity").unwrap();
+    let r = request(w, Direction::Forward, &[544, 962], 3);
+    let input = vec![5i32; 544 * 962];
+    for call in 0..2 {
+        let (src, dst) = (on_device(&queue, &input), on_device(&queue, &input));
+        assert_eq!((references(&src), references(&dst)), (1, 1));
+        b.run_on_device_into(&r, &src, &dst).unwrap();
+        assert_eq!(
+            (references(&src), references(&dst)),
+            (1, 1),
+            "into, call {call}"
+        );
+        b.run_on_device(&r, &dst).unwrap();
+        assert_eq!(references(&dst), 1, "in place, call {call}");
+    }
+}
