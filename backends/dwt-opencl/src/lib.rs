@@ -29,7 +29,11 @@
 //!   Elsewhere (1-D, periodic, [`Strategy::TwoPass`]) the passes below run.
 //! - The data goes to the device once and comes back once per transform; every pass of every
 //!   level runs on device buffers. [`OpenClBackend::run_on_device`] takes a buffer already on the
-//!   device and copies nothing.
+//!   device and copies nothing. [`OpenClBackend::host_buffer`] gives pinned host memory, which
+//!   the driver copies without staging it.
+//! - Each plan keeps its queue, its device buffers (scratch, upload, result, the source's copy)
+//!   and its kernel objects for its next call (`working_set`), a set per thread running it at
+//!   once: made afresh they took most of a small transform's time.
 //! - Rows of at most [`LaunchConfig::row_limit`] samples take the rows kernel (the whole row in
 //!   local memory, the VC-2 pre-shift fused into it); longer rows take the sliding-window kernel
 //!   along the row (`row_step` the sample spacing, `col_step` the row pitch), with the emitted
