@@ -7,10 +7,11 @@
 //! (`dwt-bench/results/2026-11-28-h100-opencl-host-buffers/`). A call that fails drops its set,
 //! whose queue may be in an error state. No call reads a part of a buffer that it did not write
 //! first (a new buffer's contents are undefined too), so a set carries nothing from one call into
-//! the next.
+//! the next. What the sets of all plans keep is bounded ([`KEPT_MEMORY`]).
 
 use std::any::Any;
 use std::collections::hash_map::{Entry, HashMap};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use dwt_runtime::DwtError;
@@ -23,13 +24,76 @@ use crate::device_error;
 /// this many buffers of each kind on the device.
 const KEPT: usize = 4;
 
-/// The working sets a plan keeps between calls (each for the plan's element type).
-#[derive(Default)]
+/// Device memory that kept sets may hold, counted over every plan of the process.
+pub(crate) struct Budget {
+    held: AtomicUsize,
+    max: usize,
+}
+
+impl Budget {
+    pub(crate) const fn new(max: usize) -> Self {
+        Budget {
+            held: AtomicUsize::new(0),
+            max,
+        }
+    }
+
+    /// Counts `bytes` as kept, unless that would pass the budget.
+    fn reserve(&self, bytes: usize) -> bool {
+        self.held
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |held| {
+                held.checked_add(bytes).filter(|&total| total <= self.max)
+            })
+            .is_ok()
+    }
+
+    fn release(&self, bytes: usize) {
+        self.held.fetch_sub(bytes, Ordering::SeqCst);
+    }
+
+    /// Bytes the kept sets hold now.
+    #[cfg(test)]
+    pub(crate) fn held(&self) -> usize {
+        self.held.load(Ordering::SeqCst)
+    }
+}
+
+/// What the kept sets of all plans hold at most together: 2 GiB, the buffers of three host
+/// transforms of 8192x8192 i32 or of thirty of a 3840x2160 frame. A set past it is freed at the
+/// end of its call, as every set was before they were kept, so a process that transforms many
+/// sizes keeps the buffers of a few of them rather than of all on the device.
+pub(crate) static KEPT_MEMORY: Budget = Budget::new(2 << 30);
+
+/// The working sets a plan keeps between calls (each for the plan's element type), with the bytes
+/// each holds.
 pub(crate) struct Spares {
-    sets: Mutex<Vec<Box<dyn Any + Send>>>,
+    sets: Mutex<Vec<(usize, Box<dyn Any + Send>)>>,
+    budget: &'static Budget,
+}
+
+impl Default for Spares {
+    fn default() -> Self {
+        Spares::with_budget(&KEPT_MEMORY)
+    }
+}
+
+impl Drop for Spares {
+    fn drop(&mut self) {
+        let sets = self.sets.get_mut().unwrap_or_else(|e| e.into_inner());
+        for (bytes, _) in sets.drain(..) {
+            self.budget.release(bytes);
+        }
+    }
 }
 
 impl Spares {
+    pub(crate) fn with_budget(budget: &'static Budget) -> Self {
+        Spares {
+            sets: Mutex::default(),
+            budget,
+        }
+    }
+
     /// A kept set of element type `T`, or a new one on a queue from `new_queue`.
     pub(crate) fn take<T: OclPrm>(
         &self,
@@ -37,10 +101,20 @@ impl Spares {
     ) -> Result<WorkingSet<T>, DwtError> {
         // A panic elsewhere while holding the lock leaves a list of whole sets: take it anyway.
         let kept = self.sets.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        match kept.map(|set| set.downcast::<WorkingSet<T>>()) {
-            Some(Ok(set)) => Ok(*set),
-            _ => Ok(WorkingSet::new(new_queue()?)),
+        let Some((bytes, set)) = kept else {
+            return Ok(WorkingSet::new(new_queue()?));
+        };
+        self.budget.release(bytes);
+        match set.downcast::<WorkingSet<T>>() {
+            Ok(set) => Ok(*set),
+            Err(_) => Ok(WorkingSet::new(new_queue()?)),
         }
+    }
+
+    /// Sets kept now.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.sets.lock().unwrap().len()
     }
 
     /// Keeps `set` for the next call, after its queue finished everything it was given. Its
@@ -54,9 +128,10 @@ impl Spares {
                 }
             }
         }
+        let bytes = set.bytes();
         let mut sets = self.sets.lock().unwrap_or_else(|e| e.into_inner());
-        if sets.len() < KEPT {
-            sets.push(Box::new(set));
+        if sets.len() < KEPT && self.budget.reserve(bytes) {
+            sets.push((bytes, Box::new(set)));
         }
     }
 }
@@ -89,6 +164,15 @@ impl<T: OclPrm> WorkingSet<T> {
             buffers: [None, None, None, None],
             kernels: HashMap::new(),
         }
+    }
+
+    /// Device memory the set's buffers hold.
+    fn bytes(&self) -> usize {
+        self.buffers
+            .iter()
+            .flatten()
+            .map(|b| b.len() * std::mem::size_of::<T>())
+            .sum()
     }
 
     /// Enqueues the kernel of the plan's step `step` on `buffers`: the set's kernel object of that
@@ -132,5 +216,51 @@ impl<T: OclPrm> WorkingSet<T> {
                 Ok(b)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn queue() -> Queue {
+        crate::OpenClBackend::new()
+            .expect("an OpenCL device (PoCL in CI)")
+            .queue()
+            .unwrap()
+    }
+
+    /// Sets are kept while they fit the budget and the count per plan, counted out when taken
+    /// again and when their plan is dropped; a set past either is freed.
+    #[test]
+    fn kept_sets_stay_within_their_budget_and_count() {
+        static BUDGET: Budget = Budget::new(5000);
+        let spares = Spares::with_budget(&BUDGET);
+        let with = |samples: usize| {
+            let mut set = spares.take::<i32>(|| Ok(queue())).unwrap();
+            set.buffer(Role::Upload, samples).unwrap();
+            set
+        };
+        let (a, b, c) = (with(500), with(500), with(300));
+        spares.keep(a);
+        spares.keep(b);
+        assert_eq!((spares.len(), BUDGET.held()), (2, 4000));
+        spares.keep(c); // 1200 bytes more would pass 5000
+        assert_eq!((spares.len(), BUDGET.held()), (2, 4000));
+        let again = spares
+            .take::<i32>(|| panic!("a kept set was there"))
+            .unwrap();
+        assert_eq!((again.bytes(), BUDGET.held()), (2000, 2000));
+        drop(again);
+        assert_eq!((spares.len(), BUDGET.held()), (1, 2000));
+        // The first of these takes the kept set, whose upload is made again at its new length.
+        let small: Vec<_> = (0..KEPT + 2).map(|_| with(1)).collect();
+        assert_eq!((spares.len(), BUDGET.held()), (0, 0));
+        for set in small {
+            spares.keep(set);
+        }
+        assert_eq!((spares.len(), BUDGET.held()), (KEPT, 4 * KEPT));
+        drop(spares);
+        assert_eq!(BUDGET.held(), 0);
     }
 }
