@@ -1019,38 +1019,110 @@ impl Staged {
     }
 
     /// Renames every temporary onto its destination, in the order written. The renames are not
-    /// atomic as a group: where one fails after others succeeded, the error names the files
-    /// already replaced, which no longer match the ones left as they were (a sidecar's
-    /// fingerprint makes `--inverse` refuse such a pair).
+    /// atomic as a group: where one fails after others succeeded, those are undone (each
+    /// replaced file put back from a second name it was given before its rename, each new one
+    /// removed) and the error says so; what could not be undone (a file system without hard
+    /// links, a failing rename back) is named as replaced, no longer matching the files left as
+    /// they were (a sidecar's fingerprint makes `--inverse` refuse such a pair).
     pub fn commit(mut self) -> Result<()> {
         let files = std::mem::take(&mut self.files);
+        let mut replaced: Vec<(&Path, Previous)> = Vec::new();
         for (i, (tmp, path)) in files.iter().enumerate() {
+            let previous = Previous::keep(path);
             if let Err(e) = std::fs::rename(tmp, path) {
                 for (t, _) in &files[i..] {
                     let _ = std::fs::remove_file(t);
                 }
+                previous.forget();
                 let mut msg = format!("cannot write {}: {e}", path.display());
-                if i > 0 {
-                    let done: Vec<String> = files[..i]
-                        .iter()
-                        .map(|(_, p)| p.display().to_string())
-                        .collect();
-                    let left: Vec<String> = files[i..]
+                let (mut undone, mut left) = (Vec::new(), Vec::new());
+                for (done, previous) in replaced.into_iter().rev() {
+                    let name = done.display().to_string();
+                    if previous.restore(done) {
+                        undone.push(name);
+                    } else {
+                        left.push(name);
+                    }
+                }
+                let was = |n: usize| if n == 1 { "was" } else { "were" };
+                if !undone.is_empty() {
+                    msg += &format!(
+                        "; {} {} put back as {} before this run",
+                        undone.join(", "),
+                        was(undone.len()),
+                        if undone.len() == 1 {
+                            "it was"
+                        } else {
+                            "they were"
+                        }
+                    );
+                }
+                if !left.is_empty() {
+                    let rest: Vec<String> = files[i..]
                         .iter()
                         .map(|(_, p)| p.display().to_string())
                         .collect();
                     msg += &format!(
                         "; {} {} already replaced by this run's output but {} {} not, so they do not belong together: fix the cause and run the command again",
-                        done.join(", "),
-                        if done.len() == 1 { "was" } else { "were" },
                         left.join(", "),
-                        if left.len() == 1 { "was" } else { "were" },
+                        was(left.len()),
+                        rest.join(", "),
+                        was(rest.len()),
                     );
                 }
                 return Err(msg);
             }
+            replaced.push((path, previous));
+        }
+        for (_, previous) in replaced {
+            previous.forget();
         }
         Ok(())
+    }
+}
+
+/// What a destination held before [`Staged::commit`] renamed onto it.
+enum Previous {
+    /// Nothing: undone by removing the new file.
+    Nothing,
+    /// A file, also reachable by this second name (a hard link) until the commit ends.
+    File(PathBuf),
+    /// A file that could not be given a second name (a file system without hard links): the
+    /// rename cannot be undone.
+    Unkept,
+}
+
+impl Previous {
+    fn keep(path: &Path) -> Previous {
+        if std::fs::symlink_metadata(path).is_err() {
+            return Previous::Nothing;
+        }
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        for n in 0..100 {
+            let link = parent_dir(path).join(format!(".{name}.dwt-{}-{n}.bak", std::process::id()));
+            match std::fs::hard_link(path, &link) {
+                Ok(()) => return Previous::File(link),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(_) => break,
+            }
+        }
+        Previous::Unkept
+    }
+
+    /// Puts back what `path` held; whether it could.
+    fn restore(self, path: &Path) -> bool {
+        match self {
+            Previous::Nothing => std::fs::remove_file(path).is_ok(),
+            Previous::File(link) => std::fs::rename(&link, path).is_ok(),
+            Previous::Unkept => false,
+        }
+    }
+
+    /// Drops the second name: the commit went through, or this rename never happened.
+    fn forget(self) {
+        if let Previous::File(link) = self {
+            let _ = std::fs::remove_file(link);
+        }
     }
 }
 
@@ -1066,9 +1138,10 @@ impl Drop for Staged {
 mod tests {
     use super::*;
 
-    /// A rename failing after another succeeded says which destination was already replaced.
+    /// A rename failing after another succeeded undoes that one: the file it replaced is back,
+    /// and the error says so.
     #[test]
-    fn a_commit_failing_part_way_names_what_it_replaced() {
+    fn a_commit_failing_part_way_puts_back_what_it_replaced() {
         let dir = tempfile::tempdir().unwrap();
         let (data, side) = (dir.path().join("c.raw"), dir.path().join("c.json"));
         std::fs::write(&data, b"old").unwrap();
@@ -1081,21 +1154,63 @@ mod tests {
         let err = staged.commit().unwrap_err();
         assert!(
             err.starts_with(&format!("cannot write {}: ", side.display()))
-                && err.contains(&format!(
-                    "; {} was already replaced by this run's output but {} was not",
-                    data.display(),
-                    side.display()
+                && err.ends_with(&format!(
+                    "; {} was put back as it was before this run",
+                    data.display()
                 )),
             "{err}"
         );
-        assert_eq!(std::fs::read(&data).unwrap(), b"new");
-        // No temporary is left behind.
+        assert_eq!(std::fs::read(&data).unwrap(), b"old");
+        // No temporary or second name is left behind.
         let mut names: Vec<_> = std::fs::read_dir(dir.path())
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
         names.sort();
         assert_eq!(names, ["c.json", "c.raw"]);
+    }
+
+    /// Undoing a rename onto a destination that did not exist removes the new file; a commit that
+    /// goes through leaves no second name of a replaced file.
+    #[test]
+    fn a_commit_undone_removes_new_files_and_one_done_leaves_no_second_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b, c) = (
+            dir.path().join("a.raw"),
+            dir.path().join("b.raw"),
+            dir.path().join("c.json"),
+        );
+        std::fs::write(&b, b"old b").unwrap();
+        let mut staged = Staged::default();
+        staged.write(&a, b"new a").unwrap();
+        staged.write(&b, b"new b").unwrap();
+        staged.write(&c, b"{}").unwrap();
+        std::fs::create_dir(&c).unwrap();
+        std::fs::write(c.join("x"), b"").unwrap();
+        let err = staged.commit().unwrap_err();
+        assert!(
+            err.ends_with(&format!(
+                "; {}, {} were put back as they were before this run",
+                b.display(),
+                a.display()
+            )),
+            "{err}"
+        );
+        assert!(!a.exists());
+        assert_eq!(std::fs::read(&b).unwrap(), b"old b");
+
+        std::fs::remove_dir_all(&c).unwrap();
+        let mut staged = Staged::default();
+        staged.write(&a, b"new a").unwrap();
+        staged.write(&b, b"new b").unwrap();
+        staged.commit().unwrap();
+        assert_eq!(std::fs::read(&b).unwrap(), b"new b");
+        let mut names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["a.raw", "b.raw"]);
     }
 
     /// A single file failing to rename gets the plain message.
