@@ -82,8 +82,8 @@ fn main() {
         .copy_host_slice(&host[..256])
         .build()
         .unwrap();
-    let made_kernel = us(500, || {
-        let k = ocl::Kernel::builder()
+    let make_kernel = || {
+        ocl::Kernel::builder()
             .program(&program)
             .name("probe")
             .queue(queue.clone())
@@ -94,22 +94,14 @@ fn main() {
             .arg(256i32)
             .arg(1i32)
             .build()
-            .unwrap();
+            .unwrap()
+    };
+    let made_kernel = us(500, || {
+        let k = make_kernel();
         unsafe { k.enq() }.unwrap();
         queue.finish().unwrap();
     });
-    let kept = ocl::Kernel::builder()
-        .program(&program)
-        .name("probe")
-        .queue(queue.clone())
-        .global_work_size(256)
-        .arg(&small)
-        .arg(&small)
-        .arg(&small)
-        .arg(256i32)
-        .arg(1i32)
-        .build()
-        .unwrap();
+    let kept = make_kernel();
     let kept_kernel = us(500, || {
         kept.set_arg(0, &small).unwrap();
         kept.set_arg(3, 256i32).unwrap();
