@@ -1213,6 +1213,36 @@ mod tests {
         assert_eq!(names, ["a.raw", "b.raw"]);
     }
 
+    /// A replaced file that could not be given a second name (here: every name it would take is
+    /// taken) cannot be put back: the error names it as replaced, beside what was not.
+    #[test]
+    fn a_commit_that_cannot_undo_names_what_it_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let (data, side) = (dir.path().join("c.raw"), dir.path().join("c.json"));
+        std::fs::write(&data, b"old").unwrap();
+        for n in 0..100 {
+            let taken = dir
+                .path()
+                .join(format!(".c.raw.dwt-{}-{n}.bak", std::process::id()));
+            std::fs::write(taken, b"").unwrap();
+        }
+        let mut staged = Staged::default();
+        staged.write(&data, b"new").unwrap();
+        staged.write(&side, b"{}").unwrap();
+        std::fs::create_dir(&side).unwrap();
+        std::fs::write(side.join("x"), b"").unwrap();
+        let err = staged.commit().unwrap_err();
+        assert!(
+            err.contains(&format!(
+                "; {} was already replaced by this run's output but {} was not",
+                data.display(),
+                side.display()
+            )) && !err.contains("put back"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read(&data).unwrap(), b"new");
+    }
+
     /// A single file failing to rename gets the plain message.
     #[test]
     fn a_commit_failing_first_says_only_that() {
