@@ -1138,6 +1138,22 @@ impl Drop for Staged {
 mod tests {
     use super::*;
 
+    /// Turns a staged destination into a directory with a file in it: its rename fails.
+    fn block_rename_onto(path: &Path) {
+        std::fs::create_dir(path).unwrap();
+        std::fs::write(path.join("x"), b"").unwrap();
+    }
+
+    /// The names in `dir`, sorted.
+    fn names_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
     /// A rename failing after another succeeded undoes that one: the file it replaced is back,
     /// and the error says so.
     #[test]
@@ -1149,8 +1165,7 @@ mod tests {
         staged.write(&data, b"new").unwrap();
         staged.write(&side, b"{}").unwrap();
         // The second destination turns into a directory after staging: its rename fails.
-        std::fs::create_dir(&side).unwrap();
-        std::fs::write(side.join("x"), b"").unwrap();
+        block_rename_onto(&side);
         let err = staged.commit().unwrap_err();
         assert!(
             err.starts_with(&format!("cannot write {}: ", side.display()))
@@ -1162,12 +1177,7 @@ mod tests {
         );
         assert_eq!(std::fs::read(&data).unwrap(), b"old");
         // No temporary or second name is left behind.
-        let mut names: Vec<_> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        names.sort();
-        assert_eq!(names, ["c.json", "c.raw"]);
+        assert_eq!(names_in(dir.path()), ["c.json", "c.raw"]);
     }
 
     /// Undoing a rename onto a destination that did not exist removes the new file; a commit that
@@ -1185,8 +1195,7 @@ mod tests {
         staged.write(&a, b"new a").unwrap();
         staged.write(&b, b"new b").unwrap();
         staged.write(&c, b"{}").unwrap();
-        std::fs::create_dir(&c).unwrap();
-        std::fs::write(c.join("x"), b"").unwrap();
+        block_rename_onto(&c);
         let err = staged.commit().unwrap_err();
         assert!(
             err.ends_with(&format!(
@@ -1205,12 +1214,7 @@ mod tests {
         staged.write(&b, b"new b").unwrap();
         staged.commit().unwrap();
         assert_eq!(std::fs::read(&b).unwrap(), b"new b");
-        let mut names: Vec<_> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        names.sort();
-        assert_eq!(names, ["a.raw", "b.raw"]);
+        assert_eq!(names_in(dir.path()), ["a.raw", "b.raw"]);
     }
 
     /// A replaced file that could not be given a second name (here: every name it would take is
@@ -1229,8 +1233,7 @@ mod tests {
         let mut staged = Staged::default();
         staged.write(&data, b"new").unwrap();
         staged.write(&side, b"{}").unwrap();
-        std::fs::create_dir(&side).unwrap();
-        std::fs::write(side.join("x"), b"").unwrap();
+        block_rename_onto(&side);
         let err = staged.commit().unwrap_err();
         assert!(
             err.contains(&format!(
@@ -1250,8 +1253,7 @@ mod tests {
         let out = dir.path().join("o.png");
         let mut staged = Staged::default();
         staged.write(&out, b"x").unwrap();
-        std::fs::create_dir(&out).unwrap();
-        std::fs::write(out.join("x"), b"").unwrap();
+        block_rename_onto(&out);
         let err = staged.commit().unwrap_err();
         assert!(!err.contains("already replaced"), "{err}");
     }
