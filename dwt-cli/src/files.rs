@@ -1144,6 +1144,17 @@ mod tests {
         std::fs::write(path.join("x"), b"").unwrap();
     }
 
+    /// `c.raw` (holding "old" before) and `c.json` staged in `dir`, the second's rename blocked:
+    /// their paths and the commit's error.
+    fn commit_with_the_sidecar_blocked(dir: &Path) -> (PathBuf, PathBuf, String) {
+        let (data, side) = (dir.join("c.raw"), dir.join("c.json"));
+        let mut staged = Staged::default();
+        staged.write(&data, b"new").unwrap();
+        staged.write(&side, b"{}").unwrap();
+        block_rename_onto(&side);
+        (data, side, staged.commit().unwrap_err())
+    }
+
     /// The names in `dir`, sorted.
     fn names_in(dir: &Path) -> Vec<String> {
         let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -1159,14 +1170,8 @@ mod tests {
     #[test]
     fn a_commit_failing_part_way_puts_back_what_it_replaced() {
         let dir = tempfile::tempdir().unwrap();
-        let (data, side) = (dir.path().join("c.raw"), dir.path().join("c.json"));
-        std::fs::write(&data, b"old").unwrap();
-        let mut staged = Staged::default();
-        staged.write(&data, b"new").unwrap();
-        staged.write(&side, b"{}").unwrap();
-        // The second destination turns into a directory after staging: its rename fails.
-        block_rename_onto(&side);
-        let err = staged.commit().unwrap_err();
+        std::fs::write(dir.path().join("c.raw"), b"old").unwrap();
+        let (data, side, err) = commit_with_the_sidecar_blocked(dir.path());
         assert!(
             err.starts_with(&format!("cannot write {}: ", side.display()))
                 && err.ends_with(&format!(
@@ -1222,19 +1227,14 @@ mod tests {
     #[test]
     fn a_commit_that_cannot_undo_names_what_it_replaced() {
         let dir = tempfile::tempdir().unwrap();
-        let (data, side) = (dir.path().join("c.raw"), dir.path().join("c.json"));
-        std::fs::write(&data, b"old").unwrap();
+        std::fs::write(dir.path().join("c.raw"), b"old").unwrap();
         for n in 0..100 {
             let taken = dir
                 .path()
                 .join(format!(".c.raw.dwt-{}-{n}.bak", std::process::id()));
             std::fs::write(taken, b"").unwrap();
         }
-        let mut staged = Staged::default();
-        staged.write(&data, b"new").unwrap();
-        staged.write(&side, b"{}").unwrap();
-        block_rename_onto(&side);
-        let err = staged.commit().unwrap_err();
+        let (data, side, err) = commit_with_the_sidecar_blocked(dir.path());
         assert!(
             err.contains(&format!(
                 "; {} was already replaced by this run's output but {} was not",
