@@ -99,6 +99,8 @@ pub trait Element: Copy + Debug + PartialEq + Send + Sync + 'static {
     fn from_work(w: Self::Work) -> Self;
     /// The data as backends take it.
     fn samples(data: &mut [Self]) -> Samples<'_>;
+    /// The slice back from [`Element::samples`]; `None` for samples of another type.
+    fn from_samples(data: Samples<'_>) -> Option<&mut [Self]>;
     /// Whether the value is neither NaN nor infinite (always, for integers).
     fn is_finite(self) -> bool;
 }
@@ -111,6 +113,12 @@ macro_rules! element {
             const TYPE: ElementType = ElementType::$variant;
             fn samples(data: &mut [Self]) -> Samples<'_> {
                 Samples::$variant(data)
+            }
+            fn from_samples(data: Samples<'_>) -> Option<&mut [Self]> {
+                match data {
+                    Samples::$variant(d) => Some(d),
+                    _ => None,
+                }
             }
             const NAME: &'static str = stringify!($t);
             fn to_work(self) -> $w {

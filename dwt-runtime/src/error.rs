@@ -111,6 +111,16 @@ pub enum DwtError {
         index: usize,
         value: String,
     },
+    /// One frame of [`crate::Plan::execute_frames`] refused or failed: the error, and what the
+    /// batch was left as.
+    #[error("frame {index} (counting from 0) of {count} failed: {error}; {state}")]
+    Frame {
+        index: usize,
+        count: usize,
+        /// Which frames are transformed, which may be partly and which are untouched, in words.
+        state: String,
+        error: Box<DwtError>,
+    },
     /// An ndarray view whose elements are not contiguous in row-major order.
     #[error("the array of shape {shape:?} is not in standard (contiguous row-major) layout; transform a contiguous copy (e.g. `.as_standard_layout().into_owned()`)")]
     NotStandardLayout { shape: Vec<usize> },

@@ -36,6 +36,10 @@ use std::time::Duration;
 use dwt_ir::{Direction, ElementType, Layout, Wavelet};
 use ndarray::{ArrayBase, ArrayViewMut, Dimension, OwnedRepr};
 
+mod frames;
+
+pub use frames::FrameFailure;
+
 use crate::element::non_finite;
 use crate::growth::{check_bit_growth, InputRange};
 use crate::{cpu, Backend, DwtError, Element, Request, Samples};
@@ -193,6 +197,14 @@ impl fmt::Display for PrepareReport {
 /// without generating, compiling or looking anything up.
 pub trait PreparedTransform: Send + Sync {
     fn run(&self, data: Samples) -> Result<(), DwtError>;
+
+    /// Runs each of `frames` (samples of the request's element type and length, checked by the
+    /// caller), in order unless the backend overlaps them (CUDA does: one frame's copies with
+    /// another's). On a failure, what each frame was left as ([`FrameFailure`]). The default runs
+    /// them one after another with [`PreparedTransform::run`].
+    fn run_frames(&self, frames: Vec<Samples>) -> Result<(), FrameFailure> {
+        frames::one_after_another(frames, |frame| self.run(frame))
+    }
 }
 
 /// The result of [`Backend::prepare`].
@@ -553,29 +565,7 @@ impl<'b> Plan<'b> {
     /// the wavelet's gain) come out infinite or NaN, without an error. A plan built with
     /// [`PlanBuilder::check_finite`] refuses such input and such results instead.
     pub fn execute<'d, E: Element>(&self, data: impl PlanData<'d, E>) -> Result<(), DwtError> {
-        if E::TYPE != self.element {
-            return Err(DwtError::ElementMismatch {
-                plan: self.element.name(),
-                data: E::NAME,
-            });
-        }
-        let (slice, shape) = data.into_parts()?;
-        match shape {
-            Some(shape) if shape != self.shape => {
-                return Err(DwtError::ShapeMismatch {
-                    plan: self.shape.clone(),
-                    data: shape,
-                })
-            }
-            _ => {}
-        }
-        if slice.len() != self.len() {
-            return Err(DwtError::BufferLength {
-                shape: self.shape.clone(),
-                len: slice.len(),
-                needed: self.len(),
-            });
-        }
+        let slice = self.accept(data)?;
         // Integer data is always finite: only float data is checked (and copied).
         let saved = match self.check_finite && E::KIND == dwt_ir::ElementKind::Float {
             false => None,
@@ -624,6 +614,35 @@ impl<'b> Plan<'b> {
             }
         }
         Ok(())
+    }
+
+    /// The data's samples; an error, the data untouched, where its element type, shape or length
+    /// is not the plan's.
+    fn accept<'d, E: Element>(&self, data: impl PlanData<'d, E>) -> Result<&'d mut [E], DwtError> {
+        if E::TYPE != self.element {
+            return Err(DwtError::ElementMismatch {
+                plan: self.element.name(),
+                data: E::NAME,
+            });
+        }
+        let (slice, shape) = data.into_parts()?;
+        match shape {
+            Some(shape) if shape != self.shape => {
+                return Err(DwtError::ShapeMismatch {
+                    plan: self.shape.clone(),
+                    data: shape,
+                })
+            }
+            _ => {}
+        }
+        if slice.len() != self.len() {
+            return Err(DwtError::BufferLength {
+                shape: self.shape.clone(),
+                len: slice.len(),
+                needed: self.len(),
+            });
+        }
+        Ok(slice)
     }
 
     fn run<E: Element>(&self, data: &mut [E]) -> Result<(), DwtError> {

@@ -542,3 +542,155 @@ fn a_failure_part_way_says_what_became_of_the_data() {
         }
     }
 }
+
+/// `execute_frames` gives each frame what `execute` gives it: on a backend without a prepared
+/// transform (the CPU reference, `Backend::run` per frame) and through a prepared one, for
+/// `Vec`s and ndarray arrays; no frames is no work.
+#[test]
+fn frames_are_transformed_as_execute_transforms_each() {
+    let inputs: Vec<Vec<i32>> = (0..5)
+        .map(|k| ramp(96).iter().map(|v| v * (k + 1) - 40).collect())
+        .collect();
+    let expected: Vec<Vec<i32>> = (inputs.iter())
+        .map(|f| reference(&[8, 12], 2, Layout::Mallat, f))
+        .collect();
+    let counting = Counting::default();
+    for backend in [&CpuBackend as &dyn Backend, &counting] {
+        let plan = Plan::builder(backend, legall(), &[8, 12])
+            .levels(2)
+            .build()
+            .unwrap();
+        let mut frames = inputs.clone();
+        plan.execute_frames(frames.iter_mut()).unwrap();
+        assert_eq!(frames, expected, "{}", backend.name());
+        let mut arrays: Vec<_> = (inputs.iter())
+            .map(|f| Array::from_shape_vec((8, 12), f.clone()).unwrap())
+            .collect();
+        plan.execute_frames(arrays.iter_mut()).unwrap();
+        for (a, e) in arrays.iter().zip(&expected) {
+            assert_eq!(a.as_slice().unwrap(), &e[..], "{}", backend.name());
+        }
+        plan.execute_frames(Vec::<&mut [i32]>::new()).unwrap();
+    }
+    assert_eq!(counting.prepared_runs.load(Ordering::SeqCst), 10);
+    assert_eq!(counting.runs.load(Ordering::SeqCst), 0);
+}
+
+/// A frame of the wrong length, shape or element type is refused before any frame moves: the
+/// error names it and what is wrong, and every frame is as it was.
+#[test]
+fn a_frame_that_does_not_fit_leaves_every_frame_untouched() {
+    let backend = Counting::default();
+    let plan = Plan::builder(&backend, legall(), &[8, 12])
+        .levels(2)
+        .build()
+        .unwrap();
+    let mut frames = vec![ramp(96), ramp(96), ramp(95), ramp(96)];
+    let before = frames.clone();
+    let e = plan.execute_frames(frames.iter_mut()).unwrap_err();
+    assert!(
+        matches!(&e, DwtError::Frame { index: 2, count: 4, error, .. }
+            if matches!(**error, DwtError::BufferLength { len: 95, needed: 96, .. })),
+        "{e:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        "frame 2 (counting from 0) of 4 failed: the buffer holds 95 elements but shape [8, 12] needs 96; pass a buffer of exactly that many elements; every frame is untouched (each is checked before any is transformed)"
+    );
+    assert_eq!(frames, before);
+    let mut arrays = vec![
+        Array::from_shape_vec((8, 12), ramp(96)).unwrap(),
+        Array::from_shape_vec((12, 8), ramp(96)).unwrap(),
+    ];
+    let e = plan.execute_frames(arrays.iter_mut()).unwrap_err();
+    assert!(
+        matches!(&e, DwtError::Frame { index: 1, count: 2, error, .. }
+            if matches!(**error, DwtError::ShapeMismatch { .. })),
+        "{e:?}"
+    );
+    assert_eq!(arrays[0].as_slice().unwrap(), &ramp(96)[..]);
+    let mut floats = vec![vec![0f32; 96]];
+    let e = plan.execute_frames(floats.iter_mut()).unwrap_err();
+    assert!(
+        matches!(&e, DwtError::Frame { index: 0, count: 1, error, .. }
+            if matches!(**error, DwtError::ElementMismatch { .. })),
+        "{e:?}"
+    );
+    assert_eq!(backend.prepared_runs.load(Ordering::SeqCst), 0);
+}
+
+/// A backend failing at the third of five frames: the error says frames 0 and 1 are transformed,
+/// frame 2 may be partly, and frames 3 and 4 are untouched, which is what they are; one that
+/// panics is an error saying every frame may be partly transformed.
+#[test]
+fn a_failure_part_way_through_frames_names_what_each_was_left_as() {
+    let calls = AtomicUsize::new(0);
+    let backend = Scripted {
+        name: "fails-at-the-third",
+        run: |data: Samples| {
+            let Samples::I32(frame) = data else {
+                unreachable!("i32 plans only")
+            };
+            frame.fill(7);
+            match calls.fetch_add(1, Ordering::SeqCst) {
+                0 | 1 => Ok(()),
+                _ => Err(DwtError::Device {
+                    backend: "fails-at-the-third".into(),
+                    message: "the device went away".into(),
+                }),
+            }
+        },
+        prepare: || Ok(Prepared::default()),
+    };
+    let plan = Plan::builder(&backend, legall(), &[16]).build().unwrap();
+    let mut frames = vec![ramp(16); 5];
+    let e = plan.execute_frames(frames.iter_mut()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "frame 2 (counting from 0) of 5 failed: backend `fails-at-the-third` failed while running: the device went away; frames 0 to 1 are transformed, frame 2 is possibly partly transformed, frames 3 to 4 are untouched"
+    );
+    assert_eq!(frames[..3], vec![vec![7; 16]; 3]);
+    assert_eq!(frames[3..], vec![ramp(16); 2]);
+
+    let panicking = Scripted {
+        name: "panicking",
+        run: |_: Samples| panic!("run exploded"),
+        prepare: || Ok(Prepared::default()),
+    };
+    let plan = Plan::builder(&panicking, legall(), &[16]).build().unwrap();
+    let e = plan
+        .execute_frames([&mut ramp(16)[..], &mut ramp(16)[..]])
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "frame 0 (counting from 0) of 2 failed: backend `panicking` failed while running: it panicked while transforming frames: run exploded; frames 0 to 1 are possibly partly transformed"
+    );
+}
+
+/// A plan that checks for NaN and infinity checks each frame as `execute` does: a NaN in the
+/// second frame stops the batch there, the first transformed, the second as it was (the inner
+/// error says so), the third untouched.
+#[test]
+fn frames_checked_for_nan_stop_at_the_first_that_holds_one() {
+    let cdf53 = dwt_catalogue::by_name("Cdf53").unwrap();
+    let plan = Plan::builder(&CpuBackend, cdf53, &[4, 8])
+        .element(ElementType::F32)
+        .check_finite(true)
+        .build()
+        .unwrap();
+    let input: Vec<f32> = (0..32).map(|i| i as f32).collect();
+    let mut frames = vec![input.clone(), input.clone(), input.clone()];
+    frames[1][5] = f32::NAN;
+    let before = frames.clone();
+    let e = plan.execute_frames(frames.iter_mut()).unwrap_err();
+    assert!(
+        matches!(&e, DwtError::Frame { index: 1, count: 3, error, .. }
+            if matches!(**error, DwtError::NonFiniteInput { index: 5, .. })),
+        "{e:?}"
+    );
+    let mut expected = input.clone();
+    plan.execute(&mut expected).unwrap();
+    assert_eq!(frames[0], expected);
+    assert!(frames[1][5].is_nan() && frames[1][..5] == before[1][..5]);
+    assert_eq!(frames[2], input);
+}

@@ -1,0 +1,145 @@
+//! Transforms of many frames by one plan (the frames of a video, a stack of images):
+//! [`Plan::execute_frames`], and what a failure part way leaves of each frame ([`FrameFailure`]).
+
+use super::{guarded, Plan, PlanData};
+use crate::{DwtError, Element};
+
+/// What a batch of frames was left as when one of them failed: frames `..transformed` are
+/// transformed, frames `transformed..touched` may be partly transformed (their copies or kernels
+/// were under way), and the rest are untouched.
+#[derive(Debug)]
+pub struct FrameFailure {
+    pub transformed: usize,
+    pub touched: usize,
+    pub error: DwtError,
+}
+
+impl FrameFailure {
+    /// [`DwtError::Frame`] for a batch of `count` frames.
+    fn into_error(self, count: usize) -> DwtError {
+        let touched = self.touched.clamp(self.transformed, count);
+        DwtError::Frame {
+            index: self.transformed,
+            count,
+            state: state(self.transformed, touched, count),
+            error: Box::new(self.error),
+        }
+    }
+}
+
+/// Runs `run` on each frame in turn, stopping at the first failure.
+pub(crate) fn one_after_another<F>(
+    frames: Vec<F>,
+    mut run: impl FnMut(F) -> Result<(), DwtError>,
+) -> Result<(), FrameFailure> {
+    for (i, frame) in frames.into_iter().enumerate() {
+        run(frame).map_err(|error| FrameFailure {
+            transformed: i,
+            touched: i + 1,
+            error,
+        })?;
+    }
+    Ok(())
+}
+
+/// Which frames of `count` are transformed, which may be partly, and which are untouched, in words.
+fn state(transformed: usize, touched: usize, count: usize) -> String {
+    let span = |from: usize, to: usize, what: &str| match to - from {
+        1 => format!("frame {from} is {what}"),
+        _ => format!("frames {from} to {} are {what}", to - 1),
+    };
+    let mut parts = Vec::new();
+    if transformed > 0 {
+        parts.push(span(0, transformed, "transformed"));
+    }
+    if touched > transformed {
+        parts.push(span(transformed, touched, "possibly partly transformed"));
+    }
+    if count > touched {
+        parts.push(span(touched, count, "untouched"));
+    }
+    parts.join(", ")
+}
+
+impl Plan<'_> {
+    /// Transforms each of `frames` in place, as [`Plan::execute`] would one after another: each
+    /// a slice, `Vec`, array or view the plan takes. On CUDA the frames' copies overlap (one
+    /// frame's copy to the device with the copy back of the one before, on two streams), which
+    /// moves host frames through the bus faster than a loop of [`Plan::execute`] (BENCHMARKS.md);
+    /// other backends run them in turn.
+    ///
+    /// Every frame is checked (element type, shape, length) before any is transformed: one that
+    /// does not fit is [`DwtError::Frame`] naming it, every frame untouched. A failure while
+    /// running is [`DwtError::Frame`] too, saying which frames are transformed, which may be
+    /// partly and which are untouched. Plans of rows and plans that check for NaN and infinity
+    /// run [`Plan::execute`] on each frame in turn (a failing frame is left as that says).
+    pub fn execute_frames<'d, E: Element, D: PlanData<'d, E>>(
+        &self,
+        frames: impl IntoIterator<Item = D>,
+    ) -> Result<(), DwtError> {
+        let mut slices = Vec::new();
+        let mut refused = None;
+        let mut count = 0;
+        for frame in frames {
+            match self.accept(frame) {
+                Ok(slice) => slices.push(slice),
+                Err(error) => {
+                    refused.get_or_insert((count, error));
+                }
+            }
+            count += 1;
+        }
+        if let Some((index, error)) = refused {
+            return Err(DwtError::Frame {
+                index,
+                count,
+                state: "every frame is untouched (each is checked before any is transformed)"
+                    .into(),
+                error: Box::new(error),
+            });
+        }
+        if self.rows || (self.check_finite && E::KIND == dwt_ir::ElementKind::Float) {
+            return one_after_another(slices, |frame| self.execute(frame))
+                .map_err(|f| f.into_error(count));
+        }
+        let samples: Vec<_> = slices.into_iter().map(E::samples).collect();
+        let backend = self.backend.get();
+        let ran = guarded(backend, "transforming frames", || {
+            Ok(match &self.transform {
+                Some(t) => t.run_frames(samples),
+                None => one_after_another(samples, |frame| backend.run(&self.request(), frame)),
+            })
+        });
+        match ran {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(failure)) => Err(failure.into_error(count)),
+            Err(panicked) => Err(FrameFailure {
+                transformed: 0,
+                touched: count,
+                error: panicked,
+            }
+            .into_error(count)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::state;
+
+    #[test]
+    fn the_state_names_each_part_of_the_batch() {
+        assert_eq!(
+            state(0, 1, 3),
+            "frame 0 is possibly partly transformed, frames 1 to 2 are untouched"
+        );
+        assert_eq!(
+            state(2, 4, 5),
+            "frames 0 to 1 are transformed, frames 2 to 3 are possibly partly transformed, frame 4 is untouched"
+        );
+        assert_eq!(
+            state(1, 2, 2),
+            "frame 0 is transformed, frame 1 is possibly partly transformed"
+        );
+    }
+}
