@@ -142,6 +142,21 @@ impl Drop for Locked {
     }
 }
 
+/// Whether `data` is page-locked memory (the pages of its first and last samples, as the
+/// driver counts them): a [`crate::HostBuffer`], memory the caller locked. Only decides how a
+/// batch is copied (module `frames`), so a slice locked in part is not looked for.
+pub fn is_locked<T>(data: &[T]) -> bool {
+    let locked = |p: *const T| {
+        let mut flags = 0u32;
+        // SAFETY: a query; the driver only reads the address.
+        unsafe { sys::cuMemHostGetFlags(&mut flags, p as *mut _) == sys::CUresult::CUDA_SUCCESS }
+    };
+    match (data.first(), data.last()) {
+        (Some(first), Some(last)) => locked(first) && locked(last),
+        _ => false,
+    }
+}
+
 /// Copies `data` into `dst` (of its length) on `stream` without waiting; the result keeps the
 /// pages it locked locked until [`download`] (or its drop) has waited for the stream.
 ///
@@ -205,8 +220,19 @@ pub fn download<T: DeviceRepr>(
     stream: &Arc<CudaStream>,
     src: &CudaSlice<T>,
     data: &mut [T],
-    mut locked: Locked,
+    locked: Locked,
 ) -> Result<(), DwtError> {
+    finish(download_async(stream, src, data, locked)?)
+}
+
+/// Issues the copy of `src` back into `data`, the slice `locked` came from (checked), without
+/// waiting: [`finish`] (or the result's drop) waits for it.
+pub fn download_async<T: DeviceRepr>(
+    stream: &Arc<CudaStream>,
+    src: &CudaSlice<T>,
+    data: &mut [T],
+    locked: Locked,
+) -> Result<Locked, DwtError> {
     let at = data.as_mut_ptr() as usize;
     assert!(
         at == locked.at && std::mem::size_of_val(data) == locked.len && src.len() == data.len(),
@@ -214,8 +240,9 @@ pub fn download<T: DeviceRepr>(
     );
     let (device, _read) = src.device_ptr(stream);
     for piece in &locked.pieces {
-        // SAFETY: every piece lies inside `data` (checked above) and `src`; `data` is borrowed
-        // mutably until the stream is synchronized, here or by `locked`'s drop.
+        // SAFETY: every piece lies inside `data` (checked above) and `src`; `data` stays
+        // borrowed until the stream is synchronized, by `finish` or by `locked`'s drop (the
+        // caller's contract with `upload`).
         unsafe {
             sys::cuMemcpyDtoHAsync_v2(
                 (at + piece.bytes.start) as *mut _,
@@ -227,7 +254,13 @@ pub fn download<T: DeviceRepr>(
         .result()
         .map_err(device_error)?;
     }
-    stream.synchronize().map_err(device_error)?;
+    Ok(locked)
+}
+
+/// Waits for every copy issued on the slice `locked` came from, then unlocks what the upload
+/// locked (as its drop does, but reporting a failed wait).
+pub fn finish(mut locked: Locked) -> Result<(), DwtError> {
+    locked.stream.synchronize().map_err(device_error)?;
     locked.finished = true;
     Ok(())
 }

@@ -23,7 +23,9 @@
 //!   per level; in place, the data is first copied to a temporary source.
 //! - The data goes to the device once and comes back once per transform ([`Backend::run`]);
 //!   [`CudaBackend::run_on_device`] takes a [`CudaSlice`] already on the device and copies nothing
-//!   to or from the host.
+//!   to or from the host. A plan's batch of frames in page-locked memory
+//!   ([`dwt_runtime::Plan::execute_frames`] on [`HostBuffer`]s) runs in turns on three streams,
+//!   one frame's copy in beside another's copy back (module `frames`).
 //! - Every transform's steps go through one interpreter of the plan (raw driver launches);
 //!   transforms on the device record them as a CUDA graph per (stream, source, data) buffers at
 //!   those buffers' second call and replay it from the third, at every size: a replay submits
@@ -42,6 +44,7 @@
 //!   more than 2^31 samples) is [`DwtError::Unsupported`], found before the data is touched.
 
 pub mod disk_cache;
+mod frames;
 mod graph;
 mod host;
 mod host_buffer;
@@ -60,8 +63,8 @@ use cudarc::driver::{
 use dwt_emit_c::{emit_module, Cuda, KernelModule, LaunchPlan, Step};
 use dwt_ir::ElementType;
 use dwt_runtime::{
-    Backend, BuildCache, DwtError, Element, KernelOrigin, PrepareReport, PreparedCache,
-    PreparedTransform, Request, Samples,
+    Backend, BuildCache, DwtError, Element, FrameFailure, KernelOrigin, PrepareReport,
+    PreparedCache, PreparedTransform, Request, Samples,
 };
 
 pub use dwt_emit_c::{LaunchConfig, Strategy};
@@ -144,6 +147,8 @@ struct DeviceState {
     /// configuration (`tune`): a second preparation of a request emits and builds only the
     /// chosen candidate, measuring nothing and reading no disk.
     choices: Mutex<HashMap<String, dwt_runtime::TuningReport>>,
+    /// Stream pairs of finished batches of frames, for the next (module `frames`).
+    frame_streams: Mutex<Vec<[Arc<CudaStream>; frames::TURNS]>>,
 }
 
 static DEVICE: OnceLock<Result<DeviceState, DwtError>> = OnceLock::new();
@@ -187,6 +192,7 @@ fn discover() -> Result<DeviceState, DwtError> {
         modules: BuildCache::default(),
         capture: Mutex::new(0),
         choices: Mutex::new(HashMap::new()),
+        frame_streams: Mutex::new(Vec::new()),
     })
 }
 
@@ -882,6 +888,16 @@ impl PreparedTransform for PreparedRequest {
             Samples::I32(d) => self.run_host(d),
             Samples::F32(d) => self.run_host(d),
             Samples::F64(d) => self.run_host(d),
+        }
+    }
+
+    fn run_frames(&self, frames: Vec<Samples>) -> Result<(), FrameFailure> {
+        let (backend, prepared, len) = (&self.backend, &*self.prepared, self.len);
+        match self.element {
+            ElementType::I16 => frames::run::<i16>(backend, prepared, frames, len),
+            ElementType::I32 => frames::run::<i32>(backend, prepared, frames, len),
+            ElementType::F32 => frames::run::<f32>(backend, prepared, frames, len),
+            ElementType::F64 => frames::run::<f64>(backend, prepared, frames, len),
         }
     }
 }

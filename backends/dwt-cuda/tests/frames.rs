@@ -1,0 +1,269 @@
+//! Batches of host frames (`Plan::execute_frames`), which the CUDA backend runs in turns on
+//! several streams where the frames are page-locked, else one after another (module `frames`):
+//! frames laid end to end in one buffer, in a `Vec` and in a host buffer; plans in place and out
+//! of place; i16 host buffers; float frames against the same plan's `execute`; two threads'
+//! batches at once; a batch the prepared transform refuses.
+
+use cudarc::driver::sys;
+use dwt_cuda::CudaBackend;
+use dwt_ir::{Direction, ElementType, Layout};
+use dwt_runtime::{cpu, Backend, Element, Plan, Request, Samples};
+
+fn request(name: &str, shape: &[usize], levels: u32, direction: Direction) -> Request<'static> {
+    Request {
+        wavelet: dwt_catalogue::by_name(name).expect("catalogue wavelet"),
+        direction,
+        shape: shape.to_vec(),
+        levels,
+        layout: Layout::Mallat,
+    }
+}
+
+fn plan<'b>(b: &'b CudaBackend, req: &Request, element: ElementType) -> Plan<'b> {
+    Plan::builder(b, req.wavelet, &req.shape)
+        .levels(req.levels)
+        .direction(req.direction)
+        .element(element)
+        .build()
+        .unwrap()
+}
+
+/// Samples from -2000 to 2000, another order for every seed.
+fn values(n: usize, seed: usize) -> Vec<i32> {
+    (0..n)
+        .map(|i| ((i * 7919 + seed * 104729) % 4001) as i32 - 2000)
+        .collect()
+}
+
+fn reference<E: Element>(req: &Request, input: &[E]) -> Vec<E> {
+    let mut want = input.to_vec();
+    cpu::transform(
+        req.wavelet,
+        req.direction,
+        &mut want,
+        &req.shape,
+        req.levels,
+        req.layout,
+    )
+    .unwrap();
+    want
+}
+
+/// Whether the driver counts the page holding `p` as page-locked.
+fn locked<T>(p: *const T) -> bool {
+    let mut flags = 0u32;
+    // SAFETY: a query; the driver only reads the address.
+    unsafe { sys::cuMemHostGetFlags(&mut flags, p as *mut _) == sys::CUresult::CUDA_SUCCESS }
+}
+
+const SENTINEL: i32 = 0x5a5a_5a5a;
+
+/// 1, 2, 3 and 5 frames end to end in one buffer, 3 samples past a page boundary: in a `Vec`
+/// (one frame after another, each locked for its copies; neighbours share a page, which neither
+/// may lock) and in a host buffer (page-locked: in turns on several streams, frames of one
+/// turn's stream and of another's in flight at once). Each frame as the CPU reference transforms
+/// it, the samples around the batch untouched; for the `Vec`, the frames of 1 MiB or more locked
+/// for their copies and no page left locked. Requests the plan runs in place and out of place.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn frames_end_to_end_transform_as_the_reference_does() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    let requests = [
+        request("LeGall53", &[1024, 1024], 3, Direction::Forward),
+        request("DeslauriersDubuc137", &[1080, 1920], 3, Direction::Inverse),
+        request("LeGall53", &[1 << 20], 4, Direction::Forward),
+        request("HaarWithShift", &[48, 64, 80], 2, Direction::Forward),
+        request("Fidelity", &[64, 64], 2, Direction::Forward),
+    ];
+    let mut in_place = [false; 2];
+    for req in &requests {
+        in_place[b
+            .launch_plan(req, ElementType::I32)
+            .unwrap()
+            .runs_in_place() as usize] = true;
+        let plan = plan(&b, req, ElementType::I32);
+        let n = plan.len();
+        for count in [1, 2, 3, 5] {
+            let offset = 3;
+            let total = offset + count * n + 7;
+            let inputs: Vec<Vec<i32>> = (0..count).map(|k| values(n, k)).collect();
+            let mut vec = vec![SENTINEL; total];
+            let mut pinned = b.host_buffer::<i32>(total).unwrap();
+            pinned.fill(SENTINEL);
+            for buffer in [&mut vec[..], &mut pinned[..]] {
+                for (k, input) in inputs.iter().enumerate() {
+                    buffer[offset + k * n..][..n].copy_from_slice(input);
+                }
+            }
+            for (buffer, is_vec) in [(&mut vec[..], true), (&mut pinned[..], false)] {
+                let before = dwt_cuda::host_bytes_locked();
+                plan.execute_frames(buffer[offset..offset + count * n].chunks_exact_mut(n))
+                    .unwrap();
+                let bytes = dwt_cuda::host_bytes_locked() - before;
+                let whole = (count * n * 4) as u64;
+                match is_vec && n * 4 >= 1 << 20 {
+                    true => assert!(
+                        bytes + count as u64 * 2 * 4096 >= whole && bytes <= whole,
+                        "{:?}: {bytes} of {whole} bytes locked",
+                        req.shape
+                    ),
+                    false => assert_eq!(bytes, 0, "{:?}", req.shape),
+                }
+                for (k, input) in inputs.iter().enumerate() {
+                    let frame = &buffer[offset + k * n..][..n];
+                    assert!(
+                        *frame == reference(req, input)[..],
+                        "{} {:?}: frame {k} of {count} (in a Vec: {is_vec})",
+                        req.wavelet.name,
+                        req.shape
+                    );
+                    if is_vec {
+                        for at in [0, n / 2, n - 1] {
+                            assert!(!locked(&frame[at]), "frame {k}: sample {at} left locked");
+                        }
+                    }
+                }
+                assert!(buffer[..offset].iter().all(|&v| v == SENTINEL));
+                assert!(buffer[offset + count * n..].iter().all(|&v| v == SENTINEL));
+            }
+        }
+    }
+    assert_eq!(in_place, [true, true], "plans in place and out of place");
+}
+
+/// Host buffers of i16 frames (page-locked already: nothing more is locked) and f32 frames in
+/// `Vec`s and host buffers: the i16 ones as the CPU reference transforms them, the f32 ones bit for bit as the
+/// same plan's `execute` does (the kernels are the same; `execute`'s against the reference to
+/// a tolerance is the conformance suite's).
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn host_buffers_and_float_frames() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    let req = request("DeslauriersDubuc97", &[1080, 1920], 3, Direction::Forward);
+    let plan16 = plan(&b, &req, ElementType::I16);
+    let n = plan16.len();
+    let inputs: Vec<Vec<i16>> = (0..5)
+        .map(|k| values(n, k).into_iter().map(|v| v as i16).collect())
+        .collect();
+    let mut buffers: Vec<_> = (inputs.iter())
+        .map(|input| {
+            let mut buffer = b.host_buffer::<i16>(n).unwrap();
+            buffer.copy_from_slice(input);
+            buffer
+        })
+        .collect();
+    let before = dwt_cuda::host_bytes_locked();
+    plan16
+        .execute_frames(buffers.iter_mut().map(|buffer| &mut buffer[..]))
+        .unwrap();
+    assert_eq!(dwt_cuda::host_bytes_locked(), before);
+    for (k, (buffer, input)) in buffers.iter().zip(&inputs).enumerate() {
+        assert!(**buffer == reference(&req, input)[..], "frame {k}");
+    }
+
+    let req = request("Cdf97", &[1080, 1920], 3, Direction::Forward);
+    let plan32 = plan(&b, &req, ElementType::F32);
+    let inputs: Vec<Vec<f32>> = (0..3)
+        .map(|k| values(n, k).into_iter().map(|v| v as f32 / 7.0).collect())
+        .collect();
+    let mut frames = inputs.clone();
+    plan32.execute_frames(frames.iter_mut()).unwrap();
+    let mut pinned: Vec<_> = (inputs.iter())
+        .map(|input| {
+            let mut buffer = b.host_buffer::<f32>(n).unwrap();
+            buffer.copy_from_slice(input);
+            buffer
+        })
+        .collect();
+    plan32
+        .execute_frames(pinned.iter_mut().map(|buffer| &mut buffer[..]))
+        .unwrap();
+    for (k, frame) in pinned.iter().enumerate() {
+        assert!(
+            frame
+                .iter()
+                .zip(&frames[k])
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "frame {k}: in a host buffer and in a Vec"
+        );
+    }
+    for (k, (frame, input)) in frames.iter().zip(&inputs).enumerate() {
+        let mut one = input.clone();
+        plan32.execute(&mut one).unwrap();
+        assert!(
+            frame
+                .iter()
+                .zip(&one)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "frame {k}"
+        );
+        let want = reference(&req, input);
+        let worst = (frame.iter().zip(&want)).fold(0f32, |m, (a, b)| m.max((a - b).abs()));
+        assert!(worst < 1e-2, "frame {k}: {worst} from the reference");
+    }
+}
+
+/// Two threads each run batches of host buffers on one plan at once (each batch on streams of
+/// its own): every frame exact, four rounds each.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn two_threads_run_batches_on_one_plan() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    let req = request("LeGall53", &[512, 768], 3, Direction::Forward);
+    let plan = plan(&b, &req, ElementType::I32);
+    std::thread::scope(|s| {
+        for t in 0..2 {
+            let (b, plan, req) = (&b, &plan, &req);
+            s.spawn(move || {
+                let mut frames: Vec<_> = (0..4)
+                    .map(|_| b.host_buffer::<i32>(plan.len()).unwrap())
+                    .collect();
+                for round in 0..4 {
+                    let inputs: Vec<Vec<i32>> = (0..frames.len())
+                        .map(|k| values(plan.len(), 100 * t + 10 * round + k))
+                        .collect();
+                    for (frame, input) in frames.iter_mut().zip(&inputs) {
+                        frame.copy_from_slice(input);
+                    }
+                    plan.execute_frames(frames.iter_mut().map(|f| &mut f[..]))
+                        .unwrap();
+                    for (k, (frame, input)) in frames.iter().zip(&inputs).enumerate() {
+                        assert!(
+                            **frame == reference(req, input)[..],
+                            "thread {t}, round {round}, frame {k}"
+                        );
+                    }
+                }
+            });
+        }
+    });
+}
+
+/// The prepared transform itself refuses a batch holding a frame of another length or type
+/// before any frame moves, saying none was begun.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn a_batch_the_prepared_transform_refuses_is_untouched() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    let req = request("LeGall53", &[64, 64], 2, Direction::Forward);
+    let prepared = b.prepare(&req, ElementType::I32).unwrap();
+    let transform = prepared.transform.expect("CUDA prepares a transform");
+    let (mut good, mut short, mut float) = (values(4096, 1), values(4095, 2), vec![0f32; 4096]);
+    let (g, s) = (good.clone(), short.clone());
+    for bad in [Samples::I32(&mut short), Samples::F32(&mut float)] {
+        let failure = transform
+            .run_frames(vec![Samples::I32(&mut good), bad])
+            .unwrap_err();
+        assert_eq!((failure.transformed, failure.touched), (0, 0));
+        assert!(
+            failure
+                .error
+                .to_string()
+                .contains("the prepared transform takes 4096 i32 samples"),
+            "{}",
+            failure.error
+        );
+    }
+    assert_eq!((good, short), (g, s));
+    assert!(float.iter().all(|&v| v == 0.0));
+}
