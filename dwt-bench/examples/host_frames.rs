@@ -1,6 +1,6 @@
 //! Times batches of host frames through a plan: a loop of `Plan::execute` (each frame copied to
-//! the device, transformed and copied back before the next) against `Plan::execute_frames` (two
-//! streams in turn: one frame's copy in beside the copy back of the one before), for frames in
+//! the device, transformed and copied back before the next) against `Plan::execute_frames` (three
+//! streams in turn for host buffers: one frame's copy in beside another's copy back), for frames in
 //! `Vec`s (locked by each call) and in `CudaBackend::host_buffer`s (page-locked once). Wall clock
 //! per frame, median of rounds after a warm-up round, the four ways alternating round by round. A
 //! markdown table.

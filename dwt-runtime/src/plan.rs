@@ -38,7 +38,7 @@ use ndarray::{ArrayBase, ArrayViewMut, Dimension, OwnedRepr};
 
 mod frames;
 
-pub use frames::FrameFailure;
+pub use frames::{one_after_another as frames_one_after_another, prepared_frames, FrameFailure};
 
 use crate::element::non_finite;
 use crate::growth::{check_bit_growth, InputRange};
@@ -203,7 +203,7 @@ pub trait PreparedTransform: Send + Sync {
     /// another's). On a failure, what each frame was left as ([`FrameFailure`]). The default runs
     /// them one after another with [`PreparedTransform::run`].
     fn run_frames(&self, frames: Vec<Samples>) -> Result<(), FrameFailure> {
-        frames::one_after_another(frames, |frame| self.run(frame))
+        frames_one_after_another(frames, |frame| self.run(frame))
     }
 }
 

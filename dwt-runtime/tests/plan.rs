@@ -598,7 +598,7 @@ fn a_frame_that_does_not_fit_leaves_every_frame_untouched() {
         "frame 2 (counting from 0) of 4 failed: the buffer holds 95 elements but shape [8, 12] needs 96; pass a buffer of exactly that many elements; every frame is untouched (each is checked before any is transformed)"
     );
     assert_eq!(frames, before);
-    let mut arrays = vec![
+    let mut arrays = [
         Array::from_shape_vec((8, 12), ramp(96)).unwrap(),
         Array::from_shape_vec((12, 8), ramp(96)).unwrap(),
     ];
@@ -609,7 +609,7 @@ fn a_frame_that_does_not_fit_leaves_every_frame_untouched() {
         "{e:?}"
     );
     assert_eq!(arrays[0].as_slice().unwrap(), &ramp(96)[..]);
-    let mut floats = vec![vec![0f32; 96]];
+    let mut floats = [vec![0f32; 96]];
     let e = plan.execute_frames(floats.iter_mut()).unwrap_err();
     assert!(
         matches!(&e, DwtError::Frame { index: 0, count: 1, error, .. }

@@ -14,7 +14,7 @@
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream};
-use dwt_runtime::{DwtError, FrameFailure, Samples};
+use dwt_runtime::{frames_one_after_another, DwtError, FrameFailure, Samples};
 
 use crate::{device_error, host, CudaBackend, DeviceElement, Prepared, NAME};
 
@@ -50,54 +50,20 @@ pub(crate) fn run<T: DeviceElement>(
     frames: Vec<Samples>,
     len: usize,
 ) -> Result<(), FrameFailure> {
-    let refuse = |error| FrameFailure {
-        transformed: 0,
-        touched: 0,
-        error,
-    };
-    let mut slices = Vec::with_capacity(frames.len());
-    for frame in frames {
-        frame.check_prepared(NAME, T::TYPE, len).map_err(refuse)?;
-        slices.push(
-            T::from_samples(frame).ok_or_else(|| {
-                refuse(device_error("a frame's samples changed type while checked"))
-            })?,
-        );
-    }
-    if slices.is_empty() {
-        return Ok(());
+    let slices = dwt_runtime::prepared_frames::<T>(NAME, frames, len)?;
+    if !slices.iter().all(|frame| host::is_locked(frame)) {
+        return frames_one_after_another(slices, |frame| backend.execute_host(prepared, frame));
     }
     let mut progress = Progress::default();
-    let ran = match slices.iter().all(|frame| host::is_locked(frame)) {
-        true => {
-            let streams = take_streams(backend).map_err(refuse)?;
-            let ran = in_turns(backend, prepared, &streams, slices, len, &mut progress);
-            if ran.is_ok() {
-                keep_streams(backend, streams);
-            }
-            ran
-        }
-        false => one_after_another(backend, prepared, slices, &mut progress),
-    };
-    ran.map_err(|error| FrameFailure {
+    let fail = |error, progress: &Progress| FrameFailure {
         transformed: progress.transformed,
         touched: progress.started,
         error,
-    })
-}
-
-/// The frames as single host transforms, one after another.
-fn one_after_another<T: DeviceElement>(
-    backend: &CudaBackend,
-    prepared: &Prepared,
-    frames: Vec<&mut [T]>,
-    progress: &mut Progress,
-) -> Result<(), DwtError> {
-    for (i, frame) in frames.into_iter().enumerate() {
-        progress.started = i + 1;
-        backend.execute_host(prepared, frame)?;
-        progress.transformed = i + 1;
-    }
+    };
+    let streams = take_streams(backend).map_err(|e| fail(e, &progress))?;
+    in_turns(backend, prepared, &streams, slices, len, &mut progress)
+        .map_err(|e| fail(e, &progress))?;
+    keep_streams(backend, streams);
     Ok(())
 }
 

@@ -6,14 +6,31 @@
 //! large host transform's time on a GPU (BENCHMARKS.md).
 
 use std::fmt;
-use std::ops::{Deref, DerefMut};
+use std::ops::{Deref, DerefMut, Range};
 use std::ptr::NonNull;
+use std::sync::Mutex;
 
 use dwt_runtime::DwtError;
 use ocl::flags::{MapFlags, MemFlags};
 use ocl::{Buffer, MemMap, Queue};
 
 use crate::{device_error, DeviceElement};
+
+/// The bytes of every live host buffer's mapping: OpenCL cannot say whether an address is pinned,
+/// and a batch of frames runs in turns only on pinned memory (module `frames`).
+static LIVE: Mutex<Vec<Range<usize>>> = Mutex::new(Vec::new());
+
+/// Whether `data` lies inside one live host buffer.
+pub(crate) fn holds<T>(data: &[T]) -> bool {
+    let bytes = data.as_ptr_range();
+    holds_bytes(bytes.start as usize..bytes.end as usize)
+}
+
+/// Whether the addresses `bytes` (not empty) lie inside one live host buffer.
+fn holds_bytes(bytes: Range<usize>) -> bool {
+    let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    !bytes.is_empty() && (live.iter()).any(|r| r.start <= bytes.start && bytes.end <= r.end)
+}
 
 /// `len` samples of pinned host memory of the backend's context, zeroed, used as a slice
 /// (`&mut buffer[..]`, `plan.execute(&mut *buffer)`). Unmapped and freed when dropped. Made by
@@ -73,6 +90,8 @@ impl<T: DeviceElement> HostBuffer<T> {
         map.iter_mut().for_each(|s| *s = T::default());
         let ptr = NonNull::new(map.as_mut_ptr())
             .ok_or_else(|| device_error("the platform mapped the host buffer at null"))?;
+        let at = ptr.as_ptr() as usize;
+        (LIVE.lock().unwrap_or_else(|e| e.into_inner())).push(at..at + bytes);
         Ok(HostBuffer {
             map: Some(map),
             queue,
@@ -103,6 +122,12 @@ impl<T: DeviceElement> Drop for HostBuffer<T> {
         // returns the borrow of the buffer. Waiting for the unmap frees the memory now rather
         // than whenever the platform gets to it.
         if let Some(mut map) = self.map.take() {
+            let at = self.ptr.as_ptr() as usize;
+            let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(i) = live.iter().position(|r| r.start == at) {
+                live.swap_remove(i);
+            }
+            drop(live);
             if map.unmap().queue(&self.queue).enq().is_ok() {
                 let _ = self.queue.finish();
             }
@@ -115,5 +140,25 @@ impl<T: DeviceElement> fmt::Debug for HostBuffer<T> {
         f.debug_struct("HostBuffer")
             .field("len", &self.len)
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{holds, holds_bytes};
+
+    /// A live host buffer holds its samples and any run of them, not a byte past them; a `Vec`
+    /// is not held, nor is a buffer's memory after the buffer is dropped.
+    #[test]
+    fn live_host_buffers_hold_their_samples_only() {
+        let b = crate::OpenClBackend::new().expect("an OpenCL device (PoCL in CI)");
+        let buffer = b.host_buffer::<i32>(1000).unwrap();
+        assert!(holds(&buffer[..]) && holds(&buffer[10..20]) && holds(&buffer[999..]));
+        assert!(!holds(&buffer[..0]));
+        let at = buffer.as_ptr() as usize;
+        assert!(!holds_bytes(at + 1..at + 4001));
+        assert!(!holds(&vec![0i32; 1000][..]));
+        drop(buffer);
+        assert!(!holds_bytes(at..at + 4000));
     }
 }

@@ -30,7 +30,8 @@
 //! - The data goes to the device once and comes back once per transform; every pass of every
 //!   level runs on device buffers. [`OpenClBackend::run_on_device`] takes a buffer already on the
 //!   device and copies nothing. [`OpenClBackend::host_buffer`] gives pinned host memory, which
-//!   the driver copies without staging it.
+//!   the driver copies without staging it; a plan's batch of frames in host buffers
+//!   ([`dwt_runtime::Plan::execute_frames`]) runs in turns on three queues (module `frames`).
 //! - Each plan keeps its queue, its device buffers (scratch, upload, result, the source's copy)
 //!   and its kernel objects for its next call (`working_set`), a set per thread running it at
 //!   once: made afresh they took most of a small transform's time.
@@ -66,8 +67,8 @@ use dwt_emit_c::{
 };
 use dwt_ir::ElementType;
 use dwt_runtime::{
-    Backend, BuildCache, DwtError, Element, KernelOrigin, ModuleReport, PrepareReport, Prepared,
-    PreparedCache, PreparedTransform, Request, Samples,
+    Backend, BuildCache, DwtError, Element, FrameFailure, KernelOrigin, ModuleReport,
+    PrepareReport, Prepared, PreparedCache, PreparedTransform, Request, Samples,
 };
 use ocl::enums::{
     DeviceInfo, MemInfo, MemInfoResult, PlatformInfo, ProgramBuildInfo, ProgramBuildInfoResult,
@@ -77,6 +78,7 @@ use ocl::{Buffer, Context, Device, Kernel, OclPrm, Platform, Program, Queue};
 pub use dwt_emit_c::{LaunchConfig, Strategy};
 
 pub mod disk_cache;
+mod frames;
 mod host_buffer;
 mod working_set;
 
@@ -728,6 +730,16 @@ impl PreparedTransform for PreparedRequest {
             Samples::I32(d) => self.run_host(d),
             Samples::F32(d) => self.run_host(d),
             Samples::F64(d) => self.run_host(d),
+        }
+    }
+
+    fn run_frames(&self, frames: Vec<Samples>) -> Result<(), FrameFailure> {
+        let (backend, plan, len) = (&self.backend, &self.plan, self.len);
+        match self.element {
+            ElementType::I16 => frames::run::<i16>(backend, plan, frames, len),
+            ElementType::I32 => frames::run::<i32>(backend, plan, frames, len),
+            ElementType::F32 => frames::run::<f32>(backend, plan, frames, len),
+            ElementType::F64 => frames::run::<f64>(backend, plan, frames, len),
         }
     }
 }

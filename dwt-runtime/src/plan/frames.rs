@@ -2,7 +2,7 @@
 //! [`Plan::execute_frames`], and what a failure part way leaves of each frame ([`FrameFailure`]).
 
 use super::{guarded, Plan, PlanData};
-use crate::{DwtError, Element};
+use crate::{DwtError, Element, Samples};
 
 /// What a batch of frames was left as when one of them failed: frames `..transformed` are
 /// transformed, frames `transformed..touched` may be partly transformed (their copies or kernels
@@ -27,8 +27,38 @@ impl FrameFailure {
     }
 }
 
-/// Runs `run` on each frame in turn, stopping at the first failure.
-pub(crate) fn one_after_another<F>(
+/// The frames of a batch as slices of `E`, each checked to be the `len` samples of `E` a
+/// backend's prepared transform takes ([`Samples::check_prepared`]); else the failure of a
+/// batch none of whose frames was begun.
+pub fn prepared_frames<'a, E: Element>(
+    backend: &str,
+    frames: Vec<Samples<'a>>,
+    len: usize,
+) -> Result<Vec<&'a mut [E]>, FrameFailure> {
+    let refuse = |error| FrameFailure {
+        transformed: 0,
+        touched: 0,
+        error,
+    };
+    let mut slices = Vec::with_capacity(frames.len());
+    for frame in frames {
+        frame
+            .check_prepared(backend, E::TYPE, len)
+            .map_err(refuse)?;
+        let slice = E::from_samples(frame).ok_or_else(|| {
+            refuse(DwtError::Unsupported {
+                backend: backend.into(),
+                what: format!("a frame of {} samples", E::NAME),
+            })
+        })?;
+        slices.push(slice);
+    }
+    Ok(slices)
+}
+
+/// Runs `run` on each frame in turn, stopping at the first failure: the frames before it
+/// transformed, it possibly in part, the rest untouched.
+pub fn one_after_another<F>(
     frames: Vec<F>,
     mut run: impl FnMut(F) -> Result<(), DwtError>,
 ) -> Result<(), FrameFailure> {
