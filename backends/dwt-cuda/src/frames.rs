@@ -11,12 +11,24 @@
 //! host transform is (module `host`), with that stream's own device buffers; a stream's turn
 //! comes round again only after it has finished its frame before.
 
+use std::cell::Cell;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream};
 use dwt_runtime::{frames_one_after_another, DwtError, FrameFailure, Samples};
 
 use crate::{device_error, host, CudaBackend, DeviceElement, Prepared, NAME};
+
+thread_local! {
+    /// Frames this thread's batches ran in turns, for the tests to see which way a batch went
+    /// (its only effect is speed).
+    static IN_TURNS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Frames the calling thread's batches ran in turns on several streams.
+pub fn frames_in_turns() -> u64 {
+    IN_TURNS.with(Cell::get)
+}
 
 /// The streams a batch takes turns on.
 pub(crate) const TURNS: usize = 3;
@@ -51,7 +63,10 @@ pub(crate) fn run<T: DeviceElement>(
     len: usize,
 ) -> Result<(), FrameFailure> {
     let slices = dwt_runtime::prepared_frames::<T>(NAME, frames, len)?;
-    if !slices.iter().all(|frame| host::is_locked(frame)) {
+    // The driver answers whether memory is page-locked only in a current context: a thread that
+    // never used this one would be told no.
+    let bound = backend.state.ctx.bind_to_thread().map_err(device_error);
+    if bound.is_err() || !slices.iter().all(|frame| host::is_locked(frame)) {
         return frames_one_after_another(slices, |frame| backend.execute_host(prepared, frame));
     }
     let mut progress = Progress::default();
@@ -102,6 +117,7 @@ fn in_turns<T: DeviceElement>(
             progress.transformed = before + 1;
         }
         progress.started = i + 1;
+        IN_TURNS.with(|n| n.set(n.get() + 1));
         // SAFETY: the frame is borrowed for the whole batch, untouched here until its turn's
         // stream is finished (`finish`, or the turn's drop waiting for it).
         let locked = unsafe { host::upload(&turn.stream, frame, &mut turn.upload) }?;

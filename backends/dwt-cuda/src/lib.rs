@@ -68,6 +68,8 @@ use dwt_runtime::{
 };
 
 pub use dwt_emit_c::{LaunchConfig, Strategy};
+#[doc(hidden)]
+pub use frames::frames_in_turns;
 pub use graph::{GraphCounts, KEPT as GRAPHS_KEPT};
 #[doc(hidden)]
 pub use host::bytes_locked as host_bytes_locked;

@@ -96,9 +96,11 @@ fn frames_end_to_end_transform_as_the_reference_does() {
                 }
             }
             for (buffer, is_vec) in [(&mut vec[..], true), (&mut pinned[..], false)] {
-                let before = dwt_cuda::host_bytes_locked();
+                let (before, turns) = (dwt_cuda::host_bytes_locked(), dwt_cuda::frames_in_turns());
                 plan.execute_frames(buffer[offset..offset + count * n].chunks_exact_mut(n))
                     .unwrap();
+                let in_turns = dwt_cuda::frames_in_turns() - turns;
+                assert_eq!(in_turns, if is_vec { 0 } else { count as u64 });
                 let bytes = dwt_cuda::host_bytes_locked() - before;
                 let whole = (count * n * 4) as u64;
                 match is_vec && n * 4 >= 1 << 20 {
@@ -152,11 +154,12 @@ fn host_buffers_and_float_frames() {
             buffer
         })
         .collect();
-    let before = dwt_cuda::host_bytes_locked();
+    let (before, turns) = (dwt_cuda::host_bytes_locked(), dwt_cuda::frames_in_turns());
     plan16
         .execute_frames(buffers.iter_mut().map(|buffer| &mut buffer[..]))
         .unwrap();
     assert_eq!(dwt_cuda::host_bytes_locked(), before);
+    assert_eq!(dwt_cuda::frames_in_turns() - turns, 5);
     for (k, (buffer, input)) in buffers.iter().zip(&inputs).enumerate() {
         assert!(**buffer == reference(&req, input)[..], "frame {k}");
     }
@@ -237,6 +240,37 @@ fn two_threads_run_batches_on_one_plan() {
             });
         }
     });
+}
+
+/// A thread that never used the device, handed host buffers made on another, runs them in turns
+/// (the driver tells page-locked memory only in a current context), each frame exact.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn a_fresh_thread_runs_host_buffers_in_turns() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    let req = request("LeGall53", &[256, 384], 2, Direction::Forward);
+    let plan = plan(&b, &req, ElementType::I32);
+    let inputs: Vec<Vec<i32>> = (0..4).map(|k| values(plan.len(), k)).collect();
+    let mut frames: Vec<_> = (inputs.iter())
+        .map(|input| {
+            let mut buffer = b.host_buffer::<i32>(input.len()).unwrap();
+            buffer.copy_from_slice(input);
+            buffer
+        })
+        .collect();
+    let in_turns = std::thread::scope(|s| {
+        s.spawn(|| {
+            plan.execute_frames(frames.iter_mut().map(|f| &mut f[..]))
+                .unwrap();
+            dwt_cuda::frames_in_turns()
+        })
+        .join()
+        .unwrap()
+    });
+    assert_eq!(in_turns, 4);
+    for (k, (frame, input)) in frames.iter().zip(&inputs).enumerate() {
+        assert!(**frame == reference(&req, input)[..], "frame {k}");
+    }
 }
 
 /// The prepared transform itself refuses a batch holding a frame of another length or type

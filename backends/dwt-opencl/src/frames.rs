@@ -9,10 +9,23 @@
 //! queue exactly as a single host transform is, without waiting; a turn comes round again only
 //! after its queue has finished the frame before.
 
+use std::cell::Cell;
+
 use dwt_runtime::{frames_one_after_another, DwtError, FrameFailure, Samples};
 
 use crate::working_set::{Role, WorkingSet};
 use crate::{device_error, host_buffer, DeviceElement, OpenClBackend, Plan, NAME};
+
+thread_local! {
+    /// Frames this thread's batches ran in turns, for the tests to see which way a batch went
+    /// (its only effect is speed).
+    static IN_TURNS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Frames the calling thread's batches ran in turns on several queues.
+pub fn frames_in_turns() -> u64 {
+    IN_TURNS.with(Cell::get)
+}
 
 /// The queues a batch takes turns on.
 const TURNS: usize = 3;
@@ -82,6 +95,7 @@ fn in_turns<T: DeviceElement>(
             progress.transformed = before + 1;
         }
         progress.started = i + 1;
+        IN_TURNS.with(|n| n.set(n.get() + 1));
         let uploaded = set.buffer(Role::Upload, len)?;
         // SAFETY: the frame stays borrowed, untouched here, until the queue has finished with
         // it (`finish` above or below, or `turns`' drop).

@@ -82,6 +82,8 @@ mod frames;
 mod host_buffer;
 mod working_set;
 
+#[doc(hidden)]
+pub use frames::frames_in_turns;
 pub use host_buffer::HostBuffer;
 use working_set::{Role, Spares, WorkingSet};
 

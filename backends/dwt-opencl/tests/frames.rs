@@ -71,8 +71,12 @@ fn frames_end_to_end_transform_as_the_reference_does() {
                 for (k, input) in inputs.iter().enumerate() {
                     buffer[offset + k * n..][..n].copy_from_slice(input);
                 }
+                let turns = dwt_opencl::frames_in_turns();
                 plan.execute_frames(buffer[offset..offset + count * n].chunks_exact_mut(n))
                     .unwrap();
+                // Host buffers in turns on several queues, `Vec`s one after another.
+                let in_turns = dwt_opencl::frames_in_turns() - turns;
+                assert_eq!(in_turns, if kind == "Vec" { 0 } else { count as u64 });
                 for (k, input) in inputs.iter().enumerate() {
                     assert!(
                         buffer[offset + k * n..][..n] == reference(&plan, input)[..],
