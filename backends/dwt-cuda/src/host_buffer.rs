@@ -9,12 +9,12 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use cudarc::driver::{result, CudaContext};
-use dwt_runtime::DwtError;
+use dwt_runtime::{DwtError, PlanData};
 
 use crate::{device_error, DeviceElement};
 
 /// `len` samples of page-locked host memory of a backend's context, zeroed, used as a slice
-/// (`&mut buffer[..]`, `plan.execute(&mut *buffer)`). Freed when dropped. Made by
+/// (`&mut buffer[..]`, `plan.execute(&mut buffer)`). Freed when dropped. Made by
 /// [`CudaBackend::host_buffer`](crate::CudaBackend::host_buffer).
 pub struct HostBuffer<T: DeviceElement> {
     ctx: Arc<CudaContext>,
@@ -73,6 +73,14 @@ impl<T: DeviceElement> DerefMut for HostBuffer<T> {
     fn deref_mut(&mut self) -> &mut [T] {
         // SAFETY: as in `deref`, borrowed mutably through `self`.
         unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+/// A plan takes a host buffer as it takes a slice: `plan.execute(&mut buffer)`,
+/// `plan.execute_frames(buffers.iter_mut())`.
+impl<'d, T: DeviceElement> PlanData<'d, T> for &'d mut HostBuffer<T> {
+    fn into_parts(self) -> Result<(&'d mut [T], Option<Vec<usize>>), DwtError> {
+        Ok((&mut self[..], None))
     }
 }
 

@@ -155,9 +155,7 @@ fn host_buffers_and_float_frames() {
         })
         .collect();
     let (before, turns) = (dwt_cuda::host_bytes_locked(), dwt_cuda::frames_in_turns());
-    plan16
-        .execute_frames(buffers.iter_mut().map(|buffer| &mut buffer[..]))
-        .unwrap();
+    plan16.execute_frames(buffers.iter_mut()).unwrap();
     assert_eq!(dwt_cuda::host_bytes_locked(), before);
     assert_eq!(dwt_cuda::frames_in_turns() - turns, 5);
     for (k, (buffer, input)) in buffers.iter().zip(&inputs).enumerate() {
@@ -228,8 +226,7 @@ fn two_threads_run_batches_on_one_plan() {
                     for (frame, input) in frames.iter_mut().zip(&inputs) {
                         frame.copy_from_slice(input);
                     }
-                    plan.execute_frames(frames.iter_mut().map(|f| &mut f[..]))
-                        .unwrap();
+                    plan.execute_frames(frames.iter_mut()).unwrap();
                     for (k, (frame, input)) in frames.iter().zip(&inputs).enumerate() {
                         assert!(
                             **frame == reference(req, input)[..],

@@ -10,7 +10,7 @@ use std::ops::{Deref, DerefMut, Range};
 use std::ptr::NonNull;
 use std::sync::Mutex;
 
-use dwt_runtime::DwtError;
+use dwt_runtime::{DwtError, PlanData};
 use ocl::flags::{MapFlags, MemFlags};
 use ocl::{Buffer, MemMap, Queue};
 
@@ -33,7 +33,7 @@ fn holds_bytes(bytes: Range<usize>) -> bool {
 }
 
 /// `len` samples of pinned host memory of the backend's context, zeroed, used as a slice
-/// (`&mut buffer[..]`, `plan.execute(&mut *buffer)`). Unmapped and freed when dropped. Made by
+/// (`&mut buffer[..]`, `plan.execute(&mut buffer)`). Unmapped and freed when dropped. Made by
 /// [`OpenClBackend::host_buffer`](crate::OpenClBackend::host_buffer).
 pub struct HostBuffer<T: DeviceElement> {
     /// The mapping that keeps the memory alive and reachable; `None` for an empty buffer, which
@@ -113,6 +113,14 @@ impl<T: DeviceElement> DerefMut for HostBuffer<T> {
     fn deref_mut(&mut self) -> &mut [T] {
         // SAFETY: as in `deref`, borrowed mutably through `self`.
         unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+/// A plan takes a host buffer as it takes a slice: `plan.execute(&mut buffer)`,
+/// `plan.execute_frames(buffers.iter_mut())`.
+impl<'d, T: DeviceElement> PlanData<'d, T> for &'d mut HostBuffer<T> {
+    fn into_parts(self) -> Result<(&'d mut [T], Option<Vec<usize>>), DwtError> {
+        Ok((&mut self[..], None))
     }
 }
 

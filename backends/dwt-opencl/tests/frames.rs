@@ -90,8 +90,8 @@ fn frames_end_to_end_transform_as_the_reference_does() {
     }
 }
 
-/// f32 frames (CDF 9/7) in a `Vec` bit for bit as the same plan's `execute` gives them, and near
-/// the CPU reference.
+/// f32 frames (CDF 9/7) in `Vec`s and in host buffers (in turns) bit for bit as the same plan's
+/// `execute` gives them, and near the CPU reference.
 #[test]
 fn float_frames_match_execute() {
     let b = OpenClBackend::new().expect("an OpenCL device (PoCL in CI)");
@@ -106,15 +106,33 @@ fn float_frames_match_execute() {
         .collect();
     let mut frames = inputs.clone();
     plan.execute_frames(frames.iter_mut()).unwrap();
+    let mut pinned: Vec<_> = (inputs.iter())
+        .map(|input| {
+            let mut buffer = b.host_buffer::<f32>(input.len()).unwrap();
+            buffer.copy_from_slice(input);
+            buffer
+        })
+        .collect();
+    let turns = dwt_opencl::frames_in_turns();
+    plan.execute_frames(pinned.iter_mut()).unwrap();
+    assert_eq!(dwt_opencl::frames_in_turns() - turns, 4);
     for (k, (frame, input)) in frames.iter().zip(&inputs).enumerate() {
-        let mut one = input.clone();
+        let mut one = b.host_buffer::<f32>(input.len()).unwrap();
+        one.copy_from_slice(input);
         plan.execute(&mut one).unwrap();
+        assert!(
+            pinned[k]
+                .iter()
+                .zip(&one[..])
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "frame {k}: in a host buffer in turns"
+        );
         assert!(
             frame
                 .iter()
-                .zip(&one)
+                .zip(&one[..])
                 .all(|(a, b)| a.to_bits() == b.to_bits()),
-            "frame {k}"
+            "frame {k}: in a Vec"
         );
         let want = reference(&plan, input);
         let worst = (frame.iter().zip(&want)).fold(0f32, |m, (a, b)| m.max((a - b).abs()));
