@@ -113,9 +113,14 @@ pub enum DwtError {
     },
     /// One frame of [`crate::Plan::execute_frames`] refused or failed: the error, and what the
     /// batch was left as.
-    #[error("frame {index} (counting from 0) of {count} failed: {error}; {state}")]
+    #[error("{} failed: {error}; {state}", match .index {
+        Some(i) => format!("frame {i} (counting from 0) of {count}"),
+        None => format!("a batch of {count} frames"),
+    })]
     Frame {
-        index: usize,
+        /// The frame that failed; `None` where the batch failed as a whole (a panic, or
+        /// what it needs before any frame could not be had).
+        index: Option<usize>,
         count: usize,
         /// Which frames are transformed, which may be partly and which are untouched, in words.
         state: String,

@@ -24,8 +24,8 @@ pub use element::{Element, Work};
 pub use error::DwtError;
 pub use growth::{bit_growth, check_bit_growth, Growth, InputRange, Interval};
 pub use plan::{
-    frames_one_after_another, prepared_frames, BackendRef, FrameFailure, KernelOrigin,
-    ModuleReport, Plan, PlanBuilder, PlanData, PrepareReport, Prepared, PreparedTransform,
-    TuningReport,
+    frames_one_after_another, prepared_frames, BackendRef, FrameFailure, FrameProgress,
+    KernelOrigin, ModuleReport, Plan, PlanBuilder, PlanData, PrepareReport, Prepared,
+    PreparedTransform, TuningReport,
 };
 pub use registry::{BackendInfo, Registry, Selection, AUTO_ORDER, BACKEND_ENV};

@@ -38,7 +38,9 @@ use ndarray::{ArrayBase, ArrayViewMut, Dimension, OwnedRepr};
 
 mod frames;
 
-pub use frames::{one_after_another as frames_one_after_another, prepared_frames, FrameFailure};
+pub use frames::{
+    one_after_another as frames_one_after_another, prepared_frames, FrameFailure, FrameProgress,
+};
 
 use crate::element::non_finite;
 use crate::growth::{check_bit_growth, InputRange};
@@ -199,9 +201,9 @@ pub trait PreparedTransform: Send + Sync {
     fn run(&self, data: Samples) -> Result<(), DwtError>;
 
     /// Runs each of `frames` (samples of the request's element type and length, checked by the
-    /// caller), in order unless the backend overlaps them (CUDA does: one frame's copies with
-    /// another's). On a failure, what each frame was left as ([`FrameFailure`]). The default runs
-    /// them one after another with [`PreparedTransform::run`].
+    /// caller; at least one), in order unless the backend overlaps them (CUDA and OpenCL may: one
+    /// frame's copies with another's). On a failure, what each frame was left as
+    /// ([`FrameFailure`]). The default runs them one after another with [`PreparedTransform::run`].
     fn run_frames(&self, frames: Vec<Samples>) -> Result<(), FrameFailure> {
         frames_one_after_another(frames, |frame| self.run(frame))
     }

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use dwt_runtime::growth::InputRange;
 use dwt_runtime::{
-    cpu, Backend, CpuBackend, Direction, DwtError, ElementType, KernelOrigin, Layout, ModuleReport,
-    Plan, PrepareReport, Prepared, PreparedTransform, Registry, Request, Samples,
+    cpu, Backend, CpuBackend, Direction, DwtError, ElementType, FrameFailure, KernelOrigin, Layout,
+    ModuleReport, Plan, PrepareReport, Prepared, PreparedTransform, Registry, Request, Samples,
 };
 use ndarray::{Array, ArrayD, IxDyn};
 
@@ -589,7 +589,7 @@ fn a_frame_that_does_not_fit_leaves_every_frame_untouched() {
     let before = frames.clone();
     let e = plan.execute_frames(frames.iter_mut()).unwrap_err();
     assert!(
-        matches!(&e, DwtError::Frame { index: 2, count: 4, error, .. }
+        matches!(&e, DwtError::Frame { index: Some(2), count: 4, error, .. }
             if matches!(**error, DwtError::BufferLength { len: 95, needed: 96, .. })),
         "{e:?}"
     );
@@ -604,7 +604,7 @@ fn a_frame_that_does_not_fit_leaves_every_frame_untouched() {
     ];
     let e = plan.execute_frames(arrays.iter_mut()).unwrap_err();
     assert!(
-        matches!(&e, DwtError::Frame { index: 1, count: 2, error, .. }
+        matches!(&e, DwtError::Frame { index: Some(1), count: 2, error, .. }
             if matches!(**error, DwtError::ShapeMismatch { .. })),
         "{e:?}"
     );
@@ -612,7 +612,7 @@ fn a_frame_that_does_not_fit_leaves_every_frame_untouched() {
     let mut floats = [vec![0f32; 96]];
     let e = plan.execute_frames(floats.iter_mut()).unwrap_err();
     assert!(
-        matches!(&e, DwtError::Frame { index: 0, count: 1, error, .. }
+        matches!(&e, DwtError::Frame { index: Some(0), count: 1, error, .. }
             if matches!(**error, DwtError::ElementMismatch { .. })),
         "{e:?}"
     );
@@ -621,7 +621,8 @@ fn a_frame_that_does_not_fit_leaves_every_frame_untouched() {
 
 /// A backend failing at the third of five frames: the error says frames 0 and 1 are transformed,
 /// frame 2 may be partly, and frames 3 and 4 are untouched, which is what they are; one that
-/// panics is an error saying every frame may be partly transformed.
+/// panics (at its second frame) is an error of the batch as a whole, saying every frame may be
+/// partly transformed.
 #[test]
 fn a_failure_part_way_through_frames_names_what_each_was_left_as() {
     let calls = AtomicUsize::new(0);
@@ -652,9 +653,13 @@ fn a_failure_part_way_through_frames_names_what_each_was_left_as() {
     assert_eq!(frames[..3], vec![vec![7; 16]; 3]);
     assert_eq!(frames[3..], vec![ramp(16); 2]);
 
+    let calls = AtomicUsize::new(0);
     let panicking = Scripted {
         name: "panicking",
-        run: |_: Samples| panic!("run exploded"),
+        run: |_: Samples| match calls.fetch_add(1, Ordering::SeqCst) {
+            0 => Ok(()),
+            _ => panic!("run exploded"),
+        },
         prepare: || Ok(Prepared::default()),
     };
     let plan = Plan::builder(&panicking, legall(), &[16]).build().unwrap();
@@ -663,7 +668,7 @@ fn a_failure_part_way_through_frames_names_what_each_was_left_as() {
         .unwrap_err();
     assert_eq!(
         e.to_string(),
-        "frame 0 (counting from 0) of 2 failed: backend `panicking` failed while running: it panicked while transforming frames: run exploded; frames 0 to 1 are possibly partly transformed"
+        "a batch of 2 frames failed: backend `panicking` failed while running: it panicked while transforming frames: run exploded; frames 0 to 1 are possibly partly transformed"
     );
 }
 
@@ -684,13 +689,62 @@ fn frames_checked_for_nan_stop_at_the_first_that_holds_one() {
     let before = frames.clone();
     let e = plan.execute_frames(frames.iter_mut()).unwrap_err();
     assert!(
-        matches!(&e, DwtError::Frame { index: 1, count: 3, error, .. }
+        matches!(&e, DwtError::Frame { index: Some(1), count: 3, error, .. }
             if matches!(**error, DwtError::NonFiniteInput { index: 5, .. })),
         "{e:?}"
+    );
+    assert!(
+        e.to_string().ends_with(
+            "(the data is untouched); frame 0 is transformed, frames 1 to 2 are untouched"
+        ),
+        "{e}"
     );
     let mut expected = input.clone();
     plan.execute(&mut expected).unwrap();
     assert_eq!(frames[0], expected);
-    assert!(frames[1][5].is_nan() && frames[1][..5] == before[1][..5]);
+    let bits = |f: &[f32]| f.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&frames[1]), bits(&before[1]));
     assert_eq!(frames[2], input);
+}
+
+/// A user's prepared transform reporting more frames than the batch holds (a mistake of its
+/// own) gives an error saying every frame may be partly transformed, not a panic; the frame it
+/// names is dropped when it is past the batch.
+#[test]
+fn a_backend_reporting_frames_past_the_batch_is_an_error() {
+    struct Overcounting;
+    impl PreparedTransform for Overcounting {
+        fn run(&self, _: Samples) -> Result<(), DwtError> {
+            Ok(())
+        }
+        fn run_frames(&self, _: Vec<Samples>) -> Result<(), FrameFailure> {
+            Err(FrameFailure {
+                transformed: 3,
+                touched: 1,
+                failed: Some(7),
+                error: DwtError::Device {
+                    backend: "overcounting".into(),
+                    message: "lost count".into(),
+                },
+            })
+        }
+    }
+    let backend = Scripted {
+        name: "overcounting",
+        run: |_: Samples| Ok(()),
+        prepare: || {
+            Ok(Prepared {
+                report: PrepareReport::default(),
+                transform: Some(Box::new(Overcounting)),
+            })
+        },
+    };
+    let plan = Plan::builder(&backend, legall(), &[16]).build().unwrap();
+    let e = plan
+        .execute_frames([&mut ramp(16)[..], &mut ramp(16)[..]])
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "a batch of 2 frames failed: backend `overcounting` failed while running: lost count; frames 0 to 1 are possibly partly transformed"
+    );
 }

@@ -15,7 +15,7 @@ use std::cell::Cell;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream};
-use dwt_runtime::{frames_one_after_another, DwtError, FrameFailure, Samples};
+use dwt_runtime::{frames_one_after_another, DwtError, FrameFailure, FrameProgress, Samples};
 
 use crate::{device_error, host, CudaBackend, DeviceElement, Prepared, NAME};
 
@@ -23,11 +23,21 @@ thread_local! {
     /// Frames this thread's batches ran in turns, for the tests to see which way a batch went
     /// (its only effect is speed).
     static IN_TURNS: Cell<u64> = const { Cell::new(0) };
+    /// The frame at which this thread's batches in turns fail, for the tests of a failure part
+    /// way (`fail_frames_in_turns_at`).
+    static FAIL_AT: Cell<Option<usize>> = const { Cell::new(None) };
 }
 
 /// Frames the calling thread's batches ran in turns on several streams.
 pub fn frames_in_turns() -> u64 {
     IN_TURNS.with(Cell::get)
+}
+
+/// Makes the calling thread's batches in turns fail at frame `at` (`None`: not), once its copy
+/// to the device is issued, with a device error saying so: what a failing kernel or copy would
+/// leave, for the tests.
+pub fn fail_frames_in_turns_at(at: Option<usize>) {
+    FAIL_AT.with(|f| f.set(at));
 }
 
 /// The streams a batch takes turns on.
@@ -47,13 +57,6 @@ struct Turn<T: DeviceElement> {
     busy: Option<(usize, host::Locked)>,
 }
 
-/// How far a batch got: frames `..transformed` are back on the host, `..started` were begun.
-#[derive(Default)]
-struct Progress {
-    transformed: usize,
-    started: usize,
-}
-
 /// Transforms each frame on the device and back: in turns on [`TURNS`] streams where every
 /// frame is page-locked, else one after another.
 pub(crate) fn run<T: DeviceElement>(
@@ -63,21 +66,19 @@ pub(crate) fn run<T: DeviceElement>(
     len: usize,
 ) -> Result<(), FrameFailure> {
     let slices = dwt_runtime::prepared_frames::<T>(NAME, frames, len)?;
+    let mut progress = FrameProgress::default();
+    if slices.is_empty() {
+        return Ok(());
+    }
     // The driver answers whether memory is page-locked only in a current context: a thread that
     // never used this one would be told no.
-    let bound = backend.state.ctx.bind_to_thread().map_err(device_error);
-    if bound.is_err() || !slices.iter().all(|frame| host::is_locked(frame)) {
+    (backend.state.ctx.bind_to_thread()).map_err(|e| progress.failure(device_error(e)))?;
+    if !slices.iter().all(|frame| host::is_locked(frame)) {
         return frames_one_after_another(slices, |frame| backend.execute_host(prepared, frame));
     }
-    let mut progress = Progress::default();
-    let fail = |error, progress: &Progress| FrameFailure {
-        transformed: progress.transformed,
-        touched: progress.started,
-        error,
-    };
-    let streams = take_streams(backend).map_err(|e| fail(e, &progress))?;
+    let streams = take_streams(backend).map_err(|e| progress.failure(e))?;
     in_turns(backend, prepared, &streams, slices, len, &mut progress)
-        .map_err(|e| fail(e, &progress))?;
+        .map_err(|e| progress.failure(e))?;
     keep_streams(backend, streams);
     Ok(())
 }
@@ -90,7 +91,7 @@ fn in_turns<T: DeviceElement>(
     streams: &Streams,
     frames: Vec<&mut [T]>,
     len: usize,
-    progress: &mut Progress,
+    progress: &mut FrameProgress,
 ) -> Result<(), DwtError> {
     let turns = frames.len().min(TURNS);
     let mut turns: Vec<Turn<T>> = (streams[..turns].iter())
@@ -113,14 +114,20 @@ fn in_turns<T: DeviceElement>(
     for (i, frame) in frames.into_iter().enumerate() {
         let turn = &mut turns[i % TURNS];
         if let Some((before, locked)) = turn.busy.take() {
+            progress.failed = Some(before);
             host::finish(locked)?;
             progress.transformed = before + 1;
         }
-        progress.started = i + 1;
+        (progress.failed, progress.started) = (Some(i), i + 1);
         IN_TURNS.with(|n| n.set(n.get() + 1));
         // SAFETY: the frame is borrowed for the whole batch, untouched here until its turn's
         // stream is finished (`finish`, or the turn's drop waiting for it).
         let locked = unsafe { host::upload(&turn.stream, frame, &mut turn.upload) }?;
+        if FAIL_AT.with(Cell::get) == Some(i) {
+            return Err(device_error(format!(
+                "frame {i} failed as the test asked (fail_frames_in_turns_at)"
+            )));
+        }
         let result = match &mut turn.out {
             Some(out) => {
                 backend.execute(prepared, &turn.stream, Some(&turn.upload), out, false)?;
@@ -139,6 +146,7 @@ fn in_turns<T: DeviceElement>(
     // The last frames, in order.
     for i in count.saturating_sub(TURNS)..count {
         if let Some((_, locked)) = turns[i % TURNS].busy.take() {
+            progress.failed = Some(i);
             host::finish(locked)?;
             progress.transformed = i + 1;
         }

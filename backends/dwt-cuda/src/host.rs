@@ -142,14 +142,18 @@ impl Drop for Locked {
     }
 }
 
-/// Whether `data` is page-locked memory (the pages of its first and last samples, as the
-/// driver counts them): a [`crate::HostBuffer`], memory the caller locked. Only decides how a
-/// batch is copied (module `frames`), so a slice locked in part is not looked for.
+/// Whether `data` is page-locked memory of the current context (the pages of its first and
+/// last samples, as the driver counts them): a [`crate::HostBuffer`], memory the caller allocated
+/// locked or registered. Only decides how a batch is copied (module `frames`), so a slice locked
+/// in part is not looked for.
 pub fn is_locked<T>(data: &[T]) -> bool {
+    // Unlike `cuMemHostGetFlags`, which knows only memory allocated locked, this answers for
+    // registered memory too.
     let locked = |p: *const T| {
-        let mut flags = 0u32;
+        let mut device = 0;
         // SAFETY: a query; the driver only reads the address.
-        unsafe { sys::cuMemHostGetFlags(&mut flags, p as *mut _) == sys::CUresult::CUDA_SUCCESS }
+        let r = unsafe { sys::cuMemHostGetDevicePointer_v2(&mut device, p as *mut _, 0) };
+        r == sys::CUresult::CUDA_SUCCESS
     };
     match (data.first(), data.last()) {
         (Some(first), Some(last)) => locked(first) && locked(last),
@@ -161,8 +165,9 @@ pub fn is_locked<T>(data: &[T]) -> bool {
 /// pages it locked locked until [`download`] (or its drop) has waited for the stream.
 ///
 /// # Safety
-/// Until the result is passed to [`download`] with the same slice or dropped, `data` must not be
-/// written or freed: copies may still read it.
+/// Until the result is passed to [`download`] with the same slice, or to [`download_async`] and
+/// then [`finish`], or dropped, `data` must not be written or freed: copies may still read it
+/// (and, after `download_async`, write it).
 pub unsafe fn upload<T: DeviceRepr>(
     stream: &Arc<CudaStream>,
     data: &[T],

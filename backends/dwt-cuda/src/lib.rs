@@ -69,7 +69,7 @@ use dwt_runtime::{
 
 pub use dwt_emit_c::{LaunchConfig, Strategy};
 #[doc(hidden)]
-pub use frames::frames_in_turns;
+pub use frames::{fail_frames_in_turns_at, frames_in_turns};
 pub use graph::{GraphCounts, KEPT as GRAPHS_KEPT};
 #[doc(hidden)]
 pub use host::bytes_locked as host_bytes_locked;
@@ -149,7 +149,7 @@ struct DeviceState {
     /// configuration (`tune`): a second preparation of a request emits and builds only the
     /// chosen candidate, measuring nothing and reading no disk.
     choices: Mutex<HashMap<String, dwt_runtime::TuningReport>>,
-    /// Stream pairs of finished batches of frames, for the next (module `frames`).
+    /// The streams of finished batches of frames, for the next (module `frames`).
     frame_streams: Mutex<Vec<[Arc<CudaStream>; frames::TURNS]>>,
 }
 

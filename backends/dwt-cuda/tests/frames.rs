@@ -49,11 +49,13 @@ fn reference<E: Element>(req: &Request, input: &[E]) -> Vec<E> {
     want
 }
 
-/// Whether the driver counts the page holding `p` as page-locked.
+/// Whether the driver counts the page holding `p` as page-locked, allocated so or registered
+/// (`cuMemHostGetFlags` knows only the first).
 fn locked<T>(p: *const T) -> bool {
-    let mut flags = 0u32;
+    let mut device = 0;
     // SAFETY: a query; the driver only reads the address.
-    unsafe { sys::cuMemHostGetFlags(&mut flags, p as *mut _) == sys::CUresult::CUDA_SUCCESS }
+    let r = unsafe { sys::cuMemHostGetDevicePointer_v2(&mut device, p as *mut _, 0) };
+    r == sys::CUresult::CUDA_SUCCESS
 }
 
 const SENTINEL: i32 = 0x5a5a_5a5a;
@@ -176,9 +178,9 @@ fn host_buffers_and_float_frames() {
             buffer
         })
         .collect();
-    plan32
-        .execute_frames(pinned.iter_mut().map(|buffer| &mut buffer[..]))
-        .unwrap();
+    let turns = dwt_cuda::frames_in_turns();
+    plan32.execute_frames(pinned.iter_mut()).unwrap();
+    assert_eq!(dwt_cuda::frames_in_turns() - turns, 3);
     for (k, frame) in pinned.iter().enumerate() {
         assert!(
             frame
@@ -226,7 +228,9 @@ fn two_threads_run_batches_on_one_plan() {
                     for (frame, input) in frames.iter_mut().zip(&inputs) {
                         frame.copy_from_slice(input);
                     }
+                    let turns = dwt_cuda::frames_in_turns();
                     plan.execute_frames(frames.iter_mut()).unwrap();
+                    assert_eq!(dwt_cuda::frames_in_turns() - turns, 4);
                     for (k, (frame, input)) in frames.iter().zip(&inputs).enumerate() {
                         assert!(
                             **frame == reference(req, input)[..],
@@ -270,6 +274,97 @@ fn a_fresh_thread_runs_host_buffers_in_turns() {
     }
 }
 
+/// Frames in memory the caller registered (page-locked, not allocated so) run in turns, exact,
+/// and stay registered: the batch neither locks nor unlocks them.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn memory_the_caller_registered_runs_in_turns() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    let req = request("LeGall53", &[256, 384], 2, Direction::Forward);
+    let plan = plan(&b, &req, ElementType::I32);
+    let n = plan.len();
+    let mut buffer = vec![0i32; 3 * n + 4096];
+    let skip = buffer.as_ptr().align_offset(4096);
+    let region = &mut buffer[skip..skip + 3 * n];
+    b.context().bind_to_thread().unwrap();
+    // SAFETY: the region lies inside `buffer`, which outlives the registration (undone below).
+    let r = unsafe {
+        sys::cuMemHostRegister_v2(region.as_mut_ptr().cast(), std::mem::size_of_val(region), 0)
+    };
+    assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
+    assert!(locked(region.as_ptr()) && locked(&region[3 * n - 1]));
+    let inputs: Vec<Vec<i32>> = (0..3).map(|k| values(n, k)).collect();
+    for (frame, input) in region.chunks_exact_mut(n).zip(&inputs) {
+        frame.copy_from_slice(input);
+    }
+    let (before, turns) = (dwt_cuda::host_bytes_locked(), dwt_cuda::frames_in_turns());
+    plan.execute_frames(region.chunks_exact_mut(n)).unwrap();
+    assert_eq!(dwt_cuda::frames_in_turns() - turns, 3);
+    assert_eq!(dwt_cuda::host_bytes_locked(), before);
+    for (k, (frame, input)) in region.chunks_exact(n).zip(&inputs).enumerate() {
+        assert!(*frame == reference(&req, input)[..], "frame {k}");
+    }
+    assert!(
+        locked(region.as_ptr()),
+        "the caller's registration was undone"
+    );
+    // SAFETY: registered above, no copy pending.
+    let r = unsafe { sys::cuMemHostUnregister(region.as_mut_ptr().cast()) };
+    assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
+    assert!(!locked(region.as_ptr()));
+}
+
+/// A batch of five frames in turns that fails at frame 3 (once its copy in is issued): the error
+/// names frame 3 and says frame 0 is transformed, frames 1 to 3 may be partly and frame 4 is
+/// untouched, which holds for frames 0 and 4; the next batch on the plan is exact.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn a_failure_in_turns_names_the_frame_and_what_each_was_left_as() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    let req = request("DeslauriersDubuc97", &[512, 640], 3, Direction::Forward);
+    let plan = plan(&b, &req, ElementType::I32);
+    let inputs: Vec<Vec<i32>> = (0..5).map(|k| values(plan.len(), k)).collect();
+    let mut frames: Vec<_> = (inputs.iter())
+        .map(|input| {
+            let mut buffer = b.host_buffer::<i32>(input.len()).unwrap();
+            buffer.copy_from_slice(input);
+            buffer
+        })
+        .collect();
+    dwt_cuda::fail_frames_in_turns_at(Some(3));
+    let e = plan.execute_frames(frames.iter_mut()).unwrap_err();
+    dwt_cuda::fail_frames_in_turns_at(None);
+    assert!(
+        matches!(
+            &e,
+            dwt_runtime::DwtError::Frame {
+                index: Some(3),
+                count: 5,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string().ends_with(
+            "frame 0 is transformed, frames 1 to 3 are possibly partly transformed, frame 4 is untouched"
+        ),
+        "{e}"
+    );
+    assert!(*frames[0] == reference(&req, &inputs[0])[..]);
+    assert!(*frames[4] == inputs[4][..]);
+    for (frame, input) in frames.iter_mut().zip(&inputs) {
+        frame.copy_from_slice(input);
+    }
+    plan.execute_frames(frames.iter_mut()).unwrap();
+    for (k, (frame, input)) in frames.iter().zip(&inputs).enumerate() {
+        assert!(
+            **frame == reference(&req, input)[..],
+            "frame {k} after the failure"
+        );
+    }
+}
+
 /// The prepared transform itself refuses a batch holding a frame of another length or type
 /// before any frame moves, saying none was begun.
 #[test]
@@ -285,7 +380,10 @@ fn a_batch_the_prepared_transform_refuses_is_untouched() {
         let failure = transform
             .run_frames(vec![Samples::I32(&mut good), bad])
             .unwrap_err();
-        assert_eq!((failure.transformed, failure.touched), (0, 0));
+        assert_eq!(
+            (failure.transformed, failure.touched, failure.failed),
+            (0, 0, Some(1))
+        );
         assert!(
             failure
                 .error

@@ -39,11 +39,13 @@ fn reference(req: &Request, host: &[i32]) -> Vec<i32> {
     want
 }
 
-/// Whether the driver counts the page holding `p` as page-locked.
+/// Whether the driver counts the page holding `p` as page-locked, allocated so or registered
+/// (`cuMemHostGetFlags` knows only the first).
 fn locked(p: *const i32) -> bool {
-    let mut flags = 0u32;
+    let mut device = 0;
     // SAFETY: a query; the driver only reads the address.
-    unsafe { sys::cuMemHostGetFlags(&mut flags, p as *mut _) == sys::CUresult::CUDA_SUCCESS }
+    let r = unsafe { sys::cuMemHostGetDevicePointer_v2(&mut device, p as *mut _, 0) };
+    r == sys::CUresult::CUDA_SUCCESS
 }
 
 const SENTINEL: i32 = 0x5a5a_5a5a;

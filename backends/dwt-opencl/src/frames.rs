@@ -1,17 +1,17 @@
 //! Host transforms of a batch of frames ([`Plan::execute_frames`](dwt_runtime::Plan::execute_frames)):
-//! frames in host buffers (pinned) go to [`TURNS`] working sets of the plan in turn, each with its
-//! own in-order queue, so that one frame's copy to the device may run while another's comes back
-//! and the next frame's copy in is queued while a kernel runs (the platform decides what
-//! overlaps: a GPU's copy engines, or nothing on a CPU device). On NVIDIA's OpenCL that took
-//! 1.44-2.2x less time per frame than a loop of single transforms; frames in ordinary memory,
-//! which the driver stages, took up to 1.28x more in turns (BENCHMARKS.md, History), and are
-//! transformed one after another. Each frame is written, transformed and read back on its turn's
+//! on a GPU or accelerator, frames in host buffers (pinned) go to [`TURNS`] working sets of the
+//! plan in turn, each with its own in-order queue, so that one frame's copy to the device may run
+//! while another's comes back and the next frame's copy in is queued while a kernel runs. On
+//! NVIDIA's OpenCL that took 1.44-2.2x less time per frame than a loop of single transforms;
+//! frames in ordinary memory, which the driver stages, took up to 1.28x more in turns
+//! (BENCHMARKS.md, History), and are transformed one after another, as are all frames on a CPU
+//! device (nothing to overlap) and on PoCL (one launch in flight at a time: `RUNS`). Each frame is written, transformed and read back on its turn's
 //! queue exactly as a single host transform is, without waiting; a turn comes round again only
 //! after its queue has finished the frame before.
 
 use std::cell::Cell;
 
-use dwt_runtime::{frames_one_after_another, DwtError, FrameFailure, Samples};
+use dwt_runtime::{frames_one_after_another, DwtError, FrameFailure, FrameProgress, Samples};
 
 use crate::working_set::{Role, WorkingSet};
 use crate::{device_error, host_buffer, DeviceElement, OpenClBackend, Plan, NAME};
@@ -20,6 +20,9 @@ thread_local! {
     /// Frames this thread's batches ran in turns, for the tests to see which way a batch went
     /// (its only effect is speed).
     static IN_TURNS: Cell<u64> = const { Cell::new(0) };
+    /// The frame at which this thread's batches in turns fail, for the tests of a failure part
+    /// way (`fail_frames_in_turns_at`).
+    static FAIL_AT: Cell<Option<usize>> = const { Cell::new(None) };
 }
 
 /// Frames the calling thread's batches ran in turns on several queues.
@@ -27,15 +30,15 @@ pub fn frames_in_turns() -> u64 {
     IN_TURNS.with(Cell::get)
 }
 
+/// Makes the calling thread's batches in turns fail at frame `at` (`None`: not), once its write
+/// to the device is queued, with a device error saying so: what a failing kernel or copy would
+/// leave, for the tests.
+pub fn fail_frames_in_turns_at(at: Option<usize>) {
+    FAIL_AT.with(|f| f.set(at));
+}
+
 /// The queues a batch takes turns on.
 const TURNS: usize = 3;
-
-/// How far a batch got: frames `..transformed` are back on the host, `..started` were begun.
-#[derive(Default)]
-struct Progress {
-    transformed: usize,
-    started: usize,
-}
 
 /// The working sets of a batch, each with the frame its queue is working on. Dropped, it waits
 /// for every queue, errors included: the frames are borrowed only until the batch returns, and
@@ -62,15 +65,12 @@ pub(crate) fn run<T: DeviceElement>(
     len: usize,
 ) -> Result<(), FrameFailure> {
     let frames = dwt_runtime::prepared_frames::<T>(NAME, frames, len)?;
-    if !frames.iter().all(|frame| host_buffer::holds(frame)) {
+    let pinned = frames.iter().all(|frame| host_buffer::holds(frame));
+    if !(backend.state.frames_in_turns && pinned) {
         return frames_one_after_another(frames, |frame| backend.execute_host(plan, frame));
     }
-    let mut progress = Progress::default();
-    in_turns(backend, plan, frames, len, &mut progress).map_err(|error| FrameFailure {
-        transformed: progress.transformed,
-        touched: progress.started,
-        error,
-    })
+    let mut progress = FrameProgress::default();
+    in_turns(backend, plan, frames, len, &mut progress).map_err(|e| progress.failure(e))
 }
 
 fn in_turns<T: DeviceElement>(
@@ -78,28 +78,35 @@ fn in_turns<T: DeviceElement>(
     plan: &Plan,
     frames: Vec<&mut [T]>,
     len: usize,
-    progress: &mut Progress,
+    progress: &mut FrameProgress,
 ) -> Result<(), DwtError> {
     let count = frames.len();
+    // Taken before the sets, so released only after their drop has finished every queue.
+    let _one = backend.one_run();
     let mut turns = Turns::<T> { sets: Vec::new() };
     for _ in 0..count.min(TURNS) {
         turns
             .sets
             .push((plan.spares.take(|| backend.queue())?, None));
     }
-    let _one = backend.one_run();
     for (i, frame) in frames.into_iter().enumerate() {
         let (set, busy) = &mut turns.sets[i % TURNS];
         if let Some(before) = busy.take() {
+            progress.failed = Some(before);
             set.queue.finish().map_err(device_error)?;
             progress.transformed = before + 1;
         }
-        progress.started = i + 1;
+        (progress.failed, progress.started) = (Some(i), i + 1);
         IN_TURNS.with(|n| n.set(n.get() + 1));
         let uploaded = set.buffer(Role::Upload, len)?;
         // SAFETY: the frame stays borrowed, untouched here, until the queue has finished with
         // it (`finish` above or below, or `turns`' drop).
         unsafe { uploaded.write(&*frame).block(false).enq() }.map_err(device_error)?;
+        if FAIL_AT.with(Cell::get) == Some(i) {
+            return Err(device_error(format!(
+                "frame {i} failed as the test asked (fail_frames_in_turns_at)"
+            )));
+        }
         let result = if !plan.launches.runs_in_place() {
             let out = set.buffer(Role::Result, len)?;
             backend.execute::<T>(plan, set, Some(&uploaded), &out)?;
@@ -115,6 +122,7 @@ fn in_turns<T: DeviceElement>(
     for i in count.saturating_sub(TURNS)..count {
         let (set, busy) = &mut turns.sets[i % TURNS];
         if busy.take().is_some() {
+            progress.failed = Some(i);
             set.queue.finish().map_err(device_error)?;
             progress.transformed = i + 1;
         }

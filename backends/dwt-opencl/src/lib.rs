@@ -83,7 +83,7 @@ mod host_buffer;
 mod working_set;
 
 #[doc(hidden)]
-pub use frames::frames_in_turns;
+pub use frames::{fail_frames_in_turns_at, frames_in_turns};
 pub use host_buffer::HostBuffer;
 use working_set::{Role, Spares, WorkingSet};
 
@@ -114,6 +114,10 @@ struct DeviceState {
     cache_identity: String,
     /// Whether the transforms of every thread run one at a time ([`PoCL`'s workaround](RUNS)).
     one_run_at_a_time: bool,
+    /// Whether batches of frames in host buffers run in turns on several queues (module
+    /// `frames`): on a GPU or accelerator, not on a CPU device (nothing to overlap) nor where
+    /// transforms run one at a time.
+    frames_in_turns: bool,
 }
 
 static DEVICE: OnceLock<Result<DeviceState, DwtError>> = OnceLock::new();
@@ -209,8 +213,14 @@ fn discover() -> Result<DeviceState, DwtError> {
             programs: BuildCache::default(),
             cache_identity: String::new(),
             one_run_at_a_time: false,
+            frames_in_turns: false,
         };
         state.one_run_at_a_time = state.platform_name.contains("Portable Computing Language");
+        let cpu = match device.info(DeviceInfo::Type) {
+            Ok(ocl::enums::DeviceInfoResult::Type(t)) => t.contains(ocl::flags::DeviceType::CPU),
+            _ => true,
+        };
+        state.frames_in_turns = !cpu && !state.one_run_at_a_time;
         state.cache_identity = disk_cache::identity(&state);
         return Ok(state);
     }
@@ -387,6 +397,13 @@ impl OpenClBackend {
             ))),
             Err(e) => Err(device_error(e)),
         }
+    }
+
+    /// Whether a batch of frames in host buffers runs in turns on several queues here (on a GPU
+    /// or accelerator; elsewhere one frame after another).
+    #[doc(hidden)]
+    pub fn runs_frames_in_turns(&self) -> bool {
+        self.state.frames_in_turns
     }
 
     /// [`RUNS`], held where the platform needs it (PoCL), until the guard drops.

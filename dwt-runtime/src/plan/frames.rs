@@ -4,25 +4,53 @@
 use super::{guarded, Plan, PlanData};
 use crate::{DwtError, Element, Samples};
 
-/// What a batch of frames was left as when one of them failed: frames `..transformed` are
-/// transformed, frames `transformed..touched` may be partly transformed (their copies or kernels
-/// were under way), and the rest are untouched.
+/// What a batch of frames was left as when it failed: frames `..transformed` are transformed,
+/// frames `transformed..touched` may be partly transformed (their copies or kernels were under
+/// way), and the rest are untouched; `failed` is the frame whose copy, kernels or wait failed
+/// (`None` where the batch failed as a whole).
 #[derive(Debug)]
 pub struct FrameFailure {
     pub transformed: usize,
     pub touched: usize,
+    pub failed: Option<usize>,
     pub error: DwtError,
 }
 
 impl FrameFailure {
-    /// [`DwtError::Frame`] for a batch of `count` frames.
+    /// [`DwtError::Frame`] for a batch of `count` frames. Counts past the batch (a backend's
+    /// mistake) are not believed: the error says every frame may be partly transformed.
     fn into_error(self, count: usize) -> DwtError {
-        let touched = self.touched.clamp(self.transformed, count);
+        let (transformed, touched) = match self.transformed > count || self.touched > count {
+            true => (0, count),
+            false => (self.transformed, self.touched.max(self.transformed)),
+        };
         DwtError::Frame {
-            index: self.transformed,
+            index: self.failed.filter(|&i| i < count),
             count,
-            state: state(self.transformed, touched, count),
+            state: state(transformed, touched, count),
             error: Box::new(self.error),
+        }
+    }
+}
+
+/// How far a backend's batch got, frame by frame, for its [`FrameFailure`]: frames
+/// `..transformed` are back on the host, `..started` were begun, and `failed` is the frame the
+/// backend is working on (or waiting for) now.
+#[derive(Debug, Default)]
+pub struct FrameProgress {
+    pub transformed: usize,
+    pub started: usize,
+    pub failed: Option<usize>,
+}
+
+impl FrameProgress {
+    /// The batch's failure with `error`, as far as it got.
+    pub fn failure(&self, error: DwtError) -> FrameFailure {
+        FrameFailure {
+            transformed: self.transformed,
+            touched: self.started,
+            failed: self.failed,
+            error,
         }
     }
 }
@@ -35,13 +63,14 @@ pub fn prepared_frames<'a, E: Element>(
     frames: Vec<Samples<'a>>,
     len: usize,
 ) -> Result<Vec<&'a mut [E]>, FrameFailure> {
-    let refuse = |error| FrameFailure {
-        transformed: 0,
-        touched: 0,
-        error,
-    };
     let mut slices = Vec::with_capacity(frames.len());
-    for frame in frames {
+    for (i, frame) in frames.into_iter().enumerate() {
+        let refuse = |error| FrameFailure {
+            transformed: 0,
+            touched: 0,
+            failed: Some(i),
+            error,
+        };
         frame
             .check_prepared(backend, E::TYPE, len)
             .map_err(refuse)?;
@@ -66,6 +95,7 @@ pub fn one_after_another<F>(
         run(frame).map_err(|error| FrameFailure {
             transformed: i,
             touched: i + 1,
+            failed: Some(i),
             error,
         })?;
     }
@@ -78,6 +108,9 @@ fn state(transformed: usize, touched: usize, count: usize) -> String {
         1 => format!("frame {from} is {what}"),
         _ => format!("frames {from} to {} are {what}", to - 1),
     };
+    if count == 0 {
+        return "there were no frames".into();
+    }
     let mut parts = Vec::new();
     if transformed > 0 {
         parts.push(span(0, transformed, "transformed"));
@@ -93,10 +126,11 @@ fn state(transformed: usize, touched: usize, count: usize) -> String {
 
 impl Plan<'_> {
     /// Transforms each of `frames` in place, as [`Plan::execute`] would one after another: each
-    /// a slice, `Vec`, array or view the plan takes. On CUDA the frames' copies overlap (one
-    /// frame's copy to the device with the copy back of the one before, on two streams), which
-    /// moves host frames through the bus faster than a loop of [`Plan::execute`] (BENCHMARKS.md);
-    /// other backends run them in turn.
+    /// a slice, `Vec`, array or view the plan takes (or a backend's host buffer). On CUDA, and on
+    /// OpenCL on a GPU, frames in host buffers (pinned memory) run in turns on three streams or
+    /// queues, one frame's copy to the device beside another's copy back, which moves them
+    /// through the bus 1.5-2x as fast as a loop of [`Plan::execute`] (BENCHMARKS.md); other
+    /// frames and other backends run one after another.
     ///
     /// Every frame is checked (element type, shape, length) before any is transformed: one that
     /// does not fit is [`DwtError::Frame`] naming it, every frame untouched. A failure while
@@ -121,16 +155,25 @@ impl Plan<'_> {
         }
         if let Some((index, error)) = refused {
             return Err(DwtError::Frame {
-                index,
+                index: Some(index),
                 count,
                 state: "every frame is untouched (each is checked before any is transformed)"
                     .into(),
                 error: Box::new(error),
             });
         }
-        if self.rows || (self.check_finite && E::KIND == dwt_ir::ElementKind::Float) {
-            return one_after_another(slices, |frame| self.execute(frame))
-                .map_err(|f| f.into_error(count));
+        if count == 0 {
+            return Ok(());
+        }
+        let kept = self.check_finite && E::KIND == dwt_ir::ElementKind::Float;
+        if self.rows || kept {
+            return one_after_another(slices, |frame| self.execute(frame)).map_err(|mut f| {
+                // `execute` puts back a frame it held a copy of.
+                if kept {
+                    f.touched = f.transformed;
+                }
+                f.into_error(count)
+            });
         }
         let samples: Vec<_> = slices.into_iter().map(E::samples).collect();
         let backend = self.backend.get();
@@ -146,6 +189,7 @@ impl Plan<'_> {
             Err(panicked) => Err(FrameFailure {
                 transformed: 0,
                 touched: count,
+                failed: None,
                 error: panicked,
             }
             .into_error(count)),
