@@ -14,6 +14,8 @@ use dwt_ir::{
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
+pub mod frames;
+
 use crate::cpu::{self, max_levels};
 use crate::{Backend, DwtError, Element, Request, Samples};
 

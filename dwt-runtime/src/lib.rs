@@ -23,6 +23,8 @@ pub use dwt_ir::{Direction, ElementType, Layout};
 pub use element::{Element, Work};
 pub use error::DwtError;
 pub use growth::{bit_growth, check_bit_growth, Growth, InputRange, Interval};
+#[doc(hidden)]
+pub use plan::{fail_frames_in_turns_at, frames_in_turns};
 pub use plan::{
     frames_one_after_another, prepared_frames, BackendRef, FrameFailure, FrameProgress,
     KernelOrigin, ModuleReport, Plan, PlanBuilder, PlanData, PrepareReport, Prepared,

@@ -39,7 +39,8 @@ use ndarray::{ArrayBase, ArrayViewMut, Dimension, OwnedRepr};
 mod frames;
 
 pub use frames::{
-    one_after_another as frames_one_after_another, prepared_frames, FrameFailure, FrameProgress,
+    fail_frames_in_turns_at, frames_in_turns, one_after_another as frames_one_after_another,
+    prepared_frames, FrameFailure, FrameProgress,
 };
 
 use crate::element::non_finite;

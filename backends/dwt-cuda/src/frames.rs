@@ -11,34 +11,12 @@
 //! host transform is (module `host`), with that stream's own device buffers; a stream's turn
 //! comes round again only after it has finished its frame before.
 
-use std::cell::Cell;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream};
 use dwt_runtime::{frames_one_after_another, DwtError, FrameFailure, FrameProgress, Samples};
 
 use crate::{device_error, host, CudaBackend, DeviceElement, Prepared, NAME};
-
-thread_local! {
-    /// Frames this thread's batches ran in turns, for the tests to see which way a batch went
-    /// (its only effect is speed).
-    static IN_TURNS: Cell<u64> = const { Cell::new(0) };
-    /// The frame at which this thread's batches in turns fail, for the tests of a failure part
-    /// way (`fail_frames_in_turns_at`).
-    static FAIL_AT: Cell<Option<usize>> = const { Cell::new(None) };
-}
-
-/// Frames the calling thread's batches ran in turns on several streams.
-pub fn frames_in_turns() -> u64 {
-    IN_TURNS.with(Cell::get)
-}
-
-/// Makes the calling thread's batches in turns fail at frame `at` (`None`: not), once its copy
-/// to the device is issued, with a device error saying so: what a failing kernel or copy would
-/// leave, for the tests.
-pub fn fail_frames_in_turns_at(at: Option<usize>) {
-    FAIL_AT.with(|f| f.set(at));
-}
 
 /// The streams a batch takes turns on.
 pub(crate) const TURNS: usize = 3;
@@ -118,16 +96,11 @@ fn in_turns<T: DeviceElement>(
             host::finish(locked)?;
             progress.transformed = before + 1;
         }
-        (progress.failed, progress.started) = (Some(i), i + 1);
-        IN_TURNS.with(|n| n.set(n.get() + 1));
+        progress.begin_in_turns(i);
         // SAFETY: the frame is borrowed for the whole batch, untouched here until its turn's
         // stream is finished (`finish`, or the turn's drop waiting for it).
         let locked = unsafe { host::upload(&turn.stream, frame, &mut turn.upload) }?;
-        if FAIL_AT.with(Cell::get) == Some(i) {
-            return Err(device_error(format!(
-                "frame {i} failed as the test asked (fail_frames_in_turns_at)"
-            )));
-        }
+        progress.injected_failure(NAME)?;
         let result = match &mut turn.out {
             Some(out) => {
                 backend.execute(prepared, &turn.stream, Some(&turn.upload), out, false)?;

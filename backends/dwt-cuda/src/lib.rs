@@ -68,8 +68,6 @@ use dwt_runtime::{
 };
 
 pub use dwt_emit_c::{LaunchConfig, Strategy};
-#[doc(hidden)]
-pub use frames::{fail_frames_in_turns_at, frames_in_turns};
 pub use graph::{GraphCounts, KEPT as GRAPHS_KEPT};
 #[doc(hidden)]
 pub use host::bytes_locked as host_bytes_locked;

@@ -4,10 +4,14 @@
 //! of place; i16 host buffers; float frames against the same plan's `execute`; two threads'
 //! batches at once; a batch the prepared transform refuses.
 
+mod common;
+
+use common::{locked, reference, values};
+
 use cudarc::driver::sys;
 use dwt_cuda::CudaBackend;
 use dwt_ir::{Direction, ElementType, Layout};
-use dwt_runtime::{cpu, Backend, Element, Plan, Request, Samples};
+use dwt_runtime::{Plan, Request};
 
 fn request(name: &str, shape: &[usize], levels: u32, direction: Direction) -> Request<'static> {
     Request {
@@ -26,36 +30,6 @@ fn plan<'b>(b: &'b CudaBackend, req: &Request, element: ElementType) -> Plan<'b>
         .element(element)
         .build()
         .unwrap()
-}
-
-/// Samples from -2000 to 2000, another order for every seed.
-fn values(n: usize, seed: usize) -> Vec<i32> {
-    (0..n)
-        .map(|i| ((i * 7919 + seed * 104729) % 4001) as i32 - 2000)
-        .collect()
-}
-
-fn reference<E: Element>(req: &Request, input: &[E]) -> Vec<E> {
-    let mut want = input.to_vec();
-    cpu::transform(
-        req.wavelet,
-        req.direction,
-        &mut want,
-        &req.shape,
-        req.levels,
-        req.layout,
-    )
-    .unwrap();
-    want
-}
-
-/// Whether the driver counts the page holding `p` as page-locked, allocated so or registered
-/// (`cuMemHostGetFlags` knows only the first).
-fn locked<T>(p: *const T) -> bool {
-    let mut device = 0;
-    // SAFETY: a query; the driver only reads the address.
-    let r = unsafe { sys::cuMemHostGetDevicePointer_v2(&mut device, p as *mut _, 0) };
-    r == sys::CUresult::CUDA_SUCCESS
 }
 
 const SENTINEL: i32 = 0x5a5a_5a5a;
@@ -98,10 +72,13 @@ fn frames_end_to_end_transform_as_the_reference_does() {
                 }
             }
             for (buffer, is_vec) in [(&mut vec[..], true), (&mut pinned[..], false)] {
-                let (before, turns) = (dwt_cuda::host_bytes_locked(), dwt_cuda::frames_in_turns());
+                let (before, turns) = (
+                    dwt_cuda::host_bytes_locked(),
+                    dwt_runtime::frames_in_turns(),
+                );
                 plan.execute_frames(buffer[offset..offset + count * n].chunks_exact_mut(n))
                     .unwrap();
-                let in_turns = dwt_cuda::frames_in_turns() - turns;
+                let in_turns = dwt_runtime::frames_in_turns() - turns;
                 assert_eq!(in_turns, if is_vec { 0 } else { count as u64 });
                 let bytes = dwt_cuda::host_bytes_locked() - before;
                 let whole = (count * n * 4) as u64;
@@ -156,10 +133,13 @@ fn host_buffers_and_float_frames() {
             buffer
         })
         .collect();
-    let (before, turns) = (dwt_cuda::host_bytes_locked(), dwt_cuda::frames_in_turns());
+    let (before, turns) = (
+        dwt_cuda::host_bytes_locked(),
+        dwt_runtime::frames_in_turns(),
+    );
     plan16.execute_frames(buffers.iter_mut()).unwrap();
     assert_eq!(dwt_cuda::host_bytes_locked(), before);
-    assert_eq!(dwt_cuda::frames_in_turns() - turns, 5);
+    assert_eq!(dwt_runtime::frames_in_turns() - turns, 5);
     for (k, (buffer, input)) in buffers.iter().zip(&inputs).enumerate() {
         assert!(**buffer == reference(&req, input)[..], "frame {k}");
     }
@@ -178,9 +158,9 @@ fn host_buffers_and_float_frames() {
             buffer
         })
         .collect();
-    let turns = dwt_cuda::frames_in_turns();
+    let turns = dwt_runtime::frames_in_turns();
     plan32.execute_frames(pinned.iter_mut()).unwrap();
-    assert_eq!(dwt_cuda::frames_in_turns() - turns, 3);
+    assert_eq!(dwt_runtime::frames_in_turns() - turns, 3);
     for (k, frame) in pinned.iter().enumerate() {
         assert!(
             frame
@@ -228,9 +208,9 @@ fn two_threads_run_batches_on_one_plan() {
                     for (frame, input) in frames.iter_mut().zip(&inputs) {
                         frame.copy_from_slice(input);
                     }
-                    let turns = dwt_cuda::frames_in_turns();
+                    let turns = dwt_runtime::frames_in_turns();
                     plan.execute_frames(frames.iter_mut()).unwrap();
-                    assert_eq!(dwt_cuda::frames_in_turns() - turns, 4);
+                    assert_eq!(dwt_runtime::frames_in_turns() - turns, 4);
                     for (k, (frame, input)) in frames.iter().zip(&inputs).enumerate() {
                         assert!(
                             **frame == reference(req, input)[..],
@@ -263,7 +243,7 @@ fn a_fresh_thread_runs_host_buffers_in_turns() {
         s.spawn(|| {
             plan.execute_frames(frames.iter_mut().map(|f| &mut f[..]))
                 .unwrap();
-            dwt_cuda::frames_in_turns()
+            dwt_runtime::frames_in_turns()
         })
         .join()
         .unwrap()
@@ -297,9 +277,12 @@ fn memory_the_caller_registered_runs_in_turns() {
     for (frame, input) in region.chunks_exact_mut(n).zip(&inputs) {
         frame.copy_from_slice(input);
     }
-    let (before, turns) = (dwt_cuda::host_bytes_locked(), dwt_cuda::frames_in_turns());
+    let (before, turns) = (
+        dwt_cuda::host_bytes_locked(),
+        dwt_runtime::frames_in_turns(),
+    );
     plan.execute_frames(region.chunks_exact_mut(n)).unwrap();
-    assert_eq!(dwt_cuda::frames_in_turns() - turns, 3);
+    assert_eq!(dwt_runtime::frames_in_turns() - turns, 3);
     assert_eq!(dwt_cuda::host_bytes_locked(), before);
     for (k, (frame, input)) in region.chunks_exact(n).zip(&inputs).enumerate() {
         assert!(*frame == reference(&req, input)[..], "frame {k}");
@@ -314,85 +297,22 @@ fn memory_the_caller_registered_runs_in_turns() {
     assert!(!locked(region.as_ptr()));
 }
 
-/// A batch of five frames in turns that fails at frame 3 (once its copy in is issued): the error
-/// names frame 3 and says frame 0 is transformed, frames 1 to 3 may be partly and frame 4 is
-/// untouched, which holds for frames 0 and 4; the next batch on the plan is exact.
+/// A batch of five host buffers in turns that fails at frame 3 names it and what each frame
+/// was left as (`conformance::frames`).
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn a_failure_in_turns_names_the_frame_and_what_each_was_left_as() {
     let b = CudaBackend::new().expect("a CUDA device");
-    let req = request("DeslauriersDubuc97", &[512, 640], 3, Direction::Forward);
-    let plan = plan(&b, &req, ElementType::I32);
-    let inputs: Vec<Vec<i32>> = (0..5).map(|k| values(plan.len(), k)).collect();
-    let mut frames: Vec<_> = (inputs.iter())
-        .map(|input| {
-            let mut buffer = b.host_buffer::<i32>(input.len()).unwrap();
-            buffer.copy_from_slice(input);
-            buffer
-        })
-        .collect();
-    dwt_cuda::fail_frames_in_turns_at(Some(3));
-    let e = plan.execute_frames(frames.iter_mut()).unwrap_err();
-    dwt_cuda::fail_frames_in_turns_at(None);
-    assert!(
-        matches!(
-            &e,
-            dwt_runtime::DwtError::Frame {
-                index: Some(3),
-                count: 5,
-                ..
-            }
-        ),
-        "{e:?}"
-    );
-    assert!(
-        e.to_string().ends_with(
-            "frame 0 is transformed, frames 1 to 3 are possibly partly transformed, frame 4 is untouched"
-        ),
-        "{e}"
-    );
-    assert!(*frames[0] == reference(&req, &inputs[0])[..]);
-    assert!(*frames[4] == inputs[4][..]);
-    for (frame, input) in frames.iter_mut().zip(&inputs) {
-        frame.copy_from_slice(input);
-    }
-    plan.execute_frames(frames.iter_mut()).unwrap();
-    for (k, (frame, input)) in frames.iter().zip(&inputs).enumerate() {
-        assert!(
-            **frame == reference(&req, input)[..],
-            "frame {k} after the failure"
-        );
-    }
+    dwt_runtime::conformance::frames::a_failure_in_turns_names_the_frame(&b, |n| {
+        b.host_buffer::<i32>(n).unwrap()
+    });
 }
 
 /// The prepared transform itself refuses a batch holding a frame of another length or type
-/// before any frame moves, saying none was begun.
+/// before any frame moves (`conformance::frames`).
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn a_batch_the_prepared_transform_refuses_is_untouched() {
     let b = CudaBackend::new().expect("a CUDA device");
-    let req = request("LeGall53", &[64, 64], 2, Direction::Forward);
-    let prepared = b.prepare(&req, ElementType::I32).unwrap();
-    let transform = prepared.transform.expect("CUDA prepares a transform");
-    let (mut good, mut short, mut float) = (values(4096, 1), values(4095, 2), vec![0f32; 4096]);
-    let (g, s) = (good.clone(), short.clone());
-    for bad in [Samples::I32(&mut short), Samples::F32(&mut float)] {
-        let failure = transform
-            .run_frames(vec![Samples::I32(&mut good), bad])
-            .unwrap_err();
-        assert_eq!(
-            (failure.transformed, failure.touched, failure.failed),
-            (0, 0, Some(1))
-        );
-        assert!(
-            failure
-                .error
-                .to_string()
-                .contains("the prepared transform takes 4096 i32 samples"),
-            "{}",
-            failure.error
-        );
-    }
-    assert_eq!((good, short), (g, s));
-    assert!(float.iter().all(|&v| v == 0.0));
+    dwt_runtime::conformance::frames::refused_batches_are_untouched(&b);
 }

@@ -4,10 +4,13 @@
 //! every result against the CPU reference, the samples around each slice untouched, and no
 //! page left locked that the caller did not lock.
 
-use cudarc::driver::sys;
+mod common;
+
+use common::{locked, reference, values};
+
 use dwt_cuda::CudaBackend;
 use dwt_ir::{Direction, ElementType, Layout};
-use dwt_runtime::{cpu, Backend, Plan, Request, Samples};
+use dwt_runtime::{Backend, Plan, Request, Samples};
 
 fn request(shape: &[usize], levels: u32) -> Request<'static> {
     Request {
@@ -17,35 +20,6 @@ fn request(shape: &[usize], levels: u32) -> Request<'static> {
         levels,
         layout: Layout::Mallat,
     }
-}
-
-fn values(n: usize, seed: usize) -> Vec<i32> {
-    (0..n)
-        .map(|i| ((i * 7919 + seed * 104729) % 4001) as i32 - 2000)
-        .collect()
-}
-
-fn reference(req: &Request, host: &[i32]) -> Vec<i32> {
-    let mut want = host.to_vec();
-    cpu::transform(
-        req.wavelet,
-        req.direction,
-        &mut want,
-        &req.shape,
-        req.levels,
-        req.layout,
-    )
-    .unwrap();
-    want
-}
-
-/// Whether the driver counts the page holding `p` as page-locked, allocated so or registered
-/// (`cuMemHostGetFlags` knows only the first).
-fn locked(p: *const i32) -> bool {
-    let mut device = 0;
-    // SAFETY: a query; the driver only reads the address.
-    let r = unsafe { sys::cuMemHostGetDevicePointer_v2(&mut device, p as *mut _, 0) };
-    r == sys::CUresult::CUDA_SUCCESS
 }
 
 const SENTINEL: i32 = 0x5a5a_5a5a;

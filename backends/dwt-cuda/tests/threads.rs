@@ -5,6 +5,10 @@
 //! thread; plans of one new request built by every thread at once; every result against the CPU
 //! reference. The thread counts and rounds are fixed below (8 threads, a few rounds each).
 
+mod common;
+
+use common::reference;
+
 use std::sync::Arc;
 
 use cudarc::driver::CudaStream;
@@ -33,20 +37,6 @@ fn frame(n: usize, t: usize, frame: usize) -> Vec<i32> {
     (0..n)
         .map(|i| ((i * 7919 + t * 104729 + frame * 1299709) % 4001) as i32 - 2000)
         .collect()
-}
-
-fn reference(req: &Request, host: &[i32]) -> Vec<i32> {
-    let mut want = host.to_vec();
-    cpu::transform(
-        req.wavelet,
-        req.direction,
-        &mut want,
-        &req.shape,
-        req.levels,
-        req.layout,
-    )
-    .unwrap();
-    want
 }
 
 /// Every thread runs `rounds` rounds over `pairs` buffer pairs of its own on the stream

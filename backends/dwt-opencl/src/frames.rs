@@ -5,37 +5,15 @@
 //! NVIDIA's OpenCL that took 1.44-2.2x less time per frame than a loop of single transforms;
 //! frames in ordinary memory, which the driver stages, took up to 1.28x more in turns
 //! (BENCHMARKS.md, History), and are transformed one after another, as are all frames on a CPU
-//! device (nothing to overlap) and on PoCL (one launch in flight at a time: `RUNS`). Each frame is written, transformed and read back on its turn's
-//! queue exactly as a single host transform is, without waiting; a turn comes round again only
-//! after its queue has finished the frame before.
-
-use std::cell::Cell;
+//! device (nothing to overlap) and on PoCL (one launch in flight at a time: `RUNS`). Each frame
+//! is written, transformed and read back on its turn's queue exactly as a single host transform
+//! is, without waiting; a turn comes round again only after its queue has finished the frame
+//! before.
 
 use dwt_runtime::{frames_one_after_another, DwtError, FrameFailure, FrameProgress, Samples};
 
 use crate::working_set::{Role, WorkingSet};
 use crate::{device_error, host_buffer, DeviceElement, OpenClBackend, Plan, NAME};
-
-thread_local! {
-    /// Frames this thread's batches ran in turns, for the tests to see which way a batch went
-    /// (its only effect is speed).
-    static IN_TURNS: Cell<u64> = const { Cell::new(0) };
-    /// The frame at which this thread's batches in turns fail, for the tests of a failure part
-    /// way (`fail_frames_in_turns_at`).
-    static FAIL_AT: Cell<Option<usize>> = const { Cell::new(None) };
-}
-
-/// Frames the calling thread's batches ran in turns on several queues.
-pub fn frames_in_turns() -> u64 {
-    IN_TURNS.with(Cell::get)
-}
-
-/// Makes the calling thread's batches in turns fail at frame `at` (`None`: not), once its write
-/// to the device is queued, with a device error saying so: what a failing kernel or copy would
-/// leave, for the tests.
-pub fn fail_frames_in_turns_at(at: Option<usize>) {
-    FAIL_AT.with(|f| f.set(at));
-}
 
 /// The queues a batch takes turns on.
 const TURNS: usize = 3;
@@ -96,17 +74,12 @@ fn in_turns<T: DeviceElement>(
             set.queue.finish().map_err(device_error)?;
             progress.transformed = before + 1;
         }
-        (progress.failed, progress.started) = (Some(i), i + 1);
-        IN_TURNS.with(|n| n.set(n.get() + 1));
+        progress.begin_in_turns(i);
         let uploaded = set.buffer(Role::Upload, len)?;
         // SAFETY: the frame stays borrowed, untouched here, until the queue has finished with
         // it (`finish` above or below, or `turns`' drop).
         unsafe { uploaded.write(&*frame).block(false).enq() }.map_err(device_error)?;
-        if FAIL_AT.with(Cell::get) == Some(i) {
-            return Err(device_error(format!(
-                "frame {i} failed as the test asked (fail_frames_in_turns_at)"
-            )));
-        }
+        progress.injected_failure(NAME)?;
         let result = if !plan.launches.runs_in_place() {
             let out = set.buffer(Role::Result, len)?;
             backend.execute::<T>(plan, set, Some(&uploaded), &out)?;

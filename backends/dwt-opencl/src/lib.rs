@@ -82,8 +82,6 @@ mod frames;
 mod host_buffer;
 mod working_set;
 
-#[doc(hidden)]
-pub use frames::{fail_frames_in_turns_at, frames_in_turns};
 pub use host_buffer::HostBuffer;
 use working_set::{Role, Spares, WorkingSet};
 

@@ -7,7 +7,7 @@
 
 use dwt_ir::{Direction, ElementType, Layout};
 use dwt_opencl::{LaunchConfig, OpenClBackend};
-use dwt_runtime::{cpu, Backend, Element, Plan, Samples};
+use dwt_runtime::{cpu, Backend, Element, Plan};
 
 fn plan<'b>(
     b: &'b OpenClBackend,
@@ -71,11 +71,11 @@ fn frames_end_to_end_transform_as_the_reference_does() {
                 for (k, input) in inputs.iter().enumerate() {
                     buffer[offset + k * n..][..n].copy_from_slice(input);
                 }
-                let turns = dwt_opencl::frames_in_turns();
+                let turns = dwt_runtime::frames_in_turns();
                 plan.execute_frames(buffer[offset..offset + count * n].chunks_exact_mut(n))
                     .unwrap();
                 // Host buffers in turns on several queues (on a GPU), `Vec`s one after another.
-                let in_turns = dwt_opencl::frames_in_turns() - turns;
+                let in_turns = dwt_runtime::frames_in_turns() - turns;
                 let pinned = kind != "Vec" && fused.runs_frames_in_turns();
                 assert_eq!(in_turns, if pinned { count as u64 } else { 0 });
                 for (k, input) in inputs.iter().enumerate() {
@@ -114,10 +114,10 @@ fn float_frames_match_execute() {
             buffer
         })
         .collect();
-    let turns = dwt_opencl::frames_in_turns();
+    let turns = dwt_runtime::frames_in_turns();
     plan.execute_frames(pinned.iter_mut()).unwrap();
     let expected = if b.runs_frames_in_turns() { 4 } else { 0 };
-    assert_eq!(dwt_opencl::frames_in_turns() - turns, expected);
+    assert_eq!(dwt_runtime::frames_in_turns() - turns, expected);
     for (k, (frame, input)) in frames.iter().zip(&inputs).enumerate() {
         let mut one = b.host_buffer::<f32>(input.len()).unwrap();
         one.copy_from_slice(input);
@@ -142,9 +142,8 @@ fn float_frames_match_execute() {
     }
 }
 
-/// On a GPU (frames in turns): a batch of five host-buffer frames that fails at frame 3 (once its
-/// write is queued) names frame 3 and says frame 0 is transformed, frames 1 to 3 may be partly
-/// and frame 4 is untouched, which holds for frames 0 and 4; the next batch is exact.
+/// On a GPU (frames in turns): a batch of five host buffers that fails at frame 3 names it and
+/// what each frame was left as (`conformance::frames`).
 #[test]
 #[ignore = "needs an OpenCL GPU, where frames run in turns (PoCL runs them one after another)"]
 fn a_failure_in_turns_names_the_frame_and_what_each_was_left_as() {
@@ -154,85 +153,15 @@ fn a_failure_in_turns_names_the_frame_and_what_each_was_left_as() {
         "{} runs frames one after another",
         b.device()
     );
-    let plan = plan(
-        &b,
-        "DeslauriersDubuc97",
-        &[512, 640],
-        Direction::Forward,
-        ElementType::I32,
-    );
-    let inputs: Vec<Vec<i32>> = (0..5).map(|k| values(plan.len(), k)).collect();
-    let mut frames: Vec<_> = (inputs.iter())
-        .map(|input| {
-            let mut buffer = b.host_buffer::<i32>(input.len()).unwrap();
-            buffer.copy_from_slice(input);
-            buffer
-        })
-        .collect();
-    dwt_opencl::fail_frames_in_turns_at(Some(3));
-    let e = plan.execute_frames(frames.iter_mut()).unwrap_err();
-    dwt_opencl::fail_frames_in_turns_at(None);
-    assert!(
-        matches!(
-            &e,
-            dwt_runtime::DwtError::Frame {
-                index: Some(3),
-                count: 5,
-                ..
-            }
-        ),
-        "{e:?}"
-    );
-    assert!(
-        e.to_string().ends_with(
-            "frame 0 is transformed, frames 1 to 3 are possibly partly transformed, frame 4 is untouched"
-        ),
-        "{e}"
-    );
-    assert!(frames[0][..] == reference(&plan, &inputs[0])[..]);
-    assert!(frames[4][..] == inputs[4][..]);
-    for (frame, input) in frames.iter_mut().zip(&inputs) {
-        frame.copy_from_slice(input);
-    }
-    plan.execute_frames(frames.iter_mut()).unwrap();
-    for (k, (frame, input)) in frames.iter().zip(&inputs).enumerate() {
-        assert!(
-            frame[..] == reference(&plan, input)[..],
-            "frame {k} after the failure"
-        );
-    }
+    dwt_runtime::conformance::frames::a_failure_in_turns_names_the_frame(&b, |n| {
+        b.host_buffer::<i32>(n).unwrap()
+    });
 }
 
 /// The prepared transform itself refuses a batch holding a frame of another length or type
-/// before any frame moves, saying none was begun.
+/// before any frame moves (`conformance::frames`).
 #[test]
 fn a_batch_the_prepared_transform_refuses_is_untouched() {
     let b = OpenClBackend::new().expect("an OpenCL device (PoCL in CI)");
-    let plan = plan(
-        &b,
-        "LeGall53",
-        &[64, 64],
-        Direction::Forward,
-        ElementType::I32,
-    );
-    let prepared = b.prepare(&plan.request(), ElementType::I32).unwrap();
-    let transform = prepared.transform.expect("OpenCL prepares a transform");
-    let (mut good, mut short, mut float) = (values(4096, 1), values(4095, 2), vec![0f32; 4096]);
-    let (g, s) = (good.clone(), short.clone());
-    for bad in [Samples::I32(&mut short), Samples::F32(&mut float)] {
-        let failure = transform
-            .run_frames(vec![Samples::I32(&mut good), bad])
-            .unwrap_err();
-        assert_eq!(
-            (failure.transformed, failure.touched, failure.failed),
-            (0, 0, Some(1))
-        );
-        assert!(
-            (failure.error.to_string()).contains("the prepared transform takes 4096 i32 samples"),
-            "{}",
-            failure.error
-        );
-    }
-    assert_eq!((good, short), (g, s));
-    assert!(float.iter().all(|&v| v == 0.0));
+    dwt_runtime::conformance::frames::refused_batches_are_untouched(&b);
 }

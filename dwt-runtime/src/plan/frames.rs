@@ -1,6 +1,8 @@
 //! Transforms of many frames by one plan (the frames of a video, a stack of images):
 //! [`Plan::execute_frames`], and what a failure part way leaves of each frame ([`FrameFailure`]).
 
+use std::cell::Cell;
+
 use super::{guarded, Plan, PlanData};
 use crate::{DwtError, Element, Samples};
 
@@ -33,6 +35,30 @@ impl FrameFailure {
     }
 }
 
+thread_local! {
+    /// Frames this thread's batches ran in turns, on any backend, for the tests to see which way
+    /// a batch went (its only effect is speed).
+    static IN_TURNS: Cell<u64> = const { Cell::new(0) };
+    /// The frame at which this thread's batches in turns fail, for the tests of a failure part
+    /// way ([`fail_frames_in_turns_at`]).
+    static FAIL_AT: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// Frames the calling thread's batches ran in turns on several streams or queues (a backend's
+/// [`FrameProgress::begin_in_turns`]), for the tests.
+#[doc(hidden)]
+pub fn frames_in_turns() -> u64 {
+    IN_TURNS.with(Cell::get)
+}
+
+/// Makes the calling thread's batches in turns fail at frame `at` (`None`: not), once its copy to
+/// the device is issued ([`FrameProgress::injected_failure`]), as a failing kernel or copy
+/// would, for the tests.
+#[doc(hidden)]
+pub fn fail_frames_in_turns_at(at: Option<usize>) {
+    FAIL_AT.with(|f| f.set(at));
+}
+
 /// How far a backend's batch got, frame by frame, for its [`FrameFailure`]: frames
 /// `..transformed` are back on the host, `..started` were begun, and `failed` is the frame the
 /// backend is working on (or waiting for) now.
@@ -44,6 +70,24 @@ pub struct FrameProgress {
 }
 
 impl FrameProgress {
+    /// Frame `i` begun on a batch's turn: the frame any failure now is of, and counted.
+    pub fn begin_in_turns(&mut self, i: usize) {
+        (self.failed, self.started) = (Some(i), i + 1);
+        IN_TURNS.with(|n| n.set(n.get() + 1));
+    }
+
+    /// The failure a test asked for at the frame begun last ([`fail_frames_in_turns_at`]), as
+    /// `backend`'s device error; `Ok` otherwise.
+    pub fn injected_failure(&self, backend: &str) -> Result<(), DwtError> {
+        match self.failed.filter(|&i| FAIL_AT.with(Cell::get) == Some(i)) {
+            Some(i) => Err(DwtError::Device {
+                backend: backend.into(),
+                message: format!("frame {i} failed as the test asked (fail_frames_in_turns_at)"),
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// The batch's failure with `error`, as far as it got.
     pub fn failure(&self, error: DwtError) -> FrameFailure {
         FrameFailure {
