@@ -156,12 +156,21 @@ impl PrepareReport {
             .any(|m| m.origin == KernelOrigin::Compiled)
     }
 
-    /// The origin of the first module (transforms build one), `None` when nothing was built.
+    /// Where the kernels came from, the coldest origin of any module (a backend may build a
+    /// module per kernel): [`KernelOrigin::Compiled`] if any was compiled, else
+    /// [`KernelOrigin::DiskCache`] if any was loaded from the disk cache, else
+    /// [`KernelOrigin::Memory`]; `None` when nothing was built.
     pub fn origin(&self) -> Option<KernelOrigin> {
-        self.modules.first().map(|m| m.origin)
+        let coldness = |o: &KernelOrigin| match o {
+            KernelOrigin::Memory => 0,
+            KernelOrigin::DiskCache => 1,
+            KernelOrigin::Compiled => 2,
+        };
+        self.modules.iter().map(|m| m.origin).max_by_key(coldness)
     }
 
-    /// The time spent compiling and loading.
+    /// The time spent compiling and loading, summed over the modules (a backend that builds
+    /// its modules at once spends less wall-clock time than this).
     pub fn time(&self) -> Duration {
         self.modules.iter().map(|m| m.time).sum()
     }

@@ -5,8 +5,9 @@
 //!
 //! - The driver (`libcuda`) and NVRTC are loaded at run time. [`CudaBackend::new`] checks both are
 //!   there before anything touches them (cudarc panics otherwise) and says what to install.
-//! - A request's module holds only the kernels its plan launches
-//!   ([`dwt_emit_c::KernelModule::source_for`]: NVRTC compiles every kernel it is given).
+//! - Each kernel a request's plan launches is compiled as a module of its own
+//!   ([`dwt_emit_c::KernelModule::kernel_source`]), a plan's kernels on threads of their own:
+//!   NVRTC compiles a program on one thread, and a kernel several plans launch is built once.
 //! - Modules are compiled to CUBIN (`--gpu-architecture=sm_XY` from the device's compute
 //!   capability; float multiply-adds fused), cached per device and source, shared by every backend
 //!   value and thread; each is compiled once ([`BuildCache`]: a compile error is kept, a
@@ -63,8 +64,8 @@ use cudarc::driver::{
 use dwt_emit_c::{emit_module, Cuda, KernelModule, LaunchPlan, Step};
 use dwt_ir::ElementType;
 use dwt_runtime::{
-    Backend, BuildCache, DwtError, Element, FrameFailure, KernelOrigin, PrepareReport,
-    PreparedCache, PreparedTransform, Request, Samples,
+    Backend, BuildCache, DwtError, Element, FrameFailure, KernelOrigin, ModuleReport,
+    PrepareReport, PreparedCache, PreparedTransform, Request, Samples,
 };
 
 pub use dwt_emit_c::{LaunchConfig, Strategy};
@@ -511,7 +512,8 @@ impl CudaBackend {
         Ok(self.prepared(request, element)?.plan.clone())
     }
 
-    /// The CUDA C++ source the request runs on this backend, as built: its configuration
+    /// The CUDA C++ source of the kernels the request runs on this backend (each built as a
+    /// module of its own from its part of this source, with the prelude): its configuration
     /// resolved for the request (measured, where the backend measures), and without the register
     /// cap where a kernel spilled under it ([`CudaBackend::uncapped_kernels`]). `dwt emit
     /// --target cuda` prints the configured module, before the device has a say.
@@ -627,25 +629,58 @@ impl CudaBackend {
         })
     }
 
-    /// Builds (or finds) an emitted module and loads the functions its plan launches.
+    /// Builds (or finds) each kernel the emitted plan launches as a module of its own, the
+    /// plan's kernels on threads of their own, and loads its function. NVRTC compiles a program
+    /// on one thread: on a 16-core host, a 1920x1080 plan's two kernels (the first level's tile
+    /// and the small bands') compiled apart at once took 0.37-0.97 of the time of one program of
+    /// both (BENCHMARKS.md); and a kernel several plans launch is compiled once.
     fn load(&self, emitted: Emitted) -> Result<Prepared, DwtError> {
-        let (cu, origin, build_time, warning) = self.build_warning(&emitted.source)?;
+        let kernels = emitted.plan.kernels();
+        let sources = (kernels.iter())
+            .map(|&k| {
+                (emitted.module.kernel_source(k)).ok_or_else(|| {
+                    unsupported(format!("the plan launches `{k}`, which its module lacks"))
+                })
+            })
+            .collect::<Result<Vec<String>, DwtError>>()?;
+        let built = match sources.as_slice() {
+            [one] => vec![self.build_warning(one)],
+            _ => std::thread::scope(|s| {
+                let handles: Vec<_> = (sources.iter())
+                    .map(|source| s.spawn(move || self.build_warning(source)))
+                    .collect();
+                (handles.into_iter())
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err(unavailable("a thread building a kernel panicked"))
+                        })
+                    })
+                    .collect()
+            }),
+        };
         let mut functions = HashMap::new();
-        for k in emitted.plan.kernels() {
-            let f = cu.load_function(k).map_err(device_error)?;
-            functions.insert(k.to_string(), f);
+        let mut modules = Vec::with_capacity(kernels.len());
+        let mut cache_warnings = Vec::new();
+        for (&k, built) in kernels.iter().zip(built) {
+            let (cu, origin, time, warning) = built?;
+            functions.insert(k.to_string(), cu.load_function(k).map_err(device_error)?);
+            modules.push(ModuleReport {
+                kernels: vec![k.to_string()],
+                origin,
+                time,
+            });
+            cache_warnings.extend(warning);
         }
         Ok(Prepared {
             _module: emitted.module,
             plan: emitted.plan,
             source: emitted.source,
             functions,
-            origin,
-            build_time,
+            modules,
             graphs: graph::Graphs::default(),
             tuning: None,
             uncapped: Vec::new(),
-            cache_warnings: warning.into_iter().collect(),
+            cache_warnings,
         })
     }
 
@@ -824,11 +859,11 @@ impl CudaBackend {
 struct Prepared {
     _module: KernelModule,
     plan: LaunchPlan,
-    /// The source of the kernels the plan launches, as built.
+    /// The source of the kernels the plan launches (each built as a program of its own).
     source: String,
     functions: HashMap<String, CudaFunction>,
-    origin: KernelOrigin,
-    build_time: Duration,
+    /// Each kernel's module: where it came from and how long getting it took.
+    modules: Vec<ModuleReport>,
     /// Recorded graphs of this request, per buffers.
     graphs: graph::Graphs,
     /// What was measured to choose the configuration ([`Tuning::Measured`]).
@@ -942,11 +977,15 @@ impl Backend for CudaBackend {
             here = true;
             self.prepare_launches(request, element)
         })?;
-        let (origin, time) = match here {
-            true => (prepared.origin, prepared.build_time),
-            false => (KernelOrigin::Memory, Duration::ZERO),
+        let mut report = PrepareReport {
+            modules: prepared.modules.clone(),
+            ..PrepareReport::default()
         };
-        let mut report = PrepareReport::one_module(prepared.plan.kernels(), origin, time);
+        if !here {
+            for m in &mut report.modules {
+                (m.origin, m.time) = (KernelOrigin::Memory, Duration::ZERO);
+            }
+        }
         // A request prepared before measures nothing now: its choice is a remembered one.
         report.tuning = prepared.tuning.clone().map(|t| match here {
             true => t,

@@ -1115,6 +1115,76 @@ fn disk_cache_entries_load_and_non_elf_entries_recompile() {
     assert!(stored.starts_with(b"\x7fELF"));
 }
 
+/// Each kernel a plan launches is built as a module of its own, once per process: a 1920x1080
+/// three-level forward reports its two kernels (the first level's tile, the small bands' tile)
+/// compiled apart; the one-level plan of that image launches the first alone and a 256x256
+/// plan the second alone, and both find theirs in memory. Each transform matches the CPU
+/// reference. The wavelet's name is new to the process and to any disk cache.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn each_kernel_is_built_once_as_a_module_of_its_own() {
+    use dwt_ir::ElementType::I16;
+    use dwt_runtime::{KernelOrigin, PrepareReport};
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    let text = format!(
+        "wavelet Apart{}x{} {{ boundary = clamp; shift = 1; odd -= (even[0] + even[1] + 1) >> 1; even += (odd[-1] + odd[0] + 2) >> 2; }}",
+        std::process::id(),
+        since.unwrap().as_nanos()
+    );
+    let w = dwt_ir::parse_wavelet(&text).unwrap();
+    let b = CudaBackend::new().expect("a CUDA device");
+    let prepare = |shape: &[usize], levels| -> PrepareReport {
+        let req = Request {
+            wavelet: &w,
+            direction: Direction::Forward,
+            shape: shape.to_vec(),
+            levels,
+            layout: Layout::Mallat,
+        };
+        let report = b.prepare(&req, I16).unwrap().report;
+        let input: Vec<i16> = ramp(shape);
+        assert_eq!(
+            matches_reference(&b, &req, &input),
+            Ok(true),
+            "{shape:?} {levels}"
+        );
+        report
+    };
+    let kernels = |r: &PrepareReport| -> Vec<(Vec<String>, KernelOrigin)> {
+        r.modules
+            .iter()
+            .map(|m| (m.kernels.clone(), m.origin))
+            .collect()
+    };
+    let three = prepare(&[1080, 1920], 3);
+    let built = kernels(&three);
+    assert_eq!(built.len(), 2, "{three}");
+    assert!(
+        built[0].0[0].ends_with("_tile") && built[1].0[0].ends_with("_small_tile"),
+        "{three}"
+    );
+    for (names, origin) in &built {
+        assert_eq!(
+            (names.len(), *origin),
+            (1, KernelOrigin::Compiled),
+            "{three}"
+        );
+    }
+    assert_eq!(three.origin(), Some(KernelOrigin::Compiled));
+    let one = prepare(&[1080, 1920], 1);
+    assert_eq!(
+        kernels(&one),
+        [(built[0].0.clone(), KernelOrigin::Memory)],
+        "{one}"
+    );
+    let small = prepare(&[256, 256], 2);
+    assert_eq!(
+        kernels(&small),
+        [(built[1].0.clone(), KernelOrigin::Memory)],
+        "{small}"
+    );
+}
+
 /// A backend switched to measuring after it prepared a request measures that request afresh
 /// (it kept the configured preparation before), and one given a graph limit after preparing
 /// runs under the new limit.
