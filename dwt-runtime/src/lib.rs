@@ -17,7 +17,7 @@ pub mod plan;
 pub mod registry;
 
 pub use backend::{Backend, CpuBackend, Request, Samples};
-pub use build_cache::BuildCache;
+pub use build_cache::{build_each, BuildCache};
 pub use cache::PreparedCache;
 pub use dwt_ir::{Direction, ElementType, Layout};
 pub use element::{Element, Work};

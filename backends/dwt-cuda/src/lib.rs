@@ -643,21 +643,7 @@ impl CudaBackend {
                 })
             })
             .collect::<Result<Vec<String>, DwtError>>()?;
-        let built = match sources.as_slice() {
-            [one] => vec![self.build_warning(one)],
-            _ => std::thread::scope(|s| {
-                let handles: Vec<_> = (sources.iter())
-                    .map(|source| s.spawn(move || self.build_warning(source)))
-                    .collect();
-                (handles.into_iter())
-                    .map(|h| {
-                        h.join().unwrap_or_else(|_| {
-                            Err(unavailable("a thread building a kernel panicked"))
-                        })
-                    })
-                    .collect()
-            }),
-        };
+        let built = dwt_runtime::build_each(NAME, &sources, |source| self.build_warning(source));
         let mut functions = HashMap::new();
         let mut modules = Vec::with_capacity(kernels.len());
         let mut cache_warnings = Vec::new();

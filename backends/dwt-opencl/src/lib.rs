@@ -19,9 +19,10 @@
 //! - Each kernel a plan launches is a program of its own ([`KernelModule::kernel_source`]): PoCL
 //!   compiles every kernel of a program when it is built, and a module's plans for different
 //!   shapes launch different sets of its kernels; this way each kernel is compiled once.
-//! - [`Backend::prepare`] emits, plans and builds a request once and returns a prepared transform
-//!   that only moves the data and launches ([`dwt_runtime::Plan`] uses it); `run` and
-//!   `run_on_device` keep each request's plan ([`dwt_runtime::PreparedCache`]) for the next call.
+//! - [`Backend::prepare`] emits, plans and builds a request and returns a prepared transform
+//!   that only moves the data and launches ([`dwt_runtime::Plan`] uses it). It, `run` and
+//!   `run_on_device` keep each request's plan ([`dwt_runtime::PreparedCache`]) in the backend
+//!   value for the next call: prepared again, a request builds nothing and its report says so.
 //! - 2-D and 3-D transforms take the fused pass by default ([`Strategy::Fused`], out of place:
 //!   the kernels read a source buffer and write the data): a 2-D level reads and writes the band
 //!   once, a 3-D level twice (its x-y planes, then the depth pass). Run in place, the 2-D plans
@@ -521,6 +522,10 @@ impl OpenClBackend {
         let mut programs = HashMap::new();
         let mut modules = Vec::new();
         let mut cache_warnings = Vec::new();
+        // One program after another, unlike CUDA's modules: built at once on threads of their
+        // own ([`dwt_runtime::build_each`]), a new process's plans took no less time on PoCL (2
+        // cores: 135 against 133-134 s) nor on NVIDIA's OpenCL (an H200, 16 cores: 25.4-25.6
+        // against 23.9-30.6 s); neither driver seems to build two programs at once (BENCHMARKS.md).
         for kernel in launches.kernels() {
             let source = module.kernel_source(kernel).ok_or_else(|| {
                 device_error(format!(
@@ -696,9 +701,21 @@ impl Backend for OpenClBackend {
     fn prepare(&self, request: &Request, element: ElementType) -> Result<Prepared, DwtError> {
         let len = request.sample_count()?;
         request.validate_for(element, len)?;
-        let plan = self.plan(request, element)?;
+        // Through the backend's memo, as `run` is: a request prepared before (by `prepare` or
+        // `run`) builds nothing and shares its kept queues and buffers.
+        let mut here = false;
+        let plan = self.plans.get_or_prepare(request, element, || {
+            here = true;
+            self.plan(request, element)
+        })?;
+        let mut report = plan.report.clone();
+        if !here {
+            for m in &mut report.modules {
+                (m.origin, m.time) = (KernelOrigin::Memory, Duration::ZERO);
+            }
+        }
         Ok(Prepared {
-            report: plan.report.clone(),
+            report,
             transform: Some(Box::new(PreparedRequest {
                 backend: OpenClBackend {
                     state: self.state,
@@ -728,7 +745,7 @@ struct Plan {
 /// A request [`Backend::prepare`]d on the device: its module built and its launches planned.
 struct PreparedRequest {
     backend: OpenClBackend,
-    plan: Plan,
+    plan: Arc<Plan>,
     element: ElementType,
     len: usize,
 }

@@ -255,3 +255,59 @@ fn second_plan_in_one_process_comes_from_memory() {
     let _first = make();
     assert_eq!(make().report().origin(), Some(KernelOrigin::Memory));
 }
+
+/// `prepare` goes through the backend's memo of plans, as `run` does: a request prepared again
+/// builds nothing (its programs from memory, no time spent on them) and both prepared
+/// transforms give the reference. Each of the plan's kernels is a program of its own.
+#[test]
+fn a_request_prepared_again_builds_nothing() {
+    use dwt_runtime::{Backend, Request};
+    // A wavelet of this run alone: its programs are in no cache yet.
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    let text = format!(
+        "wavelet Again{}x{} {{ boundary = clamp; odd -= (even[0] + even[1]) >> 1; even += (odd[-1] + odd[0] + 2) >> 2; }}",
+        std::process::id(),
+        since.unwrap().as_nanos()
+    );
+    let w = dwt_ir::parse_wavelet(&text).unwrap();
+    let shape = vec![72usize, 80];
+    let req = Request {
+        wavelet: &w,
+        direction: dwt_ir::Direction::Forward,
+        shape: shape.clone(),
+        levels: 3,
+        layout: Layout::Mallat,
+    };
+    let b = backend();
+    let first = b.prepare(&req, ElementType::I32).unwrap();
+    assert_eq!(
+        first.report.origin(),
+        Some(KernelOrigin::Compiled),
+        "{}",
+        first.report
+    );
+    assert!(
+        first.report.modules.iter().all(|m| m.kernels.len() == 1),
+        "{}",
+        first.report
+    );
+    let again = b.prepare(&req, ElementType::I32).unwrap();
+    assert_eq!(again.report.modules.len(), first.report.modules.len());
+    for m in &again.report.modules {
+        assert_eq!(
+            (m.origin, m.time),
+            (KernelOrigin::Memory, std::time::Duration::ZERO),
+            "{}",
+            again.report
+        );
+    }
+    let input = ramp(shape.iter().product());
+    let mut want = input.clone();
+    cpu::forward(&w, &mut want, &shape, 3, Layout::Mallat).unwrap();
+    for prepared in [first, again] {
+        let mut d = input.clone();
+        let transform = prepared.transform.expect("a prepared transform");
+        transform.run(dwt_runtime::Samples::I32(&mut d)).unwrap();
+        assert_eq!(d, want);
+    }
+}
