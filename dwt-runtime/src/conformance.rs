@@ -597,6 +597,127 @@ pub fn random_programs(backend: &dyn Backend, cases: u32) {
     }
 }
 
+/// A random float step: 1 to 4 taps at offsets -3..=3, each coefficient either an exact
+/// sixteenth up to 3/2 in magnitude or a float between 0.01 and 1.6 (as the catalogue's CDF
+/// 9/7 writes its own), so that both kinds of literal reach the kernels.
+fn random_float_step() -> impl Strategy<Value = Step> {
+    let coeff = prop_oneof![
+        (1i64..=24, any::<bool>()).prop_map(|(k, neg)| Coeff::ratio(if neg { -k } else { k }, 16)),
+        (0.01f64..1.6, any::<bool>()).prop_map(|(c, neg)| Coeff::Float(if neg { -c } else { c })),
+    ];
+    (
+        any::<bool>(),
+        any::<bool>(),
+        proptest::collection::btree_map(-3i32..=3, coeff, 1..=4),
+    )
+        .prop_map(|(odd, add, taps)| Step {
+            target: if odd { Phase::Odd } else { Phase::Even },
+            sign: if add { Sign::Add } else { Sign::Sub },
+            taps: Laurent::from_terms(taps),
+            rounding: 0,
+            shift: 0,
+        })
+}
+
+/// Random float wavelets: 1 to 4 steps ([`random_float_step`]), one of `boundaries`, and in one
+/// case in two a final scale of each band between 1/2 and 2 (the only place the column and depth
+/// passes take one).
+pub fn random_float_wavelet(boundaries: &'static [Boundary]) -> impl Strategy<Value = Wavelet> {
+    (
+        proptest::collection::vec(random_float_step(), 1..=4),
+        proptest::sample::select(boundaries),
+        proptest::option::of((0.5f64..2.0, 0.5f64..2.0)),
+    )
+        .prop_map(|(steps, boundary, scale)| {
+            let mut ops: Vec<Op> = steps.into_iter().map(Op::Lift).collect();
+            if let Some((low, high)) = scale {
+                ops.push(Op::Scale {
+                    low: Coeff::Float(low),
+                    high: Coeff::Float(high),
+                });
+            }
+            Wavelet {
+                name: "RandomFloat".into(),
+                doc: vec![],
+                kind: ElementKind::Float,
+                boundary,
+                shift: 0,
+                program: Program { ops },
+            }
+        })
+}
+
+/// [`random_programs`] for float wavelets ([`random_float_wavelet`]): `cases` random programs on
+/// random 2-D sizes (3-D in one case in three), levels and layouts match the CPU reference both
+/// ways within the suite's tolerance, in f32 (which must run) and f64 (which a device without
+/// it may refuse). `PROPTEST_CASES`, when set, replaces `cases` here too.
+pub fn random_float_programs(backend: &dyn Backend, cases: u32) {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(cases);
+    let strategy = (
+        random_float_wavelet(&[Boundary::Clamp, Boundary::Symmetric]),
+        prop_oneof![2 => Just(1usize), 1 => 2usize..=6],
+        1usize..=40,
+        1usize..=40,
+        1u32..=3,
+        any::<bool>(),
+        any::<u64>(),
+    );
+    let mut runner = TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let result = runner.run(&strategy, |(w, depth, h, wd, levels, interleaved, seed)| {
+        let shape = match depth {
+            1 => vec![h, wd],
+            _ => vec![depth, h, wd],
+        };
+        let levels = levels.min(max_levels(&shape));
+        let layout = if interleaved {
+            Layout::Interleaved
+        } else {
+            Layout::Mallat
+        };
+        let len = shape.iter().product();
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let request = Request {
+                wavelet: &w,
+                direction,
+                shape: shape.clone(),
+                levels,
+                layout,
+            };
+            let fail = |e: String| {
+                TestCaseError::fail(format!(
+                    "{}\n{direction:?} {shape:?} {levels} levels {layout:?}: {e}",
+                    w
+                ))
+            };
+            match matches_reference::<f32>(backend, &request, &data::<f32>(len, seed, false)) {
+                Ok(true) => {}
+                Ok(false) => return Err(fail("f32 refused as unsupported".into())),
+                Err(e) => return Err(fail(format!("f32: {e}"))),
+            }
+            matches_reference::<f64>(backend, &request, &data::<f64>(len, seed, false))
+                .map_err(|e| fail(format!("f64: {e}")))?;
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("random float programs on {}: {e}", backend.name());
+    }
+}
+
+/// The random float programs the suite's macros run for `random_cases` integer ones: a quarter
+/// as many, at least one (each builds f32 and f64 modules both ways, twice the integer
+/// programs' builds).
+pub fn float_cases(random_cases: u32) -> u32 {
+    (random_cases / 4).max(1)
+}
+
 /// Bad requests are errors, not panics, and leave the data untouched.
 pub fn rejects_bad_requests(backend: &dyn Backend) {
     let w = dwt_catalogue::by_name("LeGall53").expect("catalogue wavelet");
@@ -647,7 +768,9 @@ pub fn rejects_bad_requests(backend: &dyn Backend) {
 /// Instantiates the whole suite as `#[test]` functions for a backend, built afresh by `$backend`
 /// in each test (an expression of a type implementing [`Backend`]). Attributes before the
 /// backend go on every test: a backend whose device CI lacks marks them
-/// `#[ignore = "needs ..."]`, so they are reported as not run, never as passed.
+/// `#[ignore = "needs ..."]`, so they are reported as not run, never as passed. `random_cases`
+/// integer programs ([`random_programs`]) and [`float_cases`] of that float ones
+/// ([`random_float_programs`]).
 ///
 /// ```ignore
 /// dwt_runtime::conformance_tests!(backend = my_backend::Backend::new().expect("device"), window_height = 64, random_cases = 32, volume = [40, 40, 40]);
@@ -662,6 +785,7 @@ macro_rules! conformance_tests {
         $crate::conformance_tests!(@one [$(#[$attr])*] conformance_window_edges, $crate::conformance::window_edges(&$backend, $h));
         $crate::conformance_tests!(@one [$(#[$attr])*] conformance_large_sizes, $crate::conformance::large(&$backend, $v));
         $crate::conformance_tests!(@one [$(#[$attr])*] conformance_random_programs, $crate::conformance::random_programs(&$backend, $n));
+        $crate::conformance_tests!(@one [$(#[$attr])*] conformance_random_float_programs, $crate::conformance::random_float_programs(&$backend, $crate::conformance::float_cases($n)));
         $crate::conformance_tests!(@one [$(#[$attr])*] conformance_rejects_bad_requests, $crate::conformance::rejects_bad_requests(&$backend));
         $crate::conformance_tests!(@one [$(#[$attr])*] conformance_pyramids, $crate::conformance::pyramids(&$backend));
     };
@@ -680,7 +804,8 @@ macro_rules! conformance_tests {
 /// `two_pass` (`LaunchConfig::two_pass()`) and `tiny_tiles` (`LaunchConfig::tiny_tiles()`, the
 /// 2-D parts of the suite, and 3-D for [`tiny_tile_volume_wavelets`]). `backend` is a path to a
 /// function from the config to the backend (absolute, e.g. `crate::backend`: it is named from
-/// inside the modules); `random_cases` gives the random programs per variant, in that order.
+/// inside the modules); `random_cases` gives the random integer programs per variant, in that
+/// order (and [`float_cases`] of each the float ones).
 #[macro_export]
 macro_rules! conformance_variants {
     ($(#[$attr:meta])* backend = $make:path, config = $cfg:ty, random_cases = [$fused:expr, $two_pass:expr, $tiny:expr], volume = $v:expr) => {
@@ -694,6 +819,7 @@ macro_rules! conformance_variants {
             $crate::conformance_tests!(@one [$(#[$attr])*] conformance_catalogue_2d, $crate::conformance::catalogue_2d(&$make(<$cfg>::tiny_tiles())));
             $crate::conformance_tests!(@one [$(#[$attr])*] conformance_catalogue_3d, $crate::conformance::catalogue_3d_of(&$make(<$cfg>::tiny_tiles()), $crate::conformance::tiny_tile_volume_wavelets()));
             $crate::conformance_tests!(@one [$(#[$attr])*] conformance_random_programs, $crate::conformance::random_programs(&$make(<$cfg>::tiny_tiles()), $tiny));
+            $crate::conformance_tests!(@one [$(#[$attr])*] conformance_random_float_programs, $crate::conformance::random_float_programs(&$make(<$cfg>::tiny_tiles()), $crate::conformance::float_cases($tiny)));
             $crate::conformance_tests!(@one [$(#[$attr])*] conformance_large_sizes, $crate::conformance::large(&$make(<$cfg>::tiny_tiles()), [8, 8, 8]));
         }
     };
@@ -703,7 +829,8 @@ macro_rules! conformance_variants {
 /// measuring planner may choose besides those [`conformance_variants!`](crate::conformance_variants)
 /// covers (the configured one and the two passes): each candidate of
 /// `<$cfg>::default().candidates()` whose config is neither the default nor two-pass. `backend`
-/// makes the backend from a config, as there; `random_cases` random programs per candidate.
+/// makes the backend from a config, as there; `random_cases` random integer programs per candidate
+/// (and [`float_cases`] of that float ones).
 #[macro_export]
 macro_rules! conformance_candidates {
     ($(#[$attr:meta])* backend = $make:path, config = $cfg:ty, two_pass = $two:expr, random_cases = $n:expr, volume = $v:expr) => {
@@ -742,6 +869,7 @@ macro_rules! conformance_candidates {
             $crate::conformance_tests!(@one [$(#[$attr])*] conformance_catalogue_3d, each(|b| $crate::conformance::catalogue_3d(b)));
             $crate::conformance_tests!(@one [$(#[$attr])*] conformance_large_sizes, each(|b| $crate::conformance::large(b, $v)));
             $crate::conformance_tests!(@one [$(#[$attr])*] conformance_random_programs, each(|b| $crate::conformance::random_programs(b, $n)));
+            $crate::conformance_tests!(@one [$(#[$attr])*] conformance_random_float_programs, each(|b| $crate::conformance::random_float_programs(b, $crate::conformance::float_cases($n))));
             $crate::conformance_tests!(@one [$(#[$attr])*] conformance_pyramids, each(|b| $crate::conformance::pyramids(b)));
         }
     };
