@@ -545,12 +545,36 @@ pub fn random_wavelet(
 /// reference, both ways. `PROPTEST_CASES` in the environment, when set, replaces `cases` (to
 /// search longer on a device than CI can afford).
 pub fn random_programs(backend: &dyn Backend, cases: u32) {
+    let wavelets = random_wavelet(&[Boundary::Clamp, Boundary::Symmetric], 2);
+    random_requests(
+        backend,
+        "random programs",
+        cases,
+        wavelets,
+        |request, seed| {
+            let input = data::<i32>(request.shape.iter().product(), seed, false);
+            matches_reference::<i32>(backend, request, &input).map(|_| ())
+        },
+    );
+}
+
+/// `cases` wavelets drawn from `wavelets` (`PROPTEST_CASES`, when set, replaces `cases`), each on
+/// a random 2-D size up to 40x40 (3-D, up to 6 planes deep, in one case in three), 1 to 3
+/// levels and either layout, `check`ed forward and inverse with a seed for its data; the first
+/// failure (shrunk) panics, headed `what`.
+fn random_requests(
+    backend: &dyn Backend,
+    what: &str,
+    cases: u32,
+    wavelets: impl Strategy<Value = Wavelet>,
+    check: impl Fn(&Request, u64) -> Result<(), String>,
+) {
     let cases = std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(cases);
     let strategy = (
-        random_wavelet(&[Boundary::Clamp, Boundary::Symmetric], 2),
+        wavelets,
         prop_oneof![2 => Just(1usize), 1 => 2usize..=6],
         1usize..=40,
         1usize..=40,
@@ -582,8 +606,7 @@ pub fn random_programs(backend: &dyn Backend, cases: u32) {
                 levels,
                 layout,
             };
-            let input = data::<i32>(shape.iter().product(), seed, false);
-            matches_reference::<i32>(backend, &request, &input).map_err(|e| {
+            check(&request, seed).map_err(|e| {
                 TestCaseError::fail(format!(
                     "{}\n{direction:?} {shape:?} {levels} levels {layout:?}: {e}",
                     w
@@ -593,7 +616,7 @@ pub fn random_programs(backend: &dyn Backend, cases: u32) {
         Ok(())
     });
     if let Err(e) = result {
-        panic!("random programs on {}: {e}", backend.name());
+        panic!("{what} on {}: {e}", backend.name());
     }
 }
 
@@ -652,63 +675,24 @@ pub fn random_float_wavelet(boundaries: &'static [Boundary]) -> impl Strategy<Va
 /// ways within the suite's tolerance, in f32 (which must run) and f64 (which a device without
 /// it may refuse). `PROPTEST_CASES`, when set, replaces `cases` here too.
 pub fn random_float_programs(backend: &dyn Backend, cases: u32) {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(cases);
-    let strategy = (
-        random_float_wavelet(&[Boundary::Clamp, Boundary::Symmetric]),
-        prop_oneof![2 => Just(1usize), 1 => 2usize..=6],
-        1usize..=40,
-        1usize..=40,
-        1u32..=3,
-        any::<bool>(),
-        any::<u64>(),
-    );
-    let mut runner = TestRunner::new(Config {
+    let wavelets = random_float_wavelet(&[Boundary::Clamp, Boundary::Symmetric]);
+    random_requests(
+        backend,
+        "random float programs",
         cases,
-        failure_persistence: None,
-        ..Config::default()
-    });
-    let result = runner.run(&strategy, |(w, depth, h, wd, levels, interleaved, seed)| {
-        let shape = match depth {
-            1 => vec![h, wd],
-            _ => vec![depth, h, wd],
-        };
-        let levels = levels.min(max_levels(&shape));
-        let layout = if interleaved {
-            Layout::Interleaved
-        } else {
-            Layout::Mallat
-        };
-        let len = shape.iter().product();
-        for direction in [Direction::Forward, Direction::Inverse] {
-            let request = Request {
-                wavelet: &w,
-                direction,
-                shape: shape.clone(),
-                levels,
-                layout,
-            };
-            let fail = |e: String| {
-                TestCaseError::fail(format!(
-                    "{}\n{direction:?} {shape:?} {levels} levels {layout:?}: {e}",
-                    w
-                ))
-            };
-            match matches_reference::<f32>(backend, &request, &data::<f32>(len, seed, false)) {
+        wavelets,
+        |request, seed| {
+            let len = request.shape.iter().product();
+            match matches_reference::<f32>(backend, request, &data::<f32>(len, seed, false)) {
                 Ok(true) => {}
-                Ok(false) => return Err(fail("f32 refused as unsupported".into())),
-                Err(e) => return Err(fail(format!("f32: {e}"))),
+                Ok(false) => return Err("f32 refused as unsupported".into()),
+                Err(e) => return Err(format!("f32: {e}")),
             }
-            matches_reference::<f64>(backend, &request, &data::<f64>(len, seed, false))
-                .map_err(|e| fail(format!("f64: {e}")))?;
-        }
-        Ok(())
-    });
-    if let Err(e) = result {
-        panic!("random float programs on {}: {e}", backend.name());
-    }
+            matches_reference::<f64>(backend, request, &data::<f64>(len, seed, false))
+                .map(|_| ())
+                .map_err(|e| format!("f64: {e}"))
+        },
+    );
 }
 
 /// The random float programs the suite's macros run for `random_cases` integer ones: a quarter
