@@ -44,7 +44,7 @@ pub(crate) fn run<T: DeviceElement>(
 ) -> Result<(), FrameFailure> {
     let frames = dwt_runtime::prepared_frames::<T>(NAME, frames, len)?;
     let pinned = frames.iter().all(|frame| host_buffer::holds(frame));
-    if !(backend.state.frames_in_turns && pinned) {
+    if !(backend.frames_in_turns && pinned) {
         return frames_one_after_another(frames, |frame| backend.execute_host(plan, frame));
     }
     let mut progress = FrameProgress::default();

@@ -234,6 +234,9 @@ pub struct OpenClBackend {
     state: &'static DeviceState,
     config: LaunchConfig,
     plans: PreparedCache<Plan>,
+    /// Whether batches of frames in host buffers run in turns (the device's rule, or forced by
+    /// [`with_frames_in_turns`](Self::with_frames_in_turns)).
+    frames_in_turns: bool,
 }
 
 impl OpenClBackend {
@@ -252,7 +255,21 @@ impl OpenClBackend {
             state,
             config,
             plans: PreparedCache::default(),
+            frames_in_turns: state.frames_in_turns,
         })
+    }
+
+    /// This backend with batches of frames in host buffers run in turns on several queues even
+    /// on a device that runs them one after another (a CPU device, PoCL), so that CI, which has
+    /// only PoCL, takes the path a GPU takes: the turns' queues, their working sets kept for the
+    /// next call, a failure's frame. Nothing overlaps there: the batch holds PoCL's guard (`RUNS`)
+    /// until every queue has finished.
+    #[doc(hidden)]
+    pub fn with_frames_in_turns(self) -> Self {
+        OpenClBackend {
+            frames_in_turns: true,
+            ..self
+        }
     }
 
     pub fn config(&self) -> &LaunchConfig {
@@ -402,7 +419,7 @@ impl OpenClBackend {
     /// or accelerator; elsewhere one frame after another).
     #[doc(hidden)]
     pub fn runs_frames_in_turns(&self) -> bool {
-        self.state.frames_in_turns
+        self.frames_in_turns
     }
 
     /// [`RUNS`], held where the platform needs it (PoCL), until the guard drops.
@@ -721,6 +738,7 @@ impl Backend for OpenClBackend {
                     state: self.state,
                     config: self.config,
                     plans: self.plans.clone(),
+                    frames_in_turns: self.frames_in_turns,
                 },
                 plan,
                 element,
