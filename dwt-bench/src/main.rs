@@ -531,7 +531,7 @@ impl Bench<'_> {
                         Pass::Rows | Pass::Shift | Pass::RowSegments | Pass::Window(Axis::X) => {
                             &mut horizontal_ms
                         }
-                        Pass::Window(Axis::Y | Axis::Z) => &mut vertical_ms,
+                        Pass::Window(Axis::Y | Axis::Z) | Pass::Lines(_) => &mut vertical_ms,
                         Pass::Fused | Pass::Pyramid | Pass::LevelPair | Pass::EvenRows => {
                             return Err("the two-pass plan launched a fused kernel".into())
                         }

@@ -789,7 +789,10 @@ fn info(a: InfoArgs) -> Result<()> {
         inverse.op_counts()
     );
     if w.boundary == lifting::ir::Boundary::Periodic {
-        let _ = writeln!(o, "sliding window: not available for a periodic boundary");
+        let _ = writeln!(
+            o,
+            "sliding window: not available for a periodic boundary (the GPU kernels lift columns and depth as whole lines)"
+        );
     } else {
         let _ = writeln!(
             o,

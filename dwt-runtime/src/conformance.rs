@@ -546,7 +546,10 @@ pub fn random_wavelet(
 /// every backend must run). `PROPTEST_CASES` in the environment, when set, replaces `cases` (to
 /// search longer on a device than CI can afford).
 pub fn random_programs(backend: &dyn Backend, cases: u32) {
-    let wavelets = random_wavelet(&[Boundary::Clamp, Boundary::Symmetric], 2);
+    let wavelets = random_wavelet(
+        &[Boundary::Clamp, Boundary::Symmetric, Boundary::Periodic],
+        2,
+    );
     random_requests(
         backend,
         "random programs",
@@ -611,6 +614,20 @@ fn random_requests(
                 _ => vec![depth, h, wd],
             };
             let levels = levels.min(max_levels(&shape));
+            // A periodic program needs even lengths at every level: each side of two samples
+            // or more rounded up to a multiple of 2^levels.
+            let shape: Vec<usize> = match w.boundary {
+                Boundary::Periodic => (shape.iter())
+                    .map(|&n| {
+                        if n < 2 {
+                            n
+                        } else {
+                            n.next_multiple_of(1 << levels)
+                        }
+                    })
+                    .collect(),
+                _ => shape,
+            };
             let layout = if interleaved {
                 Layout::Interleaved
             } else {
@@ -694,7 +711,8 @@ pub fn random_float_wavelet(boundaries: &'static [Boundary]) -> impl Strategy<Va
 /// ways within the suite's tolerance, in f32 (which must run) and f64 (which a device without
 /// it may refuse). `PROPTEST_CASES`, when set, replaces `cases` here too.
 pub fn random_float_programs(backend: &dyn Backend, cases: u32) {
-    let wavelets = random_float_wavelet(&[Boundary::Clamp, Boundary::Symmetric]);
+    let wavelets =
+        random_float_wavelet(&[Boundary::Clamp, Boundary::Symmetric, Boundary::Periodic]);
     random_requests(
         backend,
         "random float programs",

@@ -151,6 +151,67 @@ fn check_module(
     expected.len() + compiled_apart
 }
 
+/// Programs the sliding window cannot run (a periodic boundary, with and without a pre-shift, in
+/// integers and floats; a scale between steps): their modules, the rows kernel and the lines
+/// kernel (no vertical kernels, no fused one), compile for sm_90 in both layouts and directions,
+/// every element type of their kind, without warnings or spills.
+#[test]
+fn lines_modules_compile_for_sm_90() {
+    nvrtc_version()
+        .unwrap_or_else(|e| panic!("NVRTC is needed for this test (it does not skip): {e}"));
+    let mut programs = dwt_ir::parse_str(
+        "wavelet PeriodicShifted { boundary = periodic; shift = 1; odd -= (9*(even[0] + even[1]) - (even[-1] + even[2]) + 8) >> 4; even += (odd[-1] + odd[0] + 2) >> 2; }
+         wavelet PeriodicFloat { kind = float; boundary = periodic; odd -= 1/2*(even[0] + even[1]); even += 1/4*(odd[-1] + odd[0]); scale 1.2; }
+         wavelet ScaledMiddle { kind = float; boundary = symmetric; odd -= 1/2*(even[0] + even[1]); even += 1/4*(odd[-1] + odd[0]); }",
+    )
+    .unwrap();
+    // The language puts a scale last only; the IR takes one anywhere.
+    let ops = &mut programs[2].program.ops;
+    let scale = dwt_ir::Op::Scale {
+        low: dwt_ir::Coeff::int(2),
+        high: dwt_ir::Coeff::ratio(1, 2),
+    };
+    ops.insert(1, scale);
+    let mut checked = 0;
+    for w in &programs {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            for elem in ElementType::ALL.into_iter().filter(|e| e.kind() == w.kind) {
+                for layout in [Layout::Mallat, Layout::Interleaved] {
+                    let what =
+                        format!("{} {direction:?} {} {}", w.name, elem.name(), layout.name());
+                    let config = LaunchConfig::default();
+                    let module = emit_module(&Cuda, w, direction, elem, layout, &config)
+                        .unwrap_or_else(|e| panic!("{what}: {e}"));
+                    assert!(module.vertical.is_err() && module.tile.is_err(), "{what}");
+                    assert!(
+                        module.pyramids.is_empty() && module.small_tile.is_none(),
+                        "{what}"
+                    );
+                    let lines = module.lines_kernel.clone().expect("a lines kernel");
+                    let compiled = compile(&module.source(), "sm_90")
+                        .unwrap_or_else(|e| panic!("{what}: {e}"));
+                    assert!(
+                        !compiled.log.contains("warning"),
+                        "{what}: NVRTC or ptxas warned:\n{}",
+                        compiled.log
+                    );
+                    let usage = function_usage(&compiled.log);
+                    for k in [&module.rows_kernel, &lines] {
+                        let u = (usage.iter().find(|u| &u.function == k))
+                            .unwrap_or_else(|| panic!("{what}: ptxas reported nothing for {k}"));
+                        assert!(
+                            u.spill_stores == 0 && u.spill_loads == 0,
+                            "{what}: {k} spills"
+                        );
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 24, "modules checked");
+}
+
 /// The fused kernel of every other candidate configuration the measuring planner may time
 /// (`LaunchConfig::candidates`: access forms and tile shapes), every catalogue wavelet, direction
 /// and element type, 2-D: compiles, and ptxas reports it. Only the fused kernel (a one-level

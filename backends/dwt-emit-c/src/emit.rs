@@ -96,6 +96,13 @@ pub struct KernelModule {
     /// The vertical kernels, or why the sliding window cannot run this program (a periodic
     /// boundary, a scale between steps): the rows kernel is emitted either way.
     pub vertical: Result<VerticalPass, EmitError>,
+    /// Where there are no vertical kernels ([`vertical`](Self::vertical) is an error): the rows
+    /// kernel without the pre-shift (`lines` in its name), with the rows kernel's parameters, run
+    /// along y and z as strided lines (`sample_step` a row's or a plane's pitch), one group per
+    /// line of at most `LaunchConfig::row_limit` samples. Each line is read whole before it is
+    /// lifted, so the boundary rule and scales anywhere apply as along a row; its accesses
+    /// coalesce only across groups (slower than the sliding window, but exact).
+    pub lines_kernel: Option<String>,
     /// The fused 2-D kernel, or why there is none (a periodic boundary, a tile too large for
     /// local memory, the two-pass strategy): the planner then runs the two passes.
     pub tile: Result<TilePass, EmitError>,
@@ -298,7 +305,14 @@ pub fn emit_module(
             helpers: String::new(),
         }
     };
-    let mut kernels = vec![kernel(&rows_kernel, false, &|w| e.rows(w, &rows_kernel))];
+    let mut kernels = vec![kernel(&rows_kernel, false, &|w| {
+        e.rows(w, &rows_kernel, false)
+    })];
+    let lines_kernel = vertical.is_err().then(|| {
+        let name = dialect.kernel_name(&prefix, elem, "lines");
+        kernels.push(kernel(&name, false, &|w| e.rows(w, &name, true)));
+        name
+    });
     let shift_kernel = (e.pre_shifted() && geometry.is_some()).then(|| {
         kernels.push(kernel(&shift_kernel, false, &|w| e.shift(w, &shift_kernel)));
         shift_kernel
@@ -348,11 +362,15 @@ pub fn emit_module(
         })
     };
     // A two-pass module never launches the fused kernel: it is not emitted (nor compiled).
-    let tile = match config.strategy {
-        Strategy::TwoPass => Err(EmitError::NoTile(
+    let tile = match (config.strategy, &vertical) {
+        (Strategy::TwoPass, _) => Err(EmitError::NoTile(
             "the two-pass strategy (LaunchConfig::strategy) takes no fused pass".into(),
         )),
-        Strategy::Fused => fused_kernel(&e, "tile"),
+        // The planner takes the rows and lines kernels for such a program.
+        (Strategy::Fused, Err(e)) => Err(EmitError::NoTile(format!(
+            "no sliding window ({e}): the rows and lines kernels lift it"
+        ))),
+        (Strategy::Fused, Ok(_)) => fused_kernel(&e, "tile"),
     };
     // The same kernel on smaller tiles, for the small bands of a fused plan.
     let small_config = config.small_band_config().filter(|_| tile.is_ok());
@@ -382,6 +400,7 @@ pub fn emit_module(
     };
     // Not for the planes of a volume, whose fused plan lifts one level per launch.
     let pyramid_applies = config.strategy == Strategy::Fused
+        && vertical.is_ok()
         && config.pyramids
         && !config.planes
         && pair_local(&program);
@@ -435,6 +454,7 @@ pub fn emit_module(
         prelude_any_layout: prelude_for(None, any_layout_resolves),
         kernels,
         rows_kernel,
+        lines_kernel,
         shift_kernel,
         row_segments,
         vertical: vertical.map(|(geometry, _)| VerticalPass {
@@ -722,7 +742,11 @@ impl Emitter<'_> {
                     g.window_rows, g.lags, c.slab_width, c.slab_rows
                 ));
             }
-            (None, Some(e)) => w.comment(format!("No vertical kernels: {e}.")),
+            (None, Some(e)) => {
+                w.comment(format!("No vertical kernels: {e}."));
+                w.comment("Columns and depth take the lines kernel, a work-group per whole line of at most");
+                w.comment("row_limit samples (longer ones are refused).");
+            }
             (None, None) => {}
         }
         for l in self.d.preamble(self.elem) {
@@ -812,7 +836,8 @@ impl Emitter<'_> {
         if resolve {
             self.resolve_helper(w);
         }
-        if layout == Some(Layout::Mallat) {
+        // Only the sliding window's columns kernel calls it.
+        if layout == Some(Layout::Mallat) && self.geometry.is_some() {
             w.comment("Mallat layout: where natural sample r of a line whose low half has n_low samples is stored.");
             w.line(format!(
                 "{q} int split_index(int r, int n_low) {{ return (r & 1) ? n_low + (r >> 1) : (r >> 1); }}"
@@ -932,7 +957,9 @@ impl Emitter<'_> {
 
     // ---------------------------------------------------------------- horizontal pass
 
-    fn rows(&self, w: &mut Writer, name: &str) {
+    /// The rows kernel; with `lines`, the same lifting without the pre-shift, for lines along y
+    /// or z ([`KernelModule::lines_kernel`]).
+    fn rows(&self, w: &mut Writer, name: &str, lines: bool) {
         let d = self.d;
         let wg = self.cfg.row_group_size;
         let half_cap = self.cfg.row_limit(self.elem).div_ceil(2);
@@ -941,14 +968,29 @@ impl Emitter<'_> {
             Param::Global("src", self.elem),
             Param::Global("dst", self.elem),
         ]);
-        w.comment(
-            "Horizontal pass: one work-group per row of `n` samples (n <= row_limit) and plane, the row at",
-        );
-        w.comment("src/dst[base + plane * plane_step + row * row_step + i * sample_step] (`rows` rows per plane);");
-        w.comment("dst may be src: the whole row is in local memory before any of it is stored.");
-        w.comment(
-            "Short-row path (n <= row_limit; longer rows take the row-segments or the columns kernel).",
-        );
+        if lines {
+            w.comment(
+                "Lines along y or z where the sliding window cannot run the program (a periodic",
+            );
+            w.comment("boundary, a scale between steps): the rows kernel's lifting, no pre-shift (the rows");
+            w.comment(
+                "kernel applies it), one work-group per line of `n` samples (n <= row_limit) at",
+            );
+            w.comment("src/dst[base + plane * plane_step + row * row_step + i * sample_step], sample_step a row's");
+            w.comment("or a plane's pitch; dst may be src: the whole line is in local memory before any of it");
+            w.comment("is stored.");
+        } else {
+            w.comment(
+                "Horizontal pass: one work-group per row of `n` samples (n <= row_limit) and plane, the row at",
+            );
+            w.comment("src/dst[base + plane * plane_step + row * row_step + i * sample_step] (`rows` rows per plane);");
+            w.comment(
+                "dst may be src: the whole row is in local memory before any of it is stored.",
+            );
+            w.comment(
+                "Short-row path (n <= row_limit; longer rows take the row-segments or the columns kernel).",
+            );
+        }
         w.comment("Each step is a loop over its target phase in local memory with a barrier after it; reads");
         w.comment("outside the phase go through resolve().");
         let sig = d.kernel_signature(name, &params, [wg, 1, 1], false);
@@ -970,7 +1012,7 @@ impl Emitter<'_> {
             w.line("const int n_even = (n + 1) / 2;");
             w.line("const int n_odd = n / 2;");
             w.blank();
-            self.rows_load(w);
+            self.rows_load(w, lines);
             w.line(d.barrier());
             w.blank();
             w.comment(
@@ -1019,7 +1061,7 @@ impl Emitter<'_> {
                 }
             }
             w.blank();
-            self.rows_store(w);
+            self.rows_store(w, lines);
         });
     }
 
@@ -1036,14 +1078,21 @@ impl Emitter<'_> {
         self.int() && self.wavelet.shift > 0
     }
 
-    fn rows_load(&self, w: &mut Writer) {
+    /// The rows kernel's load, pre-shifting (forward) where the program shifts; for `lines`
+    /// ([`KernelModule::lines_kernel`]) without the pre-shift, and strided.
+    fn rows_load(&self, w: &mut Writer, lines: bool) {
         let wg = self.cfg.row_group_size;
         let split_input = self.direction == Direction::Inverse && self.layout == Layout::Mallat;
-        let forward_shift = self.pre_shifted() && self.direction == Direction::Forward;
+        let forward_shift = !lines && self.pre_shifted() && self.direction == Direction::Forward;
+        let load = if lines {
+            "Load (strided)"
+        } else {
+            "Load (coalesced)"
+        };
         w.comment(match (split_input, forward_shift) {
-            (false, true) => "Load (coalesced), pre-shift, de-interleave into the two phases.",
-            (false, false) => "Load (coalesced) and de-interleave into the two phases.",
-            (true, _) => "Load (coalesced): low half into even, high half into odd.",
+            (false, true) => format!("{load}, pre-shift, de-interleave into the two phases."),
+            (false, false) => format!("{load} and de-interleave into the two phases."),
+            (true, _) => format!("{load}: low half into even, high half into odd."),
         });
         w.block(format!("for (int i = lid; i < n; i += {wg})"), |w| {
             let load = "to_work(src_line[i * sample_step])";
@@ -1063,10 +1112,12 @@ impl Emitter<'_> {
         });
     }
 
-    fn rows_store(&self, w: &mut Writer) {
+    /// The rows kernel's store, undoing the pre-shift (inverse) where the program shifts; for
+    /// `lines` not.
+    fn rows_store(&self, w: &mut Writer, lines: bool) {
         let wg = self.cfg.row_group_size;
         let split_output = self.direction == Direction::Forward && self.layout == Layout::Mallat;
-        let undo = self.pre_shifted() && self.direction == Direction::Inverse;
+        let undo = !lines && self.pre_shifted() && self.direction == Direction::Inverse;
         w.comment(match (split_output, undo) {
             (true, _) => "Store: low half, then high half.",
             (false, true) => "Store interleaved, undoing the pre-shift.",

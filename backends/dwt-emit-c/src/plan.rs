@@ -62,6 +62,9 @@ pub enum Pass {
     RowSegments,
     /// The sliding-window kernel along one axis.
     Window(Axis),
+    /// The lines kernel along y or z, where there is no sliding window
+    /// ([`KernelModule::lines_kernel`]).
+    Lines(Axis),
     /// The fused kernel: rows and columns of each x-y plane at once.
     Fused,
     /// The pyramid kernel: rows and columns of two or three levels at once.
@@ -330,13 +333,24 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
     };
     let vertical_needed =
         (0..levels).any(|level| shape[..dims - 1].iter().any(|&n| band_shape(n, level) >= 2));
-    if vertical_needed {
-        if let Err(e) = &module.vertical {
-            return Err(format!("the vertical (column or depth) pass: {e}"));
-        }
-    }
     let width = shape[dims - 1];
     let cfg = &module.config;
+    if vertical_needed {
+        // Without the sliding window, lines along y and z take the lines kernel, which holds a
+        // line of at most the row limit (level 0's are the longest).
+        let longest = shape[..dims - 1].iter().copied().max().unwrap_or(1);
+        let limit = cfg.row_limit(module.elem);
+        match (&module.vertical, &module.lines_kernel) {
+            (Ok(_), _) => {}
+            (Err(_), Some(_)) if longest <= limit => {}
+            (Err(e), Some(_)) => {
+                return Err(format!(
+                    "the vertical (column or depth) pass: {e}; the lines kernel that lifts such programs along y and z holds a line of at most {limit} samples (the row limit, LaunchConfig::row_limit) and these lines have {longest}: run this shape on the CPU backend"
+                ))
+            }
+            (Err(e), None) => return Err(format!("the vertical (column or depth) pass: {e}")),
+        }
+    }
     if width > cfg.row_limit(module.elem) {
         if let Err(e) = &module.vertical {
             return Err(format!(
@@ -345,7 +359,9 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
             ));
         }
     }
-    if module.config.strategy == Strategy::Fused {
+    // A program the sliding window cannot run takes the two passes (its fused tiles are not
+    // proven for it).
+    if module.config.strategy == Strategy::Fused && module.vertical.is_ok() {
         let fused = match *shape {
             [height, width] => fused(module, [height, width], levels)?,
             [depth, height, width] => fused_volume(module, [depth, height, width], levels)?,
@@ -368,8 +384,10 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
     let reads_source = rows_kernel
         && match module.direction {
             Direction::Forward => true,
+            // The lines kernel has no second source for the low quadrant.
             Direction::Inverse => {
-                dims >= 2
+                module.vertical.is_ok()
+                    && dims >= 2
                     && (0..levels).all(|level| {
                         band_shape(full[0], level) >= 2 || band_shape(full[1], level) >= 2
                     })
@@ -1121,6 +1139,9 @@ impl Planner<'_> {
         if b.n[along] < 2 {
             return Ok(Move::Stays);
         }
+        if m.vertical.is_err() && m.lines_kernel.is_some() {
+            return Ok(Move::Either);
+        }
         let split = b.n[along] > window_segment(m, b, axis)?;
         Ok(if m.layout == Layout::Mallat || split {
             Move::Crosses
@@ -1198,10 +1219,46 @@ impl Planner<'_> {
         Ok(())
     }
 
+    /// The lines kernel ([`KernelModule::lines_kernel`]) along `axis` (y or z) of band `b`, one
+    /// group per line, from the buffer the band is in to `to` (nothing for lines of one sample).
+    fn lines(&mut self, kernel: &str, b: &Band, axis: Axis, to: Buffer) -> Result<(), String> {
+        if self.first_from_source {
+            return Err("the lines kernel cannot read the source: a planner bug".into());
+        }
+        let (along, line, plane) = window_axes(axis);
+        if b.n[along] < 2 {
+            return Ok(());
+        }
+        if b.n[plane] > MAX_GRID_YZ {
+            return Err(format!(
+                "{} planes of lines along {axis:?}: the lines kernel takes at most {MAX_GRID_YZ}",
+                b.n[plane]
+            ));
+        }
+        let ints = [0, b.step[along], b.step[line], b.step[plane]];
+        let ints = (ints.into_iter().chain([b.n[along], b.n[line]]))
+            .map(int)
+            .collect::<Result<_, _>>()?;
+        self.steps.push(Step::Launch(Launch {
+            kernel: kernel.to_string(),
+            pass: Pass::Lines(axis),
+            groups: [b.n[line], b.n[plane], 1],
+            block: [self.module.config.row_group_size, 1],
+            buffers: vec![self.at, to],
+            ints,
+        }));
+        Ok(())
+    }
+
     /// The sliding-window kernel along `axis` of band `b` (the columns along y, the depth
     /// along z (section IV-G: slabs in the x-z plane, planes along y), long rows along x), from
     /// the buffer the band is in to `to` (nothing for lines of fewer than 2 samples).
     fn sliding(&mut self, b: &Band, axis: Axis, to: Buffer) -> Result<(), String> {
+        if let (Err(_), Some(lines), Axis::Y | Axis::Z) =
+            (&self.module.vertical, &self.module.lines_kernel, axis)
+        {
+            return self.lines(lines, b, axis, to);
+        }
         let (from, lows) = match self.first_from_source {
             true => (Buffer::Source, self.lows),
             false => (self.at, None),

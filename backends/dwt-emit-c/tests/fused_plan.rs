@@ -198,24 +198,59 @@ fn the_two_pass_strategy_and_other_shapes_take_the_passes() {
 }
 
 #[test]
-fn a_periodic_wavelet_has_no_fused_pass() {
+fn a_periodic_wavelet_lifts_its_columns_and_depth_as_lines() {
+    use Buffer::{Data, Source};
     let w = dwt_ir::parse_str(
         "wavelet P { kind = integer; boundary = periodic; odd -= (even[0] + even[1] + 1) >> 1; even += (odd[-1] + odd[0] + 2) >> 2; }",
     )
     .unwrap()
     .remove(0);
-    let m = emit_module(
-        &OpenCl,
-        &w,
-        Direction::Forward,
-        ElementType::I32,
-        Layout::Mallat,
-        &LaunchConfig::default(),
-    )
-    .unwrap();
-    assert!(m.tile.is_err());
-    // Nor does the sliding window take it: 2-D is refused, before anything runs.
-    assert!(plan(&m, &[64, 64], 1).is_err());
+    let emit = |direction| {
+        let config = LaunchConfig::default();
+        emit_module(
+            &OpenCl,
+            &w,
+            direction,
+            ElementType::I32,
+            Layout::Mallat,
+            &config,
+        )
+        .unwrap()
+    };
+    let (forward, inverse) = (emit(Direction::Forward), emit(Direction::Inverse));
+    // No fused pass and no sliding window: the lines kernel instead, in place after the rows.
+    assert!(forward.tile.is_err() && forward.vertical.is_err());
+    assert!(forward.lines_kernel.is_some() && forward.row_segments.is_none());
+    let p = plan(&forward, &[64, 64], 2).unwrap();
+    assert_eq!(
+        flow(&p),
+        [
+            ("rows", [Source, Data]),
+            ("lines y", [Data, Data]),
+            ("rows", [Data, Data]),
+            ("lines y", [Data, Data])
+        ]
+    );
+    assert!(!p.is_fused() && p.reads_source);
+    assert_eq!(
+        flow(&plan(&forward, &[8, 64, 64], 1).unwrap()),
+        [
+            ("rows", [Source, Data]),
+            ("lines y", [Data, Data]),
+            ("lines z", [Data, Data])
+        ]
+    );
+    // The inverse's first pass cannot read the low quadrant apart: the plan works on a copy.
+    let p = plan(&inverse, &[64, 64], 1).unwrap();
+    assert_eq!(
+        flow(&p),
+        [("lines y", [Data, Data]), ("rows", [Data, Data])]
+    );
+    assert!(!p.reads_source);
+    // Lines longer than the rows kernel holds are refused before anything runs, saying why.
+    let limit = forward.config.row_limit(ElementType::I32);
+    let e = plan(&forward, &[limit + 2, 64], 1).unwrap_err();
+    assert!(e.contains("row limit") && e.contains("periodic"), "{e}");
 }
 
 #[test]
@@ -543,6 +578,9 @@ fn flow(p: &dwt_emit_c::LaunchPlan) -> Vec<(&'static str, [Buffer; 2])> {
                     Pass::Pyramid => "pyramid",
                     Pass::EvenRows => "even rows",
                     Pass::LevelPair => "level pair",
+                    Pass::Lines(Axis::X) => "lines x",
+                    Pass::Lines(Axis::Y) => "lines y",
+                    Pass::Lines(Axis::Z) => "lines z",
                 };
                 (name, [l.buffers[0], *l.buffers.last().unwrap()])
             }

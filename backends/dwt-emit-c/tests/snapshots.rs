@@ -5,7 +5,9 @@
 //! `cuda_{wavelet}_{direction}_{elem}_{layout}` (CUDA C++); and the modules of 3-D requests for
 //! one wavelet (`volume_`, `cuda_volume_`: the fused kernel over planes) and of a 1920x1080 one
 //! (`1080p_`, `cuda_1080p_`: with the small bands' fused kernel), and an interleaved forward of
-//! a 3840x2160 one (`cuda_2160p_`: with the even rows).
+//! a 3840x2160 one (`cuda_2160p_`: with the even rows); and a periodic program with a pre-shift
+//! (`periodic_`, `cuda_periodic_`: the lines kernel, the rows kernel's lifting without the
+//! pre-shift, where there is no sliding window).
 
 use dwt_emit_c::{emit_module, is_integer, Cuda, Dialect, LaunchConfig, OpenCl};
 use dwt_ir::{Direction, ElementKind, ElementType, Layout, Wavelet};
@@ -208,4 +210,37 @@ fn an_even_rows_module() {
         "cuda_2160p_legall53_forward_i32_interleaved",
         module.source()
     );
+}
+
+/// A periodic program has no sliding window and no fused pass: its module is the rows kernel and
+/// the lines kernel (its lifting along y and z, without the pre-shift the rows kernel applies).
+/// The execution tests: `periodic_programs_lift_columns_and_depth_as_lines` (OpenCL) and the
+/// suites' random periodic programs.
+#[test]
+fn a_periodic_module() {
+    let w = dwt_ir::parse_str(
+        "wavelet PeriodicShifted { boundary = periodic; shift = 1; odd -= (9*(even[0] + even[1]) - (even[-1] + even[2]) + 8) >> 4; even += (odd[-1] + odd[0] + 2) >> 2; }",
+    )
+    .unwrap()
+    .remove(0);
+    for direction in [Direction::Forward, Direction::Inverse] {
+        snapshot_in(
+            &OpenCl,
+            "",
+            &w,
+            direction,
+            ElementType::I32,
+            Layout::Mallat,
+            2,
+        );
+        snapshot_in(
+            &Cuda,
+            "cuda_",
+            &w,
+            direction,
+            ElementType::I32,
+            Layout::Mallat,
+            2,
+        );
+    }
 }

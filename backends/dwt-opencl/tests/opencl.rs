@@ -193,30 +193,58 @@ fn kernels_too_large_for_the_device_are_refused_before_the_data_is_touched() {
     assert_eq!(d, before, "a refused transform changed the data");
 }
 
+/// A periodic program has no sliding window: its columns and depth take the lines kernel (the
+/// rows kernel along y and z), in 2-D and 3-D, both layouts, against the CPU reference; lines
+/// longer than the row limit are refused, saying so, the data untouched.
 #[test]
-fn periodic_vertical_pass_is_unsupported_rows_run() {
+fn periodic_programs_lift_columns_and_depth_as_lines() {
     let b = backend();
     let w = parse_wavelet(
         "wavelet PeriodicLeGall { boundary = periodic; odd -= (even[0] + even[1]) >> 1; even += (odd[-1] + odd[0] + 2) >> 2; }",
     )
     .unwrap();
-    for shape in [&[8usize, 8][..], &[4, 4, 4], &[2, 16]] {
-        for direction in [Direction::Forward, Direction::Inverse] {
-            assert_unsupported(&b, &request(&w, direction, shape, 1), "periodic");
+    let shifted = parse_wavelet(
+        "wavelet PeriodicShifted { boundary = periodic; shift = 1; odd -= (9*(even[0] + even[1]) - (even[-1] + even[2]) + 8) >> 4; even += (odd[-1] + odd[0] + 2) >> 2; }",
+    )
+    .unwrap();
+    for w in [&w, &shifted] {
+        for (shape, levels) in [
+            (&[8usize, 8][..], 3),
+            (&[4, 4, 4], 2),
+            (&[2, 16], 1),
+            (&[16, 1], 2),
+            (&[64, 96], 3),
+            (&[8, 24, 40], 3),
+            (&[16], 2),
+            (&[1, 16], 2),
+        ] {
+            for direction in [Direction::Forward, Direction::Inverse] {
+                for layout in [Layout::Mallat, Layout::Interleaved] {
+                    let r = Request {
+                        layout,
+                        ..request(w, direction, shape, levels)
+                    };
+                    let n: usize = shape.iter().product();
+                    let input: Vec<i32> = (0..n as i32).map(|i| (i * 7919) % 1001 - 500).collect();
+                    assert_eq!(
+                        matches_reference(&b, &r, &input),
+                        Ok(true),
+                        "{} {direction:?} {shape:?} {levels} levels {layout:?}",
+                        w.name
+                    );
+                }
+            }
         }
     }
-    // Without a vertical pass (1-D, or a single row) the periodic rule runs.
-    for shape in [&[16usize][..], &[1, 16]] {
-        for direction in [Direction::Forward, Direction::Inverse] {
-            let r = request(&w, direction, shape, 2);
-            let input: Vec<i32> = (0..16).map(|i| i * i * 37 - 200).collect();
-            assert_eq!(matches_reference(&b, &r, &input), Ok(true), "{shape:?}");
-        }
-    }
+    let limit = b.config().max_row_len;
+    let r = request(&w, Direction::Forward, &[limit + 2, 2], 1);
+    assert_unsupported(&b, &r, "row limit");
 }
 
+/// A scale between steps, which the sliding window cannot apply: its columns and depth take the
+/// lines kernel too.
 #[test]
-fn scale_between_steps_is_unsupported_rows_run() {
+fn scale_between_steps_lifts_columns_and_depth_as_lines() {
     let b = backend();
     let step = |target, k| Step {
         target,
@@ -242,20 +270,23 @@ fn scale_between_steps_is_unsupported_rows_run() {
             ],
         },
     };
-    let mut d = vec![1.5f32; 64];
-    let e = b.run(
-        &request(&w, Direction::Forward, &[8, 8], 1),
-        Samples::F32(&mut d),
-    );
-    assert!(
-        matches!(&e, Err(DwtError::Unsupported { what, .. }) if what.contains("scales between steps")),
-        "{e:?}"
-    );
-    assert!(d.iter().all(|&x| x == 1.5));
-    // Rows only: the scale runs wherever it is.
-    let r = request(&w, Direction::Forward, &[1, 64], 1);
-    let input: Vec<f32> = (0..64).map(|i| (i as f32 * 0.37).sin()).collect();
-    assert_eq!(matches_reference(&b, &r, &input), Ok(true));
+    for (shape, levels) in [
+        (&[8usize, 8][..], 2),
+        (&[37, 51], 3),
+        (&[5, 9, 12], 2),
+        (&[1, 64], 1),
+    ] {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let r = request(&w, direction, shape, levels);
+            let n: usize = shape.iter().product();
+            let input: Vec<f32> = (0..n).map(|i| (i as f32 * 0.37).sin()).collect();
+            assert_eq!(
+                matches_reference(&b, &r, &input),
+                Ok(true),
+                "{direction:?} {shape:?} {levels} levels"
+            );
+        }
+    }
 }
 
 #[test]
