@@ -1221,3 +1221,58 @@ fn switching_tuning_or_graph_limit_prepares_again() {
     }
     assert_eq!(b.graph_counts(), before);
 }
+
+/// A periodic program (no sliding window) lifts its columns and depth with the lines kernel, in
+/// 2-D and 3-D, both layouts, with a pre-shift, i16 and i32, against the CPU reference; lines
+/// longer than the row limit are refused, saying so, the data untouched.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn periodic_programs_lift_columns_and_depth_as_lines() {
+    let b = CudaBackend::new().expect("a CUDA device");
+    let w = dwt_ir::parse_wavelet(
+        "wavelet PeriodicShifted { boundary = periodic; shift = 1; odd -= (9*(even[0] + even[1]) - (even[-1] + even[2]) + 8) >> 4; even += (odd[-1] + odd[0] + 2) >> 2; }",
+    )
+    .unwrap();
+    for (shape, levels) in [
+        (&[8usize, 8][..], 3),
+        (&[2, 16], 1),
+        (&[64, 96], 3),
+        (&[512, 768], 2),
+        (&[8, 24, 40], 3),
+    ] {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            for layout in [Layout::Mallat, Layout::Interleaved] {
+                let r = Request {
+                    wavelet: &w,
+                    direction,
+                    shape: shape.to_vec(),
+                    levels,
+                    layout,
+                };
+                let n: usize = shape.iter().product();
+                let i32s: Vec<i32> = (0..n).map(|i| ((i * 7919) % 1001) as i32 - 500).collect();
+                let i16s: Vec<i16> = i32s.iter().map(|&v| v as i16).collect();
+                let what = format!("{direction:?} {shape:?} {levels} levels {layout:?}");
+                assert_eq!(matches_reference(&b, &r, &i32s), Ok(true), "i32 {what}");
+                assert_eq!(matches_reference(&b, &r, &i16s), Ok(true), "i16 {what}");
+            }
+        }
+    }
+    let limit = b.config().max_row_len;
+    let r = Request {
+        wavelet: &w,
+        direction: Direction::Forward,
+        shape: vec![limit + 2, 2],
+        levels: 1,
+        layout: Layout::Mallat,
+    };
+    let mut d = vec![3i32; 2 * (limit + 2)];
+    match b.run(&r, Samples::I32(&mut d)) {
+        Err(DwtError::Unsupported { what, .. }) => assert!(what.contains("row limit"), "{what}"),
+        other => panic!("expected Unsupported, got {other:?}"),
+    }
+    assert!(
+        d.iter().all(|&v| v == 3),
+        "a refused transform changed the data"
+    );
+}

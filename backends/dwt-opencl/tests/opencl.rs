@@ -225,7 +225,8 @@ fn periodic_programs_lift_columns_and_depth_as_lines() {
                         ..request(w, direction, shape, levels)
                     };
                     let n: usize = shape.iter().product();
-                    let input: Vec<i32> = (0..n as i32).map(|i| (i * 7919) % 1001 - 500).collect();
+                    let input: Vec<i32> =
+                        (0..n).map(|i| ((i * 7919) % 1001) as i32 - 500).collect();
                     assert_eq!(
                         matches_reference(&b, &r, &input),
                         Ok(true),
