@@ -269,6 +269,36 @@ pub fn sidecar_path(data: &Path) -> PathBuf {
     data.with_extension("json")
 }
 
+/// Checks, before a forward transform writes `side` as the sidecar of `data`, that no other
+/// file is lost by it: `side` does not exist, or is a dwt sidecar of `data` itself (a transform
+/// run again), of an older version (which names no data file) or of a data file no longer
+/// there. A sidecar of another data file (`k.npy`'s, when writing `k.raw`) or any other JSON
+/// file is refused.
+pub fn check_sidecar_replaceable(side: &Path, data: &Path) -> Result<()> {
+    let Ok(text) = std::fs::read_to_string(side) else {
+        return Ok(());
+    };
+    let name = data.file_name().map(|n| n.to_string_lossy().into_owned());
+    match serde_json::from_str::<Sidecar>(&text) {
+        Ok(Sidecar { data: None, .. }) => Ok(()),
+        Ok(Sidecar { data: Some(other), .. }) if Some(&other) == name.as_ref() => Ok(()),
+        // The file it describes is gone: nothing is left without its sidecar.
+        Ok(Sidecar { data: Some(other), .. }) if !side.with_file_name(&other).exists() => Ok(()),
+        Ok(Sidecar { data: Some(other), .. }) => Err(format!(
+            "{} is the sidecar of {other}: writing {} would replace it and leave {other} without one; name the output differently, or remove {} first",
+            side.display(),
+            data.display(),
+            side.display()
+        )),
+        Err(_) => Err(format!(
+            "{} exists and is not a dwt sidecar: writing {} would replace it with its sidecar; name the output differently, or remove {} first",
+            side.display(),
+            data.display(),
+            side.display()
+        )),
+    }
+}
+
 /// An input read for a forward transform.
 pub struct Input {
     pub data: Data,
@@ -747,7 +777,9 @@ fn read_pgm(bytes: &[u8], path: &Path) -> Result<(Data, usize, usize, u32)> {
         ))
     })?;
     let samples: Vec<u32> = if plain {
-        let mut v = Vec::with_capacity(count);
+        // Reserved for what the file can hold (a sample and a space take two bytes at least),
+        // not for what its header claims: 18 bytes may claim 10^10 samples.
+        let mut v = Vec::with_capacity(count.min((bytes.len() - pos).div_ceil(2)));
         for _ in 0..count {
             match number(&mut pos) {
                 Some(x) => v.push(x.min(u32::MAX as u64) as u32),
@@ -971,6 +1003,16 @@ pub fn check_writable(path: &Path, what: &str) -> Result<()> {
             "{what} {} is a directory; remove it or choose another name",
             path.display()
         ));
+    }
+    // Outputs are written beside their destination and renamed over it: that would replace a
+    // device (/dev/null), a pipe or a link itself rather than write through it.
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        if !meta.file_type().is_file() {
+            return Err(format!(
+                "{what} {} exists and is not a regular file (a device, a pipe or a link): outputs are written to a new file and renamed into place, which would replace it; name a regular file",
+                path.display()
+            ));
+        }
     }
     let dir = parent_dir(path);
     if !dir.is_dir() {

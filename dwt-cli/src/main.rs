@@ -220,6 +220,7 @@ fn parse_shape(s: &str) -> Result<Vec<usize>> {
             "bad --shape `{s}`: use N, H,W or D,H,W with positive sizes"
         ));
     }
+    lifting::runtime::cpu::sample_count(&shape).map_err(|e| format!("--shape `{s}`: {e}"))?;
     Ok(shape)
 }
 
@@ -360,6 +361,9 @@ fn check_outputs(a: &TransformArgs) -> Result<()> {
         }
         files::check_writable(path, what)?;
     }
+    if !a.inverse {
+        files::check_sidecar_replaceable(&files::sidecar_path(&a.output), &a.output)?;
+    }
     Ok(())
 }
 
@@ -404,9 +408,12 @@ fn check_level_count(levels: u32) -> Result<()> {
 fn check_levels(shape: &[usize], levels: u32) -> Result<()> {
     let max = cpu::max_levels(shape);
     if levels > max {
-        return Err(format!(
-            "{levels} levels is too many for shape {shape:?}: it supports at most {max}"
-        ));
+        let e = lifting::runtime::DwtError::TooManyLevels {
+            shape: shape.to_vec(),
+            levels,
+            max,
+        };
+        return Err(e.to_string());
     }
     Ok(())
 }

@@ -1097,19 +1097,27 @@ fn a_sidecar_names_its_data_file_and_every_field_is_checked() {
     let side: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&cj).unwrap()).unwrap();
     assert_eq!(side["data"], "stem.npy");
-    // A second output with the same stem takes the sidecar: the first is not inverted with it.
-    dwt()
-        .args([
-            "-q",
+    // A second output with the same stem would take the sidecar: refused, the sidecar kept.
+    fails(
+        &[
             "transform",
             s(&input),
             s(&d.p("stem.raw")),
             "-w",
             "Fidelity",
-        ])
-        .args(["-l", "1"])
-        .assert()
-        .success();
+            "-l",
+            "1",
+        ],
+        Some(&input),
+        "is the sidecar of stem.npy",
+    );
+    assert!(!d.p("stem.raw").exists());
+    inverse(&c, &back).assert().success();
+    // A sidecar naming another data file (as one written by a version that let a second output
+    // take it) does not invert the first.
+    edit_json(&cj, |m| {
+        m.insert("data".into(), "stem.raw".into());
+    });
     fails(
         &["transform", s(&c), s(&back), "--inverse"],
         Some(&c),
@@ -1205,6 +1213,10 @@ fn a_sidecar_refuses_coefficients_it_was_not_written_for() {
             d.p("a.json"),
             d.p(&format!("b.{ext}")),
         );
+        // The sidecars of the other extension's files, which these outputs may not replace.
+        for side in [&aj, &d.p("b.json")] {
+            let _ = std::fs::remove_file(side);
+        }
         // The same input, shape and dtype: only the levels differ, so the old sidecar's fields
         // all fit the other coefficients.
         let forward = |out: &Path, levels: &str| {
@@ -1720,4 +1732,102 @@ fn opencl_transforms_survive_any_cache_folder() {
     let odd = d.0.path().join(std::ffi::OsStr::from_bytes(b"cache-\xff"));
     check(odd.as_os_str(), &d.p("f.npy"), false, "a non-UTF-8 name");
     assert!(odd.join("opencl").is_dir(), "the cache went elsewhere");
+}
+
+/// Outputs that are not regular files (a pipe, a link; `/dev/null` was replaced by a file as
+/// root) and sidecars that describe another data file or are not dwt's are refused before any
+/// work, and left as they were; a transform run again replaces its own sidecar.
+#[test]
+fn outputs_never_replace_devices_links_or_other_files_sidecars() {
+    let d = Dir::new();
+    let input = d.p("v.png");
+    scene8(40, 24).save(&input).unwrap();
+    let args = |out: &Path| -> Vec<String> {
+        ["transform", s(&input), s(out), "-w", "LeGall53", "-l", "1"]
+            .map(String::from)
+            .to_vec()
+    };
+    #[cfg(unix)]
+    {
+        let pipe = d.p("pipe.npy");
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&pipe)
+            .status()
+            .unwrap()
+            .success());
+        let link = d.p("link.npy");
+        std::os::unix::fs::symlink(d.p("elsewhere.npy"), &link).unwrap();
+        for out in [&pipe, &link] {
+            let a = args(out);
+            fails(
+                &a.iter().map(String::as_str).collect::<Vec<_>>(),
+                Some(&input),
+                "is not a regular file",
+            );
+            let meta = std::fs::symlink_metadata(out).unwrap();
+            assert!(
+                !meta.file_type().is_file(),
+                "{} was replaced",
+                out.display()
+            );
+        }
+    }
+    // k.npy's sidecar k.json is not replaced by writing k.raw (from the picture or from k.npy).
+    let k = d.p("k.npy");
+    forward_ok(&input, &k, "LeGall53", "2");
+    let side = std::fs::read(d.p("k.json")).unwrap();
+    let raw = d.p("k.raw");
+    for from in [&input, &k] {
+        let a = ["transform", s(from), s(&raw), "-w", "Cdf97", "-l", "1"];
+        fails(&a, Some(from), "is the sidecar of k.npy");
+        assert_eq!(std::fs::read(d.p("k.json")).unwrap(), side);
+        assert!(!d.p("k.raw").exists());
+    }
+    // Run again, the transform replaces its own sidecar; k.npy still inverts.
+    forward_ok(&input, &k, "HaarNoShift", "1");
+    inverse(&k, &d.p("back.png")).assert().success();
+    // A JSON file of the user's is not a sidecar to replace.
+    std::fs::write(d.p("r.json"), "{\"a\": 1}\n").unwrap();
+    let a = args(&d.p("r.npy"));
+    fails(
+        &a.iter().map(String::as_str).collect::<Vec<_>>(),
+        Some(&input),
+        "is not a dwt sidecar",
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.p("r.json")).unwrap(),
+        "{\"a\": 1}\n"
+    );
+}
+
+/// A plain PGM whose header claims more samples than its few bytes hold is an error, not an
+/// allocation of the header's size (18 bytes claiming 10^10 samples aborted the tool); so is a
+/// `dwt emit --shape` whose samples overflow.
+#[test]
+fn claimed_sizes_are_checked_against_what_is_there() {
+    let d = Dir::new();
+    for (name, header) in [
+        ("big.pgm", "100000 100000"),
+        ("huge.pgm", "4294967295 4294967295"),
+    ] {
+        let p = d.p(name);
+        std::fs::write(&p, format!("P2\n{header}\n255\n1\n")).unwrap();
+        let out = d.p("o.npy");
+        fails(
+            &["transform", s(&p), s(&out), "-w", "LeGall53", "-l", "1"],
+            Some(&p),
+            "the plain PGM has 1 samples",
+        );
+    }
+    fails(
+        &[
+            "emit",
+            "--wavelet",
+            "LeGall53",
+            "--shape",
+            "18446744073709551615,18446744073709551615",
+        ],
+        None,
+        "more samples than this machine can address",
+    );
 }

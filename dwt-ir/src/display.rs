@@ -14,7 +14,13 @@ impl fmt::Display for Wavelet {
                 writeln!(f, "/// {line}")?;
             }
         }
-        writeln!(f, "wavelet {} {{", self.name)?;
+        // A name that is a Rust keyword was written `r#name`, and reads back only so.
+        let raw = if syn::parse_str::<syn::Ident>(&self.name).is_err() {
+            "r#"
+        } else {
+            ""
+        };
+        writeln!(f, "wavelet {raw}{} {{", self.name)?;
         writeln!(f, "    kind = {};", self.kind.name())?;
         writeln!(f, "    boundary = {};", self.boundary.name())?;
         if self.shift != 0 {

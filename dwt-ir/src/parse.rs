@@ -68,6 +68,10 @@ impl Parse for Declarations {
     }
 }
 
+/// The longest wavelet name, in characters: the name becomes kernel names and, through them, the
+/// names of compiled-kernel cache files (PoCL aborted on a name of 5000 characters).
+pub const MAX_NAME_LEN: usize = 64;
+
 mod kw {
     syn::custom_keyword!(wavelet);
     syn::custom_keyword!(scale);
@@ -87,6 +91,16 @@ impl Parse for Declaration {
                 "expected the wavelet's name after `wavelet`, e.g. `wavelet LeGall53 { ... }`",
             )
         })?;
+        let name_len = syn::ext::IdentExt::unraw(&ident)
+            .to_string()
+            .chars()
+            .count();
+        if name_len > MAX_NAME_LEN {
+            return Err(syn::Error::new(
+                ident.span(),
+                format!("a wavelet name of {name_len} characters: names are at most {MAX_NAME_LEN} (they become the names of its kernels and of their cache files)"),
+            ));
+        }
         let body;
         braced!(body in input);
         let mut statements = Vec::new();
@@ -96,8 +110,8 @@ impl Parse for Declaration {
         let mut doc = Vec::new();
         let mut attrs = Vec::new();
         for attr in all_attrs {
-            match doc_line(&attr) {
-                Some(line) => doc.push(line),
+            match doc_lines(&attr) {
+                Some(lines) => doc.extend(lines),
                 None => attrs.push(attr),
             }
         }
@@ -111,7 +125,10 @@ impl Parse for Declaration {
     }
 }
 
-fn doc_line(attr: &syn::Attribute) -> Option<String> {
+/// The lines of a doc attribute: one for `/// text`, several for a block (`/** ... */`) or a
+/// `#[doc = "..."]` holding newlines, each without one leading space, so that the canonical
+/// form (one `///` per line) reads back the same.
+fn doc_lines(attr: &syn::Attribute) -> Option<Vec<String>> {
     if !attr.path().is_ident("doc") {
         return None;
     }
@@ -125,7 +142,8 @@ fn doc_line(attr: &syn::Attribute) -> Option<String> {
         return None;
     };
     let text = s.value();
-    Some(text.strip_prefix(' ').unwrap_or(&text).to_string())
+    let lines = (text.split('\n')).map(|line| line.strip_prefix(' ').unwrap_or(line).to_string());
+    Some(lines.collect())
 }
 
 /// One statement of a wavelet body, before validation.
@@ -938,5 +956,42 @@ mod tests {
         let e = error("wavelet W {\n    odd -= even[0]\n    even += odd[0];\n}");
         assert_eq!((e.line, e.column), (2, 12));
         assert!(e.message.contains("missing `;`"), "{e}");
+    }
+
+    /// The canonical form (`Display`) reads back as the same wavelet where the source had a
+    /// block doc comment, a `#[doc]` holding newlines or a name that is a Rust keyword (the `dwt`
+    /// sidecar and the macro's own check both read it back).
+    #[test]
+    fn block_docs_and_keyword_names_read_back_from_the_canonical_form() {
+        for src in [
+            "/** A wavelet documented\n    with a block comment. */\nwavelet BlockDoc { odd -= even[0]; }",
+            "#[doc = \"a\\nb\\n\"]\nwavelet DocAttr { odd -= even[0]; }",
+            "/// one\n///\n///   indented\nwavelet Lines { odd -= even[0]; }",
+            "wavelet r#fn { odd -= even[0]; even += (odd[0] + 1) >> 1; }",
+        ] {
+            let w = parse_wavelet(src).unwrap_or_else(|e| panic!("{src}: {e}"));
+            let again = parse_wavelet(&w.to_string())
+                .unwrap_or_else(|e| panic!("{src}\nwritten as\n{w}\n: {e}"));
+            assert_eq!(again, w, "{src}");
+            assert!(w.doc.iter().all(|l| !l.contains('\n')), "{:?}", w.doc);
+        }
+        assert_eq!(
+            parse_wavelet("/** a\n b */ wavelet W { odd -= even[0]; }")
+                .unwrap()
+                .doc,
+            ["a", "b "]
+        );
+    }
+
+    /// A name longer than [`MAX_NAME_LEN`] is an error at the name (it became kernel names that
+    /// aborted PoCL); the longest is taken.
+    #[test]
+    fn overlong_names_are_refused() {
+        let name = "W".repeat(MAX_NAME_LEN + 1);
+        let e = error(&format!("wavelet {name} {{ odd -= even[0]; }}"));
+        assert!(e.message.contains("at most 64"), "{e}");
+        assert_eq!((e.line, e.column), (1, 9));
+        let name = "W".repeat(MAX_NAME_LEN);
+        assert!(parse_wavelet(&format!("wavelet {name} {{ odd -= even[0]; }}")).is_ok());
     }
 }

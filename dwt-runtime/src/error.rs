@@ -16,7 +16,7 @@ pub enum DwtError {
         len: usize,
         needed: usize,
     },
-    #[error("{levels} levels is too many for shape {shape:?}: it supports at most {max} (each level halves every axis longer than 1)")]
+    #[error("{}", too_many_levels(shape, *levels, *max))]
     TooManyLevels {
         shape: Vec<usize>,
         levels: u32,
@@ -129,4 +129,16 @@ pub enum DwtError {
     /// An ndarray view whose elements are not contiguous in row-major order.
     #[error("the array of shape {shape:?} is not in standard (contiguous row-major) layout; transform a contiguous copy (e.g. `.as_standard_layout().into_owned()`)")]
     NotStandardLayout { shape: Vec<usize> },
+}
+
+/// [`DwtError::TooManyLevels`]'s message: a shape of single samples has nothing to transform.
+fn too_many_levels(shape: &[usize], levels: u32, max: u32) -> String {
+    let count = match levels {
+        1 => "1 level".to_string(),
+        n => format!("{n} levels"),
+    };
+    match max {
+        0 => format!("shape {shape:?} is too small to transform ({count} asked): every axis has 1 sample, and a level needs an axis of 2 or more"),
+        _ => format!("{count} is too many for shape {shape:?}: it supports at most {max} (each level halves every axis longer than 1)"),
+    }
 }

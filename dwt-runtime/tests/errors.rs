@@ -21,10 +21,13 @@ fn too_many_levels() {
     );
     assert!(e.to_string().contains("at most 2"), "{e}");
     let mut one = vec![5i32];
-    assert!(matches!(
-        forward(legall(), &mut one, &[1], 1, Layout::Mallat),
-        Err(DwtError::TooManyLevels { max: 0, .. })
-    ));
+    let e = forward(legall(), &mut one, &[1, 1], 1, Layout::Mallat).unwrap_err();
+    assert!(matches!(e, DwtError::TooManyLevels { max: 0, .. }), "{e:?}");
+    // Nothing to transform is said so, not as "at most 0 levels".
+    assert_eq!(
+        e.to_string(),
+        "shape [1, 1] is too small to transform (1 level asked): every axis has 1 sample, and a level needs an axis of 2 or more"
+    );
     assert_eq!(one, [5], "input untouched on error");
 }
 
