@@ -77,7 +77,14 @@ impl Data {
                     (i32::MIN as i64, i32::MAX as i64)
                 };
                 if let Some(x) = v.iter().find(|&&x| x < lo || x > hi) {
-                    return Err(format!("value {x} does not fit {}", t.name()));
+                    let wider = match t {
+                        ElementType::I16 => "--dtype i32",
+                        _ => "--dtype f64 (a float wavelet) or fewer bits",
+                    };
+                    return Err(format!(
+                        "value {x} does not fit {} ({lo} to {hi}); use {wider}",
+                        t.name()
+                    ));
                 }
                 Ok(if t == ElementType::I16 {
                     Data::I16(v.iter().map(|&x| x as i16).collect())

@@ -391,8 +391,12 @@ fn finite(data: &data::Data, what: impl FnOnce(usize) -> String) -> Result<()> {
 
 /// What a float transform whose values left the element type's range says of `n` of them.
 fn overflowed(wavelet: &Wavelet, element: ElementType, n: usize) -> String {
+    let advice = match element {
+        ElementType::F64 => "use a wavelet with smaller coefficients, or scale the data down",
+        _ => "use --dtype f64, or a wavelet with smaller coefficients",
+    };
     format!(
-        "{} overflowed {}: {n} values are not finite; use --dtype f64, or a wavelet with smaller coefficients",
+        "{} overflowed {}: {n} values are not finite; {advice}",
         wavelet.name,
         element.name()
     )
@@ -512,10 +516,18 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
         }
     }
     let input_dtype = input.stored;
-    let mut data = input.data.convert(element)?;
+    finite(&input.data, |n| {
+        format!(
+            "{} has {n} samples that are not finite (NaN or infinite); lifting would spread them to their neighbours: replace them first",
+            a.input.display(),
+        )
+    })?;
+    let mut data =
+        (input.data.convert(element)).map_err(|e| format!("{}: {e}", a.input.display()))?;
+    // Finite in the file, beyond the element type's range once narrowed (1e300 in f32).
     finite(&data, |n| {
         format!(
-            "{} has {n} samples that are not finite in {} (NaN or infinite); lifting would spread them to their neighbours: replace them first",
+            "{} has {n} samples beyond the range of {}; transform it with --dtype f64",
             a.input.display(),
             element.name()
         )

@@ -1528,9 +1528,63 @@ fn non_finite_values_are_refused() {
     fails(
         &["transform", s(&nan), s(&out2), "-w", "Cdf97", "-l", "1"],
         Some(&nan),
-        "has 2 samples that are not finite in f32",
+        "has 2 samples that are not finite (NaN or infinite)",
     );
     assert!(!out2.exists());
+    // Finite f64 samples beyond f32's range: the advice is f64, which then transforms them.
+    let big = d.p("big.npy");
+    let body: Vec<u8> = [1e300f64, 2.0, -1e300, 4.0, 5.0, 6.0, 7.0, 8.0]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    write_npy(&big, "<f8", &[2, 4], &body);
+    fails(
+        &["transform", s(&big), s(&out2), "-w", "Cdf97", "-l", "1"],
+        Some(&big),
+        "has 2 samples beyond the range of f32; transform it with --dtype f64",
+    );
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(&big),
+            s(&out2),
+            "-w",
+            "Cdf97",
+            "-l",
+            "1",
+        ])
+        .args(["--dtype", "f64"])
+        .assert()
+        .success();
+    // Overflowing f64 itself, the advice is not the --dtype given.
+    let out3 = d.p("n3.npy");
+    let huge = [1.7e308f64; 8]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect::<Vec<u8>>();
+    let huge_path = d.p("huge.npy");
+    write_npy(&huge_path, "<f8", &[2, 4], &huge);
+    let out = dwt()
+        .args([
+            "transform",
+            s(&huge_path),
+            s(&out3),
+            "-w",
+            "Cdf97",
+            "-l",
+            "1",
+        ])
+        .args(["--dtype", "f64"])
+        .assert()
+        .failure()
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("overflowed f64") && !err.contains("use --dtype f64"),
+        "{err}"
+    );
 }
 
 /// A .npy file's `descr` and data bytes.
