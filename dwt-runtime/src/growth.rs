@@ -240,12 +240,16 @@ impl Growth {
                 "at most {l} level{}",
                 if l == 1 { "" } else { "s" }
             ));
-        } else {
+        } else if self.levels > 1 {
             advice.push("fewer levels".to_string());
+        } else {
+            // One level already: only narrower input would fit.
+            advice.push("input of fewer bits".to_string());
         }
         advice.push(ALLOW_OVERFLOW.to_string());
         let last = advice.pop().unwrap_or_default();
         let advice = match advice.len() {
+            0 => last,
             1 => format!("use {} or {last}", advice[0]),
             _ => format!("use {}, or {last}", advice.join(", ")),
         };
@@ -1208,6 +1212,21 @@ mod tests {
         assert!(
             e.starts_with("LeGall53, 4 levels, 2-D, 16-bit input needs ")
                 && e.contains(" bits but i16 holds 16: use i32, fewer levels, or allow overflow (`PlanBuilder::allow_overflow`, `dwt --allow-overflow`)"),
+            "{e}"
+        );
+        // At one level, fewer levels is no advice.
+        let e = check_bit_growth(
+            w,
+            1,
+            &[1080, 1920],
+            InputRange::signed(32).unwrap(),
+            ElementType::I32,
+            false,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            !e.contains("fewer levels") && e.contains("use input of fewer bits or allow overflow"),
             "{e}"
         );
         let allowed = check_bit_growth(
