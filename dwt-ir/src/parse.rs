@@ -289,7 +289,7 @@ fn lower(ident: &syn::Ident, doc: Vec<String>, statements: Vec<Statement>) -> sy
         match name.as_str() {
             "kind" => {
                 dup(kind.is_some())?;
-                kind = Some(match word(value)?.as_str() {
+                kind = Some(match word(value, "`integer` or `float`")?.as_str() {
                     "integer" => ElementKind::Integer,
                     "float" => ElementKind::Float,
                     other => {
@@ -302,7 +302,8 @@ fn lower(ident: &syn::Ident, doc: Vec<String>, statements: Vec<Statement>) -> sy
             }
             "boundary" => {
                 dup(boundary.is_some())?;
-                boundary = Some(match word(value)?.as_str() {
+                let rules = "`clamp`, `symmetric` or `periodic`";
+                boundary = Some(match word(value, rules)?.as_str() {
                     "clamp" => Boundary::Clamp,
                     "symmetric" => Boundary::Symmetric,
                     "periodic" => Boundary::Periodic,
@@ -432,14 +433,16 @@ fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
         .map(|(_, c)| c)
 }
 
-fn word(value: &Expr) -> syn::Result<String> {
+/// The bare word a setting takes (`kind = float`), or an error saying which (`expected`), as a
+/// string (`"clamp"`) or anything else would otherwise leave unsaid.
+fn word(value: &Expr, expected: &str) -> syn::Result<String> {
     match value {
         Expr::Path(p) if p.path.get_ident().is_some() => {
             Ok(p.path.get_ident().unwrap().to_string())
         }
         other => Err(syn::Error::new_spanned(
             other,
-            "expected a single word here",
+            format!("expected a bare word here: {expected}"),
         )),
     }
 }
@@ -993,5 +996,14 @@ mod tests {
         assert_eq!((e.line, e.column), (1, 9));
         let name = "W".repeat(MAX_NAME_LEN);
         assert!(parse_wavelet(&format!("wavelet {name} {{ odd -= even[0]; }}")).is_ok());
+    }
+
+    /// A setting's value written as a string says which words it takes.
+    #[test]
+    fn a_quoted_setting_says_which_words_it_takes() {
+        let e = error("wavelet W { boundary = \"clamp\"; odd -= even[0]; }");
+        assert!(e.message.contains("`clamp`, `symmetric` or `periodic`"), "{e}");
+        let e = error("wavelet W { kind = \"float\"; odd -= even[0]; }");
+        assert!(e.message.contains("`integer` or `float`"), "{e}");
     }
 }
