@@ -161,12 +161,14 @@ pub enum NpyType {
     I16,
     U32,
     I32,
+    /// numpy's default integer type: read where every value fits i32.
+    I64,
     F32,
     F64,
 }
 
 impl NpyType {
-    pub const ALL: [NpyType; 9] = [
+    pub const ALL: [NpyType; 10] = [
         NpyType::Bool,
         NpyType::U8,
         NpyType::I8,
@@ -174,6 +176,7 @@ impl NpyType {
         NpyType::I16,
         NpyType::U32,
         NpyType::I32,
+        NpyType::I64,
         NpyType::F32,
         NpyType::F64,
     ];
@@ -188,6 +191,7 @@ impl NpyType {
             NpyType::I16 => "i16",
             NpyType::U32 => "u32",
             NpyType::I32 => "i32",
+            NpyType::I64 => "i64",
             NpyType::F32 => "f32",
             NpyType::F64 => "f64",
         }
@@ -207,6 +211,7 @@ impl NpyType {
             NpyType::I16 => "int16",
             NpyType::U32 => "uint32",
             NpyType::I32 => "int32",
+            NpyType::I64 => "int64",
             NpyType::F32 => "float32",
             NpyType::F64 => "float64",
         }
@@ -221,6 +226,7 @@ impl NpyType {
             NpyType::I16 => "<i2",
             NpyType::U32 => "<u4",
             NpyType::I32 => "<i4",
+            NpyType::I64 => "<i8",
             NpyType::F32 => "<f4",
             NpyType::F64 => "<f8",
         }
@@ -236,7 +242,7 @@ impl NpyType {
             NpyType::Bool | NpyType::U8 | NpyType::I8 => 1,
             NpyType::U16 | NpyType::I16 => 2,
             NpyType::U32 | NpyType::I32 | NpyType::F32 => 4,
-            NpyType::F64 => 8,
+            NpyType::I64 | NpyType::F64 => 8,
         }
     }
 
@@ -244,7 +250,7 @@ impl NpyType {
     pub fn element_type(self) -> ElementType {
         match self {
             NpyType::Bool | NpyType::U8 | NpyType::I8 | NpyType::I16 => ElementType::I16,
-            NpyType::U16 | NpyType::U32 | NpyType::I32 => ElementType::I32,
+            NpyType::U16 | NpyType::U32 | NpyType::I32 | NpyType::I64 => ElementType::I32,
             NpyType::F32 => ElementType::F32,
             NpyType::F64 => ElementType::F64,
         }
@@ -260,6 +266,7 @@ impl NpyType {
             NpyType::I16 => (i16::MIN.into(), i16::MAX.into()),
             NpyType::U32 => (0, u32::MAX.into()),
             NpyType::I32 => (i32::MIN.into(), i32::MAX.into()),
+            NpyType::I64 => (i64::MIN, i64::MAX),
             NpyType::F32 | NpyType::F64 => return None,
         })
     }
@@ -317,7 +324,8 @@ pub fn npy_bytes_as(data: &Data, shape: &[usize], t: NpyType) -> Result<Vec<u8>,
                 match t.size() {
                     1 => body.push(x as u8),
                     2 => body.extend_from_slice(&(x as u16).to_le_bytes()),
-                    _ => body.extend_from_slice(&(x as u32).to_le_bytes()),
+                    4 => body.extend_from_slice(&(x as u32).to_le_bytes()),
+                    _ => body.extend_from_slice(&x.to_le_bytes()),
                 }
             }
             body
@@ -425,7 +433,7 @@ pub fn read_npy(bytes: &[u8]) -> Result<(Data, Vec<usize>, NpyType), String> {
     let body = &bytes[start + header_len..];
     let Some(stored) = descr.get(1..).and_then(NpyType::from_descr) else {
         return Err(format!(
-            "unsupported .npy dtype `{descr}`; use (u)int8/16/32, float32 or float64"
+            "unsupported .npy dtype `{descr}`; use (u)int8/16/32, int64 (values within int32's range), float32 or float64"
         ));
     };
     let size = stored.size();
@@ -456,6 +464,18 @@ pub fn read_npy(bytes: &[u8]) -> Result<(Data, Vec<usize>, NpyType), String> {
                 .collect();
             if v.iter().any(|&x| x > i32::MAX as u32) {
                 return Err("uint32 values above 2^31 - 1 do not fit i32".into());
+            }
+            Data::I32(v.into_iter().map(|x| x as i32).collect())
+        }
+        NpyType::I64 => {
+            let v: Vec<i64> = (body.chunks_exact(8))
+                .map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes")))
+                .collect();
+            let fits = |x: &i64| i32::try_from(*x).is_ok();
+            if let Some(x) = v.iter().find(|x| !fits(x)) {
+                return Err(format!(
+                    "int64 value {x} does not fit i32, the widest integer type transformed; convert the array to float64 for a float wavelet"
+                ));
             }
             Data::I32(v.into_iter().map(|x| x as i32).collect())
         }
@@ -501,6 +521,8 @@ mod tests {
             let values: Vec<i64> = match t.range() {
                 // u32's top half does not fit the i32 it is read into (read_npy refuses it).
                 Some(_) if t == NpyType::U32 => vec![0, i32::MAX.into(), 12345],
+                // Nor does int64's range; its values that fit i32 are read.
+                Some(_) if t == NpyType::I64 => vec![i32::MIN.into(), i32::MAX.into(), -12345],
                 Some((lo, hi)) => vec![lo, hi, (lo + hi) / 2],
                 None => vec![0, -3, 7],
             };

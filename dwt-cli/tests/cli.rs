@@ -1641,6 +1641,15 @@ fn an_inverse_gives_back_the_input_dtype() {
                 .collect(),
             "LeGall53",
         ),
+        // numpy's default integers, with values a transform in i32 holds.
+        (
+            "<i8",
+            ramp(-(1 << 20), 1 << 20)
+                .iter()
+                .flat_map(|&x| x.to_le_bytes())
+                .collect(),
+            "LeGall53",
+        ),
         (
             "<i2",
             ramp(-1000, 1000)
@@ -1678,6 +1687,26 @@ fn an_inverse_gives_back_the_input_dtype() {
             assert_eq!(got_body, body, "{descr}: the reconstruction");
         }
     }
+
+    // int64 values beyond int32's range are refused, saying so.
+    let wide = d.p("wide.npy");
+    let mut values = vec![0i64; n];
+    values[3] = 1 << 40;
+    let body: Vec<u8> = values.iter().flat_map(|x| x.to_le_bytes()).collect();
+    write_npy(&wide, "<i8", &shape, &body);
+    fails(
+        &[
+            "transform",
+            s(&wide),
+            s(&d.p("w.npy")),
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+        ],
+        Some(&wide),
+        "int64 value 1099511627776 does not fit i32",
+    );
 
     // Coefficients edited so that the reconstruction leaves uint8's range: an error naming it
     // (never wrapped), and --dtype i16 writes the coefficients' type instead.
