@@ -992,7 +992,12 @@ fn parent_dir(p: &Path) -> &Path {
 /// Checks, before any work, that `path` can be written as a file: it is not a directory and its
 /// directory exists. `what` names it in the error ("the output", "the sidecar", "the preview").
 pub fn check_writable(path: &Path, what: &str) -> Result<()> {
-    if path.file_name().is_none() {
+    // `out.npy/` names a directory to the file system, whatever `file_name` says.
+    let ends_in_separator = path
+        .as_os_str()
+        .to_string_lossy()
+        .ends_with(std::path::MAIN_SEPARATOR);
+    if path.file_name().is_none() || ends_in_separator {
         return Err(format!(
             "{what} {} is not a file name; name a file",
             path.display()

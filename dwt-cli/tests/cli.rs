@@ -1869,6 +1869,13 @@ fn outputs_never_replace_devices_links_or_other_files_sidecars() {
     // Run again, the transform replaces its own sidecar; k.npy still inverts.
     forward_ok(&input, &k, "HaarNoShift", "1");
     inverse(&k, &d.p("back.png")).assert().success();
+    // A name ending in a separator names a directory: refused before any work.
+    let a = args(&d.p("dir.npy/"));
+    fails(
+        &a.iter().map(String::as_str).collect::<Vec<_>>(),
+        Some(&input),
+        "is not a file name",
+    );
     // A JSON file of the user's is not a sidecar to replace.
     std::fs::write(d.p("r.json"), "{\"a\": 1}\n").unwrap();
     let a = args(&d.p("r.npy"));
