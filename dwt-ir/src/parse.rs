@@ -1002,7 +1002,10 @@ mod tests {
     #[test]
     fn a_quoted_setting_says_which_words_it_takes() {
         let e = error("wavelet W { boundary = \"clamp\"; odd -= even[0]; }");
-        assert!(e.message.contains("`clamp`, `symmetric` or `periodic`"), "{e}");
+        assert!(
+            e.message.contains("`clamp`, `symmetric` or `periodic`"),
+            "{e}"
+        );
         let e = error("wavelet W { kind = \"float\"; odd -= even[0]; }");
         assert!(e.message.contains("`integer` or `float`"), "{e}");
     }
