@@ -749,8 +749,8 @@ fn emit(a: EmitArgs) -> Result<()> {
         &config,
     )
     .map_err(|e| e.to_string())?;
-    if let Err(e) = &module.vertical {
-        eprintln!("note: no vertical kernels: {e}");
+    if let dwt_emit_c::Vertical::Lines { why, .. } = &module.vertical {
+        eprintln!("note: no sliding window ({why}): the lines kernel lifts the columns and depth");
     }
     write_stdout(&module.source())
 }

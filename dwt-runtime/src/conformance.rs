@@ -739,6 +739,108 @@ pub fn float_cases(random_cases: u32) -> u32 {
     (random_cases / 4).max(1)
 }
 
+/// Programs the sliding window cannot run, which a GPU backend lifts along y and z with its lines
+/// kernel: two periodic programs (one pre-shifted), in i16 and i32, and a float program scaling
+/// between its steps, in f32; 1-D to 3-D, degenerate sides to 512x768, both layouts, forward,
+/// inverse and the round trip. Unlike the catalogue's, a refusal here fails: every case is
+/// within a default configuration's row limit, and no backend may refuse these programs there.
+pub fn lines(backend: &dyn Backend) {
+    let periodic = |name: &str, predict: &str, shift: u32| {
+        dwt_ir::parse_wavelet(&format!(
+            "wavelet {name} {{ boundary = periodic; shift = {shift}; odd -= {predict}; even += (odd[-1] + odd[0] + 2) >> 2; }}"
+        ))
+        .expect("a periodic program")
+    };
+    let legall = periodic("PeriodicLeGall", "(even[0] + even[1]) >> 1", 0);
+    let shifted = periodic(
+        "PeriodicShifted",
+        "(9*(even[0] + even[1]) - (even[-1] + even[2]) + 8) >> 4",
+        1,
+    );
+    let half = |target, k| Step {
+        target,
+        sign: Sign::Sub,
+        taps: Laurent::from_terms([(0, Coeff::ratio(1, 2)), (k, Coeff::ratio(1, 2))]),
+        rounding: 0,
+        shift: 0,
+    };
+    let scaled = Wavelet {
+        name: "ScaledMiddle".into(),
+        doc: vec![],
+        kind: ElementKind::Float,
+        boundary: Boundary::Symmetric,
+        shift: 0,
+        program: Program {
+            ops: vec![
+                Op::Lift(half(Phase::Odd, 1)),
+                Op::Scale {
+                    low: Coeff::int(2),
+                    high: Coeff::ratio(1, 2),
+                },
+                Op::Lift(half(Phase::Even, -1)),
+            ],
+        },
+    };
+    // Periodic sides are even at every level; the scaled program's need not be.
+    let periodic_shapes: &[(&[usize], u32)] = &[
+        (&[16], 2),
+        (&[1, 16], 2),
+        (&[16, 1], 2),
+        (&[2, 16], 1),
+        (&[8, 8], 3),
+        (&[64, 96], 3),
+        (&[512, 768], 2),
+        (&[4, 4, 4], 2),
+        (&[8, 24, 40], 3),
+    ];
+    let scaled_shapes: &[(&[usize], u32)] = &[
+        (&[1, 64], 1),
+        (&[8, 8], 2),
+        (&[37, 51], 3),
+        (&[5, 9, 12], 2),
+    ];
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    let mut each = |w: &Wavelet, shapes: &[(&[usize], u32)]| {
+        for &(shape, levels) in shapes {
+            for layout in [Layout::Mallat, Layout::Interleaved] {
+                let seed = shape.iter().fold(levels as u64, |s, &n| s * 31 + n as u64);
+                let f = &mut failures;
+                let counts = match w.kind {
+                    ElementKind::Integer => vec![
+                        (
+                            "i16",
+                            case::<i16>(backend, w, shape, levels, layout, seed, f),
+                        ),
+                        (
+                            "i32",
+                            case::<i32>(backend, w, shape, levels, layout, seed, f),
+                        ),
+                    ],
+                    ElementKind::Float => vec![(
+                        "f32",
+                        case::<f32>(backend, w, shape, levels, layout, seed, f),
+                    )],
+                };
+                // Each type's case runs forward, inverse and the round trip: 3 when none refused.
+                for (elem, n) in counts {
+                    ran += n;
+                    if n < 3 {
+                        failures.push(format!(
+                            "{} {elem} {shape:?} {levels} levels {layout:?}: refused (see the notes above)",
+                            w.name
+                        ));
+                    }
+                }
+            }
+        }
+    };
+    each(&legall, periodic_shapes);
+    each(&shifted, periodic_shapes);
+    each(&scaled, scaled_shapes);
+    report("programs without a sliding window", backend, ran, failures);
+}
+
 /// Bad requests are errors, not panics, and leave the data untouched.
 pub fn rejects_bad_requests(backend: &dyn Backend) {
     let w = dwt_catalogue::by_name("LeGall53").expect("catalogue wavelet");
@@ -809,6 +911,7 @@ macro_rules! conformance_tests {
         $crate::conformance_tests!(@one [$(#[$attr])*] conformance_random_float_programs, $crate::conformance::random_float_programs(&$backend, $crate::conformance::float_cases($n)));
         $crate::conformance_tests!(@one [$(#[$attr])*] conformance_rejects_bad_requests, $crate::conformance::rejects_bad_requests(&$backend));
         $crate::conformance_tests!(@one [$(#[$attr])*] conformance_pyramids, $crate::conformance::pyramids(&$backend));
+        $crate::conformance_tests!(@one [$(#[$attr])*] conformance_lines, $crate::conformance::lines(&$backend));
     };
     (@one [$($attr:tt)*] $test:ident, $check:expr) => {
         #[test]

@@ -67,6 +67,35 @@ pub struct VerticalPass {
     pub geometry: VerticalGeometry,
 }
 
+/// How a module lifts along y and z: by the sliding window, or, for a program the window cannot
+/// run (a periodic boundary, a scale between steps), by the lines kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Vertical {
+    /// The sliding-window kernels (van der Laan et al.'s vertical pass).
+    Window(VerticalPass),
+    /// The rows kernel without the pre-shift (`lines` in its name), with the rows kernel's
+    /// parameters, run along y and z as strided lines (`sample_step` a row's or a plane's
+    /// pitch), one group per line of at most `LaunchConfig::row_limit` samples. Each line is read
+    /// whole before it is lifted, so the boundary rule and scales anywhere apply as along a row;
+    /// its accesses coalesce only across groups (slower than the sliding window, but exact).
+    Lines {
+        /// The lines kernel's name.
+        kernel: String,
+        /// Why the sliding window cannot run this program.
+        why: EmitError,
+    },
+}
+
+impl Vertical {
+    /// The sliding window's kernels, or why there are none.
+    pub fn window(&self) -> Result<&VerticalPass, &EmitError> {
+        match self {
+            Vertical::Window(v) => Ok(v),
+            Vertical::Lines { why, .. } => Err(why),
+        }
+    }
+}
+
 /// The emitted source of one program (a wavelet in one direction) for one element type and layout.
 #[derive(Clone, Debug)]
 pub struct KernelModule {
@@ -93,16 +122,9 @@ pub struct KernelModule {
     /// segments of many groups per row; `None` for a periodic boundary (those rows then take the
     /// sliding kernel, which has no periodic rule either).
     pub row_segments: Option<RowSegments>,
-    /// The vertical kernels, or why the sliding window cannot run this program (a periodic
-    /// boundary, a scale between steps): the rows kernel is emitted either way.
-    pub vertical: Result<VerticalPass, EmitError>,
-    /// Where there are no vertical kernels ([`vertical`](Self::vertical) is an error): the rows
-    /// kernel without the pre-shift (`lines` in its name), with the rows kernel's parameters, run
-    /// along y and z as strided lines (`sample_step` a row's or a plane's pitch), one group per
-    /// line of at most `LaunchConfig::row_limit` samples. Each line is read whole before it is
-    /// lifted, so the boundary rule and scales anywhere apply as along a row; its accesses
-    /// coalesce only across groups (slower than the sliding window, but exact).
-    pub lines_kernel: Option<String>,
+    /// How the module lifts along y and z: the sliding window's kernels, or the lines kernel
+    /// where the window cannot run this program.
+    pub vertical: Vertical,
     /// The fused 2-D kernel, or why there is none (a periodic boundary, a tile too large for
     /// local memory, the two-pass strategy): the planner then runs the two passes.
     pub tile: Result<TilePass, EmitError>,
@@ -308,11 +330,21 @@ pub fn emit_module(
     let mut kernels = vec![kernel(&rows_kernel, false, &|w| {
         e.rows(w, &rows_kernel, false)
     })];
-    let lines_kernel = vertical.is_err().then(|| {
-        let name = dialect.kernel_name(&prefix, elem, "lines");
-        kernels.push(kernel(&name, false, &|w| e.rows(w, &name, true)));
-        name
-    });
+    let vertical_kernels = match &vertical {
+        Ok((geometry, _)) => Vertical::Window(VerticalPass {
+            columns_kernel: columns_kernel.clone(),
+            geometry: geometry.clone(),
+            margin: 2 * step_margins(&program.ops).last().copied().unwrap_or(0),
+        }),
+        Err(why) => {
+            let name = dialect.kernel_name(&prefix, elem, "lines");
+            kernels.push(kernel(&name, false, &|w| e.rows(w, &name, true)));
+            Vertical::Lines {
+                kernel: name,
+                why: why.clone(),
+            }
+        }
+    };
     let shift_kernel = (e.pre_shifted() && geometry.is_some()).then(|| {
         kernels.push(kernel(&shift_kernel, false, &|w| e.shift(w, &shift_kernel)));
         shift_kernel
@@ -454,14 +486,9 @@ pub fn emit_module(
         prelude_any_layout: prelude_for(None, any_layout_resolves),
         kernels,
         rows_kernel,
-        lines_kernel,
         shift_kernel,
         row_segments,
-        vertical: vertical.map(|(geometry, _)| VerticalPass {
-            columns_kernel,
-            geometry,
-            margin: 2 * step_margins(&program.ops).last().copied().unwrap_or(0),
-        }),
+        vertical: vertical_kernels,
         tile,
         small_tile,
         pyramids,
@@ -958,7 +985,7 @@ impl Emitter<'_> {
     // ---------------------------------------------------------------- horizontal pass
 
     /// The rows kernel; with `lines`, the same lifting without the pre-shift, for lines along y
-    /// or z ([`KernelModule::lines_kernel`]).
+    /// or z ([`Vertical::Lines`]).
     fn rows(&self, w: &mut Writer, name: &str, lines: bool) {
         let d = self.d;
         let wg = self.cfg.row_group_size;
@@ -1079,7 +1106,7 @@ impl Emitter<'_> {
     }
 
     /// The rows kernel's load, pre-shifting (forward) where the program shifts; for `lines`
-    /// ([`KernelModule::lines_kernel`]) without the pre-shift, and strided.
+    /// ([`Vertical::Lines`]) without the pre-shift, and strided.
     fn rows_load(&self, w: &mut Writer, lines: bool) {
         let wg = self.cfg.row_group_size;
         let split_input = self.direction == Direction::Inverse && self.layout == Layout::Mallat;

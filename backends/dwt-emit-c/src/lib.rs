@@ -46,7 +46,7 @@ mod tile_inner;
 mod writer;
 
 pub use dialect::{Cuda, Dialect, OpenCl, Param};
-pub use emit::{emit_module, KernelModule, VerticalGeometry, VerticalPass};
+pub use emit::{emit_module, KernelModule, Vertical, VerticalGeometry, VerticalPass};
 pub use even_rows::{EVEN_ROWS_MIN_SAMPLES, EVEN_ROWS_THREADS};
 pub use level_pair::{
     LevelPairPass, LEVEL_PAIRS_MIN_SAMPLES, LEVEL_PAIR_SEGMENT, LEVEL_PAIR_THREADS, LEVEL_PAIR_TILE,

@@ -27,7 +27,7 @@
 
 use dwt_ir::{Direction, Layout};
 
-use crate::emit::KernelModule;
+use crate::emit::{KernelModule, Vertical};
 use crate::tile::TilePass;
 use crate::{column_segment_rows, Strategy};
 
@@ -63,7 +63,7 @@ pub enum Pass {
     /// The sliding-window kernel along one axis.
     Window(Axis),
     /// The lines kernel along y or z, where there is no sliding window
-    /// ([`KernelModule::lines_kernel`]).
+    /// ([`Vertical::Lines`](crate::Vertical::Lines)).
     Lines(Axis),
     /// The fused kernel: rows and columns of each x-y plane at once.
     Fused,
@@ -217,7 +217,7 @@ fn window_axes(axis: Axis) -> (usize, usize, usize) {
 /// The rows per column segment of the sliding window along `axis` of band `b`
 /// ([`column_segment_rows`]): the line's length or more where one group slides down whole lines.
 fn window_segment(module: &KernelModule, b: &Band, axis: Axis) -> Result<usize, String> {
-    let v = module.vertical.as_ref().map_err(|e| e.to_string())?;
+    let v = module.vertical.window().map_err(|e| e.to_string())?;
     let (along, lines, planes) = window_axes(axis);
     let cfg = &module.config;
     let groups = b.n[lines].div_ceil(cfg.slab_width) * b.n[planes];
@@ -247,7 +247,7 @@ fn window_launch(
     if b.n[along] < 2 {
         return Ok(None);
     }
-    let v = module.vertical.as_ref().map_err(|e| e.to_string())?;
+    let v = module.vertical.window().map_err(|e| e.to_string())?;
     let cfg = &module.config;
     let segment = window_segment(module, b, axis)?;
     let segments = b.n[along].div_ceil(segment);
@@ -340,28 +340,25 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
         // line of at most the row limit (level 0's are the longest).
         let longest = shape[..dims - 1].iter().copied().max().unwrap_or(1);
         let limit = cfg.row_limit(module.elem);
-        match (&module.vertical, &module.lines_kernel) {
-            (Ok(_), _) => {}
-            (Err(_), Some(_)) if longest <= limit => {}
-            (Err(e), Some(_)) => {
+        if let Vertical::Lines { why, .. } = &module.vertical {
+            if longest > limit {
                 return Err(format!(
-                    "the vertical (column or depth) pass: {e}; the lines kernel that lifts such programs along y and z holds a line of at most {limit} samples (the row limit, LaunchConfig::row_limit) and these lines have {longest}: run this shape on the CPU backend"
-                ))
+                    "the vertical (column or depth) pass: {why}; the lines kernel that lifts such programs along y and z holds a line of at most {limit} samples (the row limit, LaunchConfig::row_limit) and these lines have {longest}: run this shape on the CPU backend"
+                ));
             }
-            (Err(e), None) => return Err(format!("the vertical (column or depth) pass: {e}")),
         }
     }
     if width > cfg.row_limit(module.elem) {
-        if let Err(e) = &module.vertical {
+        if let Vertical::Lines { why: e, .. } = &module.vertical {
             return Err(format!(
                 "rows of {width} samples are longer than the row limit {} (LaunchConfig::row_limit) and the sliding-window pass that runs longer rows cannot: {e}",
                 cfg.row_limit(module.elem)
             ));
         }
     }
-    // A program the sliding window cannot run takes the two passes (its fused tiles are not
-    // proven for it).
-    if module.config.strategy == Strategy::Fused && module.vertical.is_ok() {
+    // The fused kernels are emitted only where they apply (not for a program the sliding window
+    // cannot run, whose tiles are not proven): without them `fused` and `fused_volume` decline.
+    if module.config.strategy == Strategy::Fused {
         let fused = match *shape {
             [height, width] => fused(module, [height, width], levels)?,
             [depth, height, width] => fused_volume(module, [depth, height, width], levels)?,
@@ -386,7 +383,7 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
             Direction::Forward => true,
             // The lines kernel has no second source for the low quadrant.
             Direction::Inverse => {
-                module.vertical.is_ok()
+                module.vertical.window().is_ok()
                     && dims >= 2
                     && (0..levels).all(|level| {
                         band_shape(full[0], level) >= 2 || band_shape(full[1], level) >= 2
@@ -984,7 +981,7 @@ fn fused_volume(
     [depth, height, width]: [usize; 3],
     levels: u32,
 ) -> Result<Option<LaunchPlan>, String> {
-    let (Ok(tile), Ok(_)) = (&module.tile, &module.vertical) else {
+    let Ok(tile) = &module.tile else {
         return Ok(None);
     };
     if !tile.planes {
@@ -1139,7 +1136,7 @@ impl Planner<'_> {
         if b.n[along] < 2 {
             return Ok(Move::Stays);
         }
-        if m.vertical.is_err() && m.lines_kernel.is_some() {
+        if let Vertical::Lines { .. } = m.vertical {
             return Ok(Move::Either);
         }
         let split = b.n[along] > window_segment(m, b, axis)?;
@@ -1219,7 +1216,7 @@ impl Planner<'_> {
         Ok(())
     }
 
-    /// The lines kernel ([`KernelModule::lines_kernel`]) along `axis` (y or z) of band `b`, one
+    /// The lines kernel ([`Vertical::Lines`](crate::Vertical::Lines)) along `axis` (y or z) of band `b`, one
     /// group per line, from the buffer the band is in to `to` (nothing for lines of one sample).
     fn lines(&mut self, kernel: &str, b: &Band, axis: Axis, to: Buffer) -> Result<(), String> {
         if self.first_from_source {
@@ -1254,8 +1251,8 @@ impl Planner<'_> {
     /// along z (section IV-G: slabs in the x-z plane, planes along y), long rows along x), from
     /// the buffer the band is in to `to` (nothing for lines of fewer than 2 samples).
     fn sliding(&mut self, b: &Band, axis: Axis, to: Buffer) -> Result<(), String> {
-        if let (Err(_), Some(lines), Axis::Y | Axis::Z) =
-            (&self.module.vertical, &self.module.lines_kernel, axis)
+        if let (Vertical::Lines { kernel: lines, .. }, Axis::Y | Axis::Z) =
+            (&self.module.vertical, axis)
         {
             return self.lines(lines, b, axis, to);
         }

@@ -214,8 +214,8 @@ fn an_even_rows_module() {
 
 /// A periodic program has no sliding window and no fused pass: its module is the rows kernel and
 /// the lines kernel (its lifting along y and z, without the pre-shift the rows kernel applies).
-/// The execution tests: `periodic_programs_lift_columns_and_depth_as_lines` (OpenCL) and the
-/// suites' random periodic programs.
+/// The execution tests: the suite's `conformance_lines` (this program among them, on every GPU
+/// backend) and its random periodic programs.
 #[test]
 fn a_periodic_module() {
     let w = dwt_ir::parse_str(

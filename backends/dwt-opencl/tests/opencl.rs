@@ -193,106 +193,11 @@ fn kernels_too_large_for_the_device_are_refused_before_the_data_is_touched() {
     assert_eq!(d, before, "a refused transform changed the data");
 }
 
-/// A periodic program has no sliding window: its columns and depth take the lines kernel (the
-/// rows kernel along y and z), in 2-D and 3-D, both layouts, against the CPU reference; lines
-/// longer than the row limit are refused, saying so, the data untouched.
+/// Rows longer than the limit slide, and the sliding window has no periodic rule; columns longer
+/// than it would take the lines kernel, which holds a line of at most the row limit. Both are
+/// refused, saying so (the programs' exactness within the limit: `conformance_lines`).
 #[test]
-fn periodic_programs_lift_columns_and_depth_as_lines() {
-    let b = backend();
-    let w = parse_wavelet(
-        "wavelet PeriodicLeGall { boundary = periodic; odd -= (even[0] + even[1]) >> 1; even += (odd[-1] + odd[0] + 2) >> 2; }",
-    )
-    .unwrap();
-    let shifted = parse_wavelet(
-        "wavelet PeriodicShifted { boundary = periodic; shift = 1; odd -= (9*(even[0] + even[1]) - (even[-1] + even[2]) + 8) >> 4; even += (odd[-1] + odd[0] + 2) >> 2; }",
-    )
-    .unwrap();
-    for w in [&w, &shifted] {
-        for (shape, levels) in [
-            (&[8usize, 8][..], 3),
-            (&[4, 4, 4], 2),
-            (&[2, 16], 1),
-            (&[16, 1], 2),
-            (&[64, 96], 3),
-            (&[8, 24, 40], 3),
-            (&[16], 2),
-            (&[1, 16], 2),
-        ] {
-            for direction in [Direction::Forward, Direction::Inverse] {
-                for layout in [Layout::Mallat, Layout::Interleaved] {
-                    let r = Request {
-                        layout,
-                        ..request(w, direction, shape, levels)
-                    };
-                    let n: usize = shape.iter().product();
-                    let input: Vec<i32> =
-                        (0..n).map(|i| ((i * 7919) % 1001) as i32 - 500).collect();
-                    assert_eq!(
-                        matches_reference(&b, &r, &input),
-                        Ok(true),
-                        "{} {direction:?} {shape:?} {levels} levels {layout:?}",
-                        w.name
-                    );
-                }
-            }
-        }
-    }
-    let limit = b.config().max_row_len;
-    let r = request(&w, Direction::Forward, &[limit + 2, 2], 1);
-    assert_unsupported(&b, &r, "row limit");
-}
-
-/// A scale between steps, which the sliding window cannot apply: its columns and depth take the
-/// lines kernel too.
-#[test]
-fn scale_between_steps_lifts_columns_and_depth_as_lines() {
-    let b = backend();
-    let step = |target, k| Step {
-        target,
-        sign: Sign::Sub,
-        taps: Laurent::from_terms([(0, Coeff::ratio(1, 2)), (k, Coeff::ratio(1, 2))]),
-        rounding: 0,
-        shift: 0,
-    };
-    let w = Wavelet {
-        name: "ScaledMiddle".into(),
-        doc: vec![],
-        kind: ElementKind::Float,
-        boundary: dwt_ir::Boundary::Symmetric,
-        shift: 0,
-        program: Program {
-            ops: vec![
-                Op::Lift(step(Phase::Odd, 1)),
-                Op::Scale {
-                    low: Coeff::int(2),
-                    high: Coeff::ratio(1, 2),
-                },
-                Op::Lift(step(Phase::Even, -1)),
-            ],
-        },
-    };
-    for (shape, levels) in [
-        (&[8usize, 8][..], 2),
-        (&[37, 51], 3),
-        (&[5, 9, 12], 2),
-        (&[1, 64], 1),
-    ] {
-        for direction in [Direction::Forward, Direction::Inverse] {
-            let r = request(&w, direction, shape, levels);
-            let n: usize = shape.iter().product();
-            let input: Vec<f32> = (0..n).map(|i| (i as f32 * 0.37).sin()).collect();
-            assert_eq!(
-                matches_reference(&b, &r, &input),
-                Ok(true),
-                "{direction:?} {shape:?} {levels} levels"
-            );
-        }
-    }
-}
-
-#[test]
-fn long_periodic_rows_are_unsupported() {
-    // Rows longer than the limit slide, and the sliding window has no periodic rule.
+fn long_periodic_rows_and_columns_are_unsupported() {
     let b = backend();
     let w = parse_wavelet(
         "wavelet PeriodicLeGall { boundary = periodic; odd -= (even[0] + even[1]) >> 1; even += (odd[-1] + odd[0] + 2) >> 2; }",
@@ -304,6 +209,8 @@ fn long_periodic_rows_are_unsupported() {
         &request(&w, Direction::Forward, &[1, limit + 2], 1),
         "row limit",
     );
+    let columns = request(&w, Direction::Forward, &[limit + 2, 2], 1);
+    assert_unsupported(&b, &columns, "row limit");
 }
 
 /// Integer inputs spanning the i16 range (so the pre-shift truncates), float inputs smooth
