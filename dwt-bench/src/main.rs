@@ -20,7 +20,7 @@
 //! case and for the peers (`peers.py`), whatever the kernels really move.
 //!
 //! ```text
-//! dwt-bench [--out FILE] [--reps N] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d]
+//! dwt-bench [--out FILE] [--reps N] [--wavelets A,B,FILE] [--sizes 1080p,4096,8192|none] [--no-3d]
 //!           [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H]
 //!           [--slab WxR] [--column-segment N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off]
 //!           [--levels 1,3] [--pyramids on|off] [--even-rows on|off|always] [--level-pairs on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]
@@ -53,6 +53,36 @@ const WARMUP: usize = 3;
 /// Cases of up to this many samples (1920x1080 and smaller) are also timed without CUDA graphs
 /// (`no graph`): there launching is much of the time.
 const NO_GRAPH_SAMPLES: usize = 1 << 21;
+
+/// The wavelets declared in the files `--wavelets` names (each entry that is not a catalogue
+/// name: a file in the `lifting!` language), each with its entry, in order: a user's own program
+/// (a periodic one, say, which the GPU lifts along y and z with the lines kernel) measured beside
+/// the catalogue's.
+fn wavelet_files(specs: &[String]) -> Res<Vec<(String, Wavelet)>> {
+    let mut out = Vec::new();
+    for spec in specs {
+        if dwt_catalogue::by_name(spec).is_some() {
+            continue;
+        }
+        let names: Vec<&str> = dwt_catalogue::all()
+            .iter()
+            .map(|w| w.name.as_str())
+            .collect();
+        let text = std::fs::read_to_string(spec).map_err(|e| {
+            format!(
+                "`{spec}` is neither a catalogue wavelet ({}) nor a readable wavelet file: {e}",
+                names.join(", ")
+            )
+        })?;
+        let declared = dwt_ir::parse_str(&text)
+            .map_err(|e| format!("{spec}:{}:{}: {}", e.line, e.column, e.message))?;
+        if declared.is_empty() {
+            return Err(format!("{spec}: the file declares no wavelet"));
+        }
+        out.extend(declared.into_iter().map(|w| (spec.clone(), w)));
+    }
+    Ok(out)
+}
 
 struct Opts {
     out: Option<PathBuf>,
@@ -207,7 +237,7 @@ fn parse_args() -> Res<Opts> {
                 }
             }
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off] [--levels 1,3] [--pyramids on|off] [--even-rows on|off|always] [--level-pairs on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B,FILE] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off] [--levels 1,3] [--pyramids on|off] [--even-rows on|off|always] [--level-pairs on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
@@ -787,6 +817,8 @@ fn main() {
 
 fn run() -> Res<()> {
     let o = parse_args()?;
+    // Before the device is touched: a bad file fails at once.
+    let from_files = wavelet_files(o.wavelets.as_deref().unwrap_or_default())?;
     let mut config = LaunchConfig::default();
     if let Some(t) = o.tile {
         config.tile = t;
@@ -946,10 +978,16 @@ fn run() -> Res<()> {
 
     let wavelets: Vec<&Wavelet> = match &o.wavelets {
         None => dwt_catalogue::all(),
-        Some(names) => names
+        Some(specs) => specs
             .iter()
-            .map(|n| dwt_catalogue::by_name(n).ok_or(format!("no catalogue wavelet `{n}`")))
-            .collect::<Res<_>>()?,
+            .flat_map(|spec| match dwt_catalogue::by_name(spec) {
+                Some(w) => vec![w],
+                None => (from_files.iter())
+                    .filter(|(from, _)| from == spec)
+                    .map(|(_, w)| w)
+                    .collect(),
+            })
+            .collect(),
     };
     let two_pass = CudaBackend::with_config(LaunchConfig {
         strategy: Strategy::TwoPass,
@@ -1043,7 +1081,9 @@ fn run() -> Res<()> {
     if o.three_d {
         let legall = dwt_catalogue::by_name("LeGall53").expect("catalogue");
         let cdf97 = dwt_catalogue::by_name("Cdf97").expect("catalogue");
-        let volumes: [(&Wavelet, usize); 3] = [(legall, 256), (legall, 512), (cdf97, 256)];
+        // The catalogue's volumes (Table VI's case among them), and each file's wavelets at 256^3.
+        let mut volumes: Vec<(&Wavelet, usize)> = vec![(legall, 256), (legall, 512), (cdf97, 256)];
+        volumes.extend(from_files.iter().map(|(_, w)| (w, 256)));
         for (w, n) in volumes {
             let label = format!("{n}^3");
             eprintln!("3-D {} {label}", w.name);

@@ -739,24 +739,10 @@ pub fn float_cases(random_cases: u32) -> u32 {
     (random_cases / 4).max(1)
 }
 
-/// Programs the sliding window cannot run, which a GPU backend lifts along y and z with its lines
-/// kernel: two periodic programs (one pre-shifted), in i16 and i32, and a float program scaling
-/// between its steps, in f32; 1-D to 3-D, degenerate sides to 512x768, both layouts, forward,
-/// inverse and the round trip. Unlike the catalogue's, a refusal here fails: every case is
-/// within a default configuration's row limit, and no backend may refuse these programs there.
-pub fn lines(backend: &dyn Backend) {
-    let periodic = |name: &str, predict: &str, shift: u32| {
-        dwt_ir::parse_wavelet(&format!(
-            "wavelet {name} {{ boundary = periodic; shift = {shift}; odd -= {predict}; even += (odd[-1] + odd[0] + 2) >> 2; }}"
-        ))
-        .expect("a periodic program")
-    };
-    let legall = periodic("PeriodicLeGall", "(even[0] + even[1]) >> 1", 0);
-    let shifted = periodic(
-        "PeriodicShifted",
-        "(9*(even[0] + even[1]) - (even[-1] + even[2]) + 8) >> 4",
-        1,
-    );
+/// A float program scaling between its steps (the language keeps `scale` last; the IR does not):
+/// the sliding window applies scales only as rows enter or leave it, so a GPU backend lifts its
+/// columns and depth with the lines kernel, which holds a line of at most the row limit.
+pub fn scale_between_steps() -> Wavelet {
     let half = |target, k| Step {
         target,
         sign: Sign::Sub,
@@ -764,7 +750,7 @@ pub fn lines(backend: &dyn Backend) {
         rounding: 0,
         shift: 0,
     };
-    let scaled = Wavelet {
+    Wavelet {
         name: "ScaledMiddle".into(),
         doc: vec![],
         kind: ElementKind::Float,
@@ -780,7 +766,30 @@ pub fn lines(backend: &dyn Backend) {
                 Op::Lift(half(Phase::Even, -1)),
             ],
         },
+    }
+}
+
+/// Programs whose lines have no ends or whose scales fall between steps: two periodic programs
+/// (one pre-shifted), in i16 and i32, which the GPU backends' sliding window lifts reading its
+/// lines modulo their length (rows longer than the default row limit among them), and
+/// [`scale_between_steps`] in f32, which they lift with the lines kernel along y and z; 1-D to
+/// 3-D, degenerate sides to 512x768 and 4x8200, both layouts, forward, inverse and the round
+/// trip. Unlike the catalogue's, a refusal here fails: the scaled program's lines are within a
+/// default configuration's row limit, and no backend may refuse these programs there.
+pub fn lines(backend: &dyn Backend) {
+    let periodic = |name: &str, predict: &str, shift: u32| {
+        dwt_ir::parse_wavelet(&format!(
+            "wavelet {name} {{ boundary = periodic; shift = {shift}; odd -= {predict}; even += (odd[-1] + odd[0] + 2) >> 2; }}"
+        ))
+        .expect("a periodic program")
     };
+    let legall = periodic("PeriodicLeGall", "(even[0] + even[1]) >> 1", 0);
+    let shifted = periodic(
+        "PeriodicShifted",
+        "(9*(even[0] + even[1]) - (even[-1] + even[2]) + 8) >> 4",
+        1,
+    );
+    let scaled = scale_between_steps();
     // Periodic sides are even at every level; the scaled program's need not be.
     let periodic_shapes: &[(&[usize], u32)] = &[
         (&[16], 2),
@@ -792,6 +801,9 @@ pub fn lines(backend: &dyn Backend) {
         (&[512, 768], 2),
         (&[4, 4, 4], 2),
         (&[8, 24, 40], 3),
+        // Longer than the default row limit (8192): the window along the rows, in segments.
+        (&[4, 8200], 2),
+        (&[8200, 2], 1),
     ];
     let scaled_shapes: &[(&[usize], u32)] = &[
         (&[1, 64], 1),

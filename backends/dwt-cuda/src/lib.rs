@@ -41,8 +41,8 @@
 //! - [`Tuning::Measured`] (or `DWT_TUNE=measure`): each 2-D or 3-D request's launch
 //!   configuration is the fastest of [`LaunchConfig::candidates`] timed on the device (module
 //!   `tune`), the choice cached on disk; by default ([`Tuning::Fixed`]) the configuration given.
-//! - What the kernels cannot do (a periodic boundary or a scale between steps on a vertical pass,
-//!   more than 2^31 samples) is [`DwtError::Unsupported`], found before the data is touched.
+//! - What the kernels cannot do (a scale between steps on lines longer than the row limit, more
+//!   than 2^31 samples) is [`DwtError::Unsupported`], found before the data is touched.
 
 pub mod disk_cache;
 mod frames;

@@ -1222,17 +1222,14 @@ fn switching_tuning_or_graph_limit_prepares_again() {
     assert_eq!(b.graph_counts(), before);
 }
 
-/// A periodic program has no sliding window: its columns and depth take the lines kernel, which
+/// A scale between steps leaves the sliding window out: its columns take the lines kernel, which
 /// holds a line of at most the row limit; longer columns are refused, saying so, the data
-/// untouched (the programs' exactness within the limit: `conformance_lines`).
+/// untouched (the program's exactness within the limit: `conformance_lines`).
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
-fn periodic_columns_beyond_the_row_limit_are_refused() {
+fn columns_of_a_scale_between_steps_beyond_the_row_limit_are_refused() {
     let b = CudaBackend::new().expect("a CUDA device");
-    let w = dwt_ir::parse_wavelet(
-        "wavelet PeriodicShifted { boundary = periodic; shift = 1; odd -= (9*(even[0] + even[1]) - (even[-1] + even[2]) + 8) >> 4; even += (odd[-1] + odd[0] + 2) >> 2; }",
-    )
-    .unwrap();
+    let w = dwt_runtime::conformance::scale_between_steps();
     let limit = b.config().max_row_len;
     let r = Request {
         wavelet: &w,
@@ -1241,13 +1238,13 @@ fn periodic_columns_beyond_the_row_limit_are_refused() {
         levels: 1,
         layout: Layout::Mallat,
     };
-    let mut d = vec![3i32; 2 * (limit + 2)];
-    match b.run(&r, Samples::I32(&mut d)) {
+    let mut d = vec![3f32; 2 * (limit + 2)];
+    match b.run(&r, Samples::F32(&mut d)) {
         Err(DwtError::Unsupported { what, .. }) => assert!(what.contains("row limit"), "{what}"),
         other => panic!("expected Unsupported, got {other:?}"),
     }
     assert!(
-        d.iter().all(|&v| v == 3),
+        d.iter().all(|&v| v == 3.0),
         "a refused transform changed the data"
     );
 }

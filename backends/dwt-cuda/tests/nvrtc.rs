@@ -151,12 +151,13 @@ fn check_module(
     expected.len() + compiled_apart
 }
 
-/// Programs the sliding window cannot run (a periodic boundary, with and without a pre-shift, in
-/// integers and floats; a scale between steps): their modules, the rows kernel and the lines
-/// kernel (no vertical kernels, no fused one), compile for sm_90 in both layouts and directions,
-/// every element type of their kind, without warnings or spills.
+/// Programs without a fused pass: periodic ones (with and without a pre-shift, in integers and
+/// floats), whose modules are the rows kernel and the sliding window reading its lines modulo
+/// their length (and the shift kernel, for rows too long for the rows kernel), and one scaling
+/// between steps, whose module is the rows kernel and the lines kernel. Each compiles for sm_90
+/// in both layouts and directions, every element type of its kind, without warnings or spills.
 #[test]
-fn lines_modules_compile_for_sm_90() {
+fn periodic_and_lines_modules_compile_for_sm_90() {
     nvrtc_version()
         .unwrap_or_else(|e| panic!("NVRTC is needed for this test (it does not skip): {e}"));
     let mut programs = dwt_ir::parse_str(
@@ -182,9 +183,19 @@ fn lines_modules_compile_for_sm_90() {
                     let config = LaunchConfig::default();
                     let module = emit_module(&Cuda, w, direction, elem, layout, &config)
                         .unwrap_or_else(|e| panic!("{what}: {e}"));
-                    let dwt_emit_c::Vertical::Lines { kernel: lines, .. } = &module.vertical else {
-                        panic!("{what}: a sliding window for a program it cannot run");
+                    let vertical = match &module.vertical {
+                        dwt_emit_c::Vertical::Lines { kernel, .. } => kernel,
+                        dwt_emit_c::Vertical::Window(v) if v.wraps => &v.columns_kernel,
+                        dwt_emit_c::Vertical::Window(_) => {
+                            panic!("{what}: a window that does not wrap")
+                        }
                     };
+                    let lines = w.boundary != dwt_ir::Boundary::Periodic;
+                    assert_eq!(
+                        matches!(module.vertical, dwt_emit_c::Vertical::Lines { .. }),
+                        lines,
+                        "{what}"
+                    );
                     assert!(module.tile.is_err(), "{what}");
                     assert!(
                         module.pyramids.is_empty() && module.small_tile.is_none(),
@@ -198,7 +209,8 @@ fn lines_modules_compile_for_sm_90() {
                         compiled.log
                     );
                     let usage = function_usage(&compiled.log);
-                    for k in [&module.rows_kernel, lines] {
+                    let shift = module.shift_kernel.iter();
+                    for k in [&module.rows_kernel, vertical].into_iter().chain(shift) {
                         let u = (usage.iter().find(|u| &u.function == k))
                             .unwrap_or_else(|| panic!("{what}: ptxas reported nothing for {k}"));
                         assert!(

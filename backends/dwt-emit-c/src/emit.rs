@@ -65,10 +65,13 @@ pub struct VerticalPass {
     /// segment's end).
     pub margin: usize,
     pub geometry: VerticalGeometry,
+    /// The kernel reads its lines modulo their length (a periodic boundary): every segment, the
+    /// whole line's too, lifts `margin` rows past either end, and `dst != src`.
+    pub wraps: bool,
 }
 
 /// How a module lifts along y and z: by the sliding window, or, for a program the window cannot
-/// run (a periodic boundary, a scale between steps), by the lines kernel.
+/// run (a scale between steps), by the lines kernel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Vertical {
     /// The sliding-window kernels (van der Laan et al.'s vertical pass).
@@ -120,7 +123,7 @@ pub struct KernelModule {
     pub shift_kernel: Option<String>,
     /// The row-segments kernel, which lifts rows longer than `LaunchConfig::row_limit` in
     /// segments of many groups per row; `None` for a periodic boundary (those rows then take the
-    /// sliding kernel, which has no periodic rule either).
+    /// sliding kernel, which reads them modulo their length).
     pub row_segments: Option<RowSegments>,
     /// How the module lifts along y and z: the sliding window's kernels, or the lines kernel
     /// where the window cannot run this program.
@@ -264,24 +267,28 @@ pub fn emit_module(
         return Err(EmitError::Config("max_row_len must be at least 2"));
     }
     let program = wavelet.program_for(direction);
-    let vertical = if wavelet.boundary == Boundary::Periodic {
-        Err(EmitError::PeriodicVertical(wavelet.name.clone()))
-    } else {
-        edge_scales(&wavelet.name, &program.ops).map(|scales| {
-            let window = program.sliding_window(wavelet.boundary);
-            let mut height = config.window_height.max(window.min_height as usize).max(2);
-            height += height % 2;
-            let geometry = VerticalGeometry {
-                top: window.top as usize,
-                overlap: window.overlap as usize,
-                bottom: window.bottom as usize,
-                height,
-                lags: window.lags.clone(),
-                window_rows: (window.top + window.overlap + window.bottom) as usize + height,
-            };
-            (geometry, scales)
-        })
+    // A periodic line has no ends: its window reads rows modulo the line's length and lifts
+    // `margin` rows past either end of what it stores, as a segment inside a long column does.
+    // The rule at the window's own ends then only keeps its reads inside the window (those rows
+    // are never stored): the clamp rule, with the geometry computed for it.
+    let window_boundary = match wavelet.boundary {
+        Boundary::Periodic => Boundary::Clamp,
+        b => b,
     };
+    let vertical = edge_scales(&wavelet.name, &program.ops).map(|scales| {
+        let window = program.sliding_window(window_boundary);
+        let mut height = config.window_height.max(window.min_height as usize).max(2);
+        height += height % 2;
+        let geometry = VerticalGeometry {
+            top: window.top as usize,
+            overlap: window.overlap as usize,
+            bottom: window.bottom as usize,
+            height,
+            lags: window.lags.clone(),
+            window_rows: (window.top + window.overlap + window.bottom) as usize + height,
+        };
+        (geometry, scales)
+    });
 
     let dir = match direction {
         Direction::Forward => "forward",
@@ -335,6 +342,7 @@ pub fn emit_module(
             columns_kernel: columns_kernel.clone(),
             geometry: geometry.clone(),
             margin: 2 * step_margins(&program.ops).last().copied().unwrap_or(0),
+            wraps: e.wraps(),
         }),
         Err(why) => {
             let name = dialect.kernel_name(&prefix, elem, "lines");
@@ -402,6 +410,11 @@ pub fn emit_module(
         (Strategy::Fused, Err(e)) => Err(EmitError::NoTile(format!(
             "no sliding window ({e}): the rows and lines kernels lift it"
         ))),
+        // The tiles' edges apply the rule inside the tile, where a periodic read lands in
+        // another tile: the rows kernel and the wrapping sliding window lift such programs.
+        (Strategy::Fused, Ok(_)) if e.wraps() => Err(EmitError::NoTile(
+            "a periodic boundary: the rows kernel and the sliding window, reading rows modulo the column's length, lift it".into(),
+        )),
         (Strategy::Fused, Ok(_)) => fused_kernel(&e, "tile"),
     };
     // The same kernel on smaller tiles, for the small bands of a fused plan.
@@ -433,6 +446,7 @@ pub fn emit_module(
     // Not for the planes of a volume, whose fused plan lifts one level per launch.
     let pyramid_applies = config.strategy == Strategy::Fused
         && vertical.is_ok()
+        && !e.wraps()
         && config.pyramids
         && !config.planes
         && pair_local(&program);
@@ -984,6 +998,12 @@ impl Emitter<'_> {
 
     // ---------------------------------------------------------------- horizontal pass
 
+    /// Whether the sliding window reads its lines modulo their length (a periodic boundary), with
+    /// the margins of a segment inside a column at both ends.
+    pub(crate) fn wraps(&self) -> bool {
+        self.wavelet.boundary == Boundary::Periodic
+    }
+
     /// The rows kernel; with `lines`, the same lifting without the pre-shift, for lines along y
     /// or z ([`Vertical::Lines`]).
     fn rows(&self, w: &mut Writer, name: &str, lines: bool) {
@@ -997,9 +1017,9 @@ impl Emitter<'_> {
         ]);
         if lines {
             w.comment(
-                "Lines along y or z where the sliding window cannot run the program (a periodic",
+                "Lines along y or z where the sliding window cannot run the program (a scale between",
             );
-            w.comment("boundary, a scale between steps): the rows kernel's lifting, no pre-shift (the rows");
+            w.comment("steps): the rows kernel's lifting, no pre-shift (the rows");
             w.comment(
                 "kernel applies it), one work-group per line of `n` samples (n <= row_limit) at",
             );
@@ -1257,9 +1277,15 @@ impl Emitter<'_> {
         w.comment(
             "their values see the boundary rule where the column goes on, and are never stored.",
         );
-        w.comment(
-            "Mallat layout, or more than one segment: dst != src (writes land on rows other windows still");
-        w.comment("read); interleaved with one segment: may be equal.");
+        if self.wraps() {
+            w.comment("Periodic: the column has no ends. Every segment reads from r0 = seg_lo - margin, rows");
+            w.comment("modulo `rows`, and lifts `margin` rows past either end (the clamp rule at the window's ends,");
+            w.comment("on rows never stored); dst != src (a segment reads rows another, or its own end, stores).");
+        } else {
+            w.comment(
+                "Mallat layout, or more than one segment: dst != src (writes land on rows other windows still");
+            w.comment("read); interleaved with one segment: may be equal.");
+        }
         let inverse = self.direction == Direction::Inverse;
         if inverse {
             w.comment("The low rows (even r) of the columns where low_cols and low_planes say come from `lows`, every");
@@ -1287,14 +1313,19 @@ impl Emitter<'_> {
                 "const int seg_hi = {};",
                 d.min_int("seg_lo + segment", "rows")
             ));
-            w.line(format!(
-                "const int r0 = {};",
-                d.max_int("seg_lo - margin", "0")
-            ));
-            w.line(format!(
-                "const int len = {} - r0;",
-                d.min_int("seg_hi + margin", "rows")
-            ));
+            if self.wraps() {
+                w.line("const int r0 = seg_lo - margin;");
+                w.line("const int len = seg_hi + margin - r0;");
+            } else {
+                w.line(format!(
+                    "const int r0 = {};",
+                    d.max_int("seg_lo - margin", "0")
+                ));
+                w.line(format!(
+                    "const int len = {} - r0;",
+                    d.min_int("seg_hi + margin", "rows")
+                ));
+            }
             if self.layout == Layout::Mallat {
                 // Only split_index() reads it (row_in, row_out).
                 w.line("const int rows_even = (rows + 1) / 2;");
@@ -1351,9 +1382,17 @@ impl Emitter<'_> {
                     } else {
                         "src"
                     };
+                    let row = match self.wraps() {
+                        true => {
+                            w.line("int wrapped = (r0 + inrow + i) % rows;");
+                            w.line("wrapped = wrapped < 0 ? wrapped + rows : wrapped;");
+                            "wrapped"
+                        }
+                        false => "r0 + inrow + i",
+                    };
                     let load = format!(
                         "to_work({from}[col_base + {} * row_step])",
-                        self.row_in("r0 + inrow + i")
+                        self.row_in(row)
                     );
                     let load = self.factor(load, self.on_read, "inrow + i");
                     w.line(format!(
@@ -1459,7 +1498,14 @@ impl Emitter<'_> {
                 |w| {
                     let target = format!("win[{} - wbase][tx]", sample_row("i", p));
                     let read = |k| {
-                        let m = format!("resolve(len, {q}, {})", offset("i", k));
+                        let m = match self.wraps() {
+                            true => self.d.clamp_int(
+                                &offset("i", k),
+                                "0",
+                                &format!("n_{} - 1", step.source().name()),
+                            ),
+                            false => format!("resolve(len, {q}, {})", offset("i", k)),
+                        };
                         format!("win[{} - wbase][tx]", sample_row(&m, q))
                     };
                     self.step_body(w, step, &target, &read, true)

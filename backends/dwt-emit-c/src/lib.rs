@@ -29,9 +29,9 @@
 //! The VC-2 per-level pre-shift is fused into the horizontal pass: applied as the row is loaded
 //! (forward), undone as it is stored (inverse). Rows longer than [`LaunchConfig::row_limit`] run
 //! through the sliding-window kernel along the row instead, with a separate shift kernel
-//! ([`KernelModule::shift_kernel`]) before (forward) or after (inverse) it. A program the sliding window cannot run (periodic
-//! boundary, a scale between steps) still gets its horizontal kernel; [`KernelModule::vertical`]
-//! says why there is no vertical one. The `dwt-opencl` crate builds and runs the kernels.
+//! ([`KernelModule::shift_kernel`]) before (forward) or after (inverse) it. A periodic program's sliding window reads its
+//! lines modulo their length; one scaling between steps has no sliding window, and
+//! [`KernelModule::vertical`] gives the lines kernel instead, and why. The `dwt-opencl` crate builds and runs the kernels.
 
 mod dialect;
 pub mod disk_cache;
@@ -737,10 +737,6 @@ pub enum EmitError {
         kind: dwt_ir::ElementKind,
         elem: ElementType,
     },
-    #[error(
-        "the sliding-window vertical pass cannot model a periodic boundary yet (wavelet `{0}`)"
-    )]
-    PeriodicVertical(String),
     #[error("the sliding window applies scaling only before the first step or after the last; `{0}` scales between steps")]
     ScaleBetweenSteps(String),
     #[error("no fused 2-D pass: {0}")]

@@ -251,8 +251,8 @@ fn window_launch(
     let cfg = &module.config;
     let segment = window_segment(module, b, axis)?;
     let segments = b.n[along].div_ceil(segment);
-    if segments > 1 && src == dst {
-        return Err("column segments in place: a planner bug".into());
+    if (segments > 1 || v.wraps) && src == dst {
+        return Err("column segments or wrapping lines in place: a planner bug".into());
     }
     let mut buffers = vec![src, dst];
     let mut ints = vec![
@@ -263,7 +263,7 @@ fn window_launch(
         int(b.n[along])?,
         int(b.n[lines])?,
         int(segment)?,
-        int(if segments > 1 { v.margin } else { 0 })?,
+        int(if segments > 1 || v.wraps { v.margin } else { 0 })?,
     ];
     if module.direction == Direction::Inverse {
         buffers.insert(1, lows.unwrap_or(src));
@@ -1136,11 +1136,12 @@ impl Planner<'_> {
         if b.n[along] < 2 {
             return Ok(Move::Stays);
         }
-        if let Vertical::Lines { .. } = m.vertical {
-            return Ok(Move::Either);
-        }
+        let wraps = match &m.vertical {
+            Vertical::Lines { .. } => return Ok(Move::Either),
+            Vertical::Window(v) => v.wraps,
+        };
         let split = b.n[along] > window_segment(m, b, axis)?;
-        Ok(if m.layout == Layout::Mallat || split {
+        Ok(if m.layout == Layout::Mallat || split || wraps {
             Move::Crosses
         } else {
             Move::Stays

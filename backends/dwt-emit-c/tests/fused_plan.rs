@@ -197,33 +197,133 @@ fn the_two_pass_strategy_and_other_shapes_take_the_passes() {
     assert!(!plan(&m, &[3, 64], 3).unwrap().is_fused());
 }
 
+/// The window launches' `margin` argument (the columns kernel's tenth, after the buffers).
+fn window_margins(p: &dwt_emit_c::LaunchPlan) -> Vec<i32> {
+    use dwt_emit_c::Pass;
+    (p.steps.iter())
+        .filter_map(|s| match s {
+            Step::Launch(l) if matches!(l.pass, Pass::Window(_)) => Some(l.ints[7]),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
-fn a_periodic_wavelet_lifts_its_columns_and_depth_as_lines() {
-    use Buffer::{Data, Source};
+fn a_periodic_wavelet_slides_its_windows_over_wrapped_lines() {
+    use dwt_emit_c::Vertical;
+    use Buffer::{Data, Scratch, Source};
     let w = dwt_ir::parse_str(
         "wavelet P { kind = integer; boundary = periodic; odd -= (even[0] + even[1] + 1) >> 1; even += (odd[-1] + odd[0] + 2) >> 2; }",
     )
     .unwrap()
     .remove(0);
+    let emit = |direction, layout| {
+        let config = LaunchConfig::default();
+        emit_module(&OpenCl, &w, direction, ElementType::I32, layout, &config).unwrap()
+    };
+    for layout in [Layout::Mallat, Layout::Interleaved] {
+        let (forward, inverse) = (
+            emit(Direction::Forward, layout),
+            emit(Direction::Inverse, layout),
+        );
+        // No fused pass (its tiles' edges have no periodic rule): the rows kernel and the
+        // sliding window, which reads its lines modulo their length.
+        assert!(forward.tile.is_err() && forward.pyramids.is_empty());
+        let Vertical::Window(v) = &forward.vertical else {
+            panic!("no window for a periodic program");
+        };
+        assert!(v.wraps && v.margin > 0);
+        // Every window crosses to the other buffer (a wrapped line reads rows it also stores)
+        // and lifts its margins, one segment per line or not.
+        let p = plan(&forward, &[64, 64], 2).unwrap();
+        assert_eq!(
+            flow(&p),
+            [
+                ("rows", [Source, Scratch]),
+                ("window y", [Scratch, Data]),
+                ("rows", [Data, Scratch]),
+                ("window y", [Scratch, Data])
+            ],
+            "{layout:?}"
+        );
+        assert!(!p.is_fused() && p.reads_source);
+        assert_eq!(window_margins(&p), [v.margin as i32; 2]);
+        assert_eq!(
+            flow(&plan(&forward, &[8, 64, 64], 1).unwrap()),
+            [
+                ("rows", [Source, Data]),
+                ("window y", [Data, Scratch]),
+                ("window z", [Scratch, Data])
+            ],
+            "{layout:?}"
+        );
+        // The inverse's first window reads the source (the low quadrant from the data).
+        let p = plan(&inverse, &[64, 64], 2).unwrap();
+        assert_eq!(
+            flow(&p),
+            [
+                ("window y", [Source, Scratch]),
+                ("rows", [Scratch, Data]),
+                ("window y", [Source, Scratch]),
+                ("rows", [Scratch, Data])
+            ],
+            "{layout:?}"
+        );
+        assert!(p.reads_source);
+        // Rows longer than the rows kernel holds slide too, in segments with their margins.
+        let long = forward.config.row_limit(ElementType::I32) + 8;
+        let p = plan(&forward, &[2, long], 1).unwrap();
+        assert_eq!(
+            flow(&p),
+            [("window x", [Data, Scratch]), ("window y", [Scratch, Data])],
+            "{layout:?}"
+        );
+        assert_eq!(window_margins(&p), [v.margin as i32; 2]);
+    }
+}
+
+/// A scale between steps, which the sliding window cannot apply: the lines kernel lifts the
+/// columns and depth, in place after the rows.
+#[test]
+fn a_scale_between_steps_lifts_columns_and_depth_as_lines() {
+    use dwt_emit_c::Vertical;
+    use dwt_ir::{Coeff, Laurent, Op, Phase, Sign};
+    use Buffer::{Data, Source};
+    // The language keeps `scale` last; the IR takes one anywhere.
+    let step = |target, k| {
+        Op::Lift(dwt_ir::Step {
+            target,
+            sign: Sign::Sub,
+            taps: Laurent::from_terms([(0, Coeff::ratio(1, 2)), (k, Coeff::ratio(1, 2))]),
+            rounding: 0,
+            shift: 0,
+        })
+    };
+    let w = dwt_ir::Wavelet {
+        name: "ScaledMiddle".into(),
+        doc: vec![],
+        kind: dwt_ir::ElementKind::Float,
+        boundary: dwt_ir::Boundary::Symmetric,
+        shift: 0,
+        program: dwt_ir::Program {
+            ops: vec![
+                step(Phase::Odd, 1),
+                Op::Scale {
+                    low: Coeff::int(2),
+                    high: Coeff::ratio(1, 2),
+                },
+                step(Phase::Even, -1),
+            ],
+        },
+    };
     let emit = |direction| {
         let config = LaunchConfig::default();
-        emit_module(
-            &OpenCl,
-            &w,
-            direction,
-            ElementType::I32,
-            Layout::Mallat,
-            &config,
-        )
-        .unwrap()
+        let f32 = ElementType::F32;
+        emit_module(&OpenCl, &w, direction, f32, Layout::Mallat, &config).unwrap()
     };
     let (forward, inverse) = (emit(Direction::Forward), emit(Direction::Inverse));
-    // No fused pass and no sliding window: the lines kernel instead, in place after the rows.
-    assert!(forward.tile.is_err() && forward.row_segments.is_none());
-    assert!(matches!(
-        forward.vertical,
-        dwt_emit_c::Vertical::Lines { .. }
-    ));
+    assert!(forward.tile.is_err());
+    assert!(matches!(forward.vertical, Vertical::Lines { .. }));
     let p = plan(&forward, &[64, 64], 2).unwrap();
     assert_eq!(
         flow(&p),
@@ -251,9 +351,12 @@ fn a_periodic_wavelet_lifts_its_columns_and_depth_as_lines() {
     );
     assert!(!p.reads_source);
     // Lines longer than the rows kernel holds are refused before anything runs, saying why.
-    let limit = forward.config.row_limit(ElementType::I32);
+    let limit = forward.config.row_limit(ElementType::F32);
     let e = plan(&forward, &[limit + 2, 64], 1).unwrap_err();
-    assert!(e.contains("row limit") && e.contains("periodic"), "{e}");
+    assert!(
+        e.contains("row limit") && e.contains("scales between"),
+        "{e}"
+    );
 }
 
 #[test]

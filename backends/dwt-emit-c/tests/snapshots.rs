@@ -212,8 +212,8 @@ fn an_even_rows_module() {
     );
 }
 
-/// A periodic program has no sliding window and no fused pass: its module is the rows kernel and
-/// the lines kernel (its lifting along y and z, without the pre-shift the rows kernel applies).
+/// A periodic program has no fused pass: its module is the rows kernel, the sliding window reading
+/// its lines modulo their length, and the shift kernel (for rows too long for the rows kernel).
 /// The execution tests: the suite's `conformance_lines` (this program among them, on every GPU
 /// backend) and its random periodic programs.
 #[test]

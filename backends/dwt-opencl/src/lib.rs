@@ -52,8 +52,8 @@
 //!   local memory) bringing the band back to the data at the end of its level. Only a level
 //!   with an odd number of such passes and no rows kernel first copies its band, and only the
 //!   band (one `clEnqueueCopyBufferRect` of its extents with the image's pitches).
-//! - What the kernels cannot do (a periodic boundary or a scale between steps on a vertical or
-//!   depth pass or on rows longer than [`LaunchConfig::row_limit`], f64 without `cl_khr_fp64`)
+//! - What the kernels cannot do (a scale between steps on lines longer than
+//!   [`LaunchConfig::row_limit`], f64 without `cl_khr_fp64`)
 //!   is [`DwtError::Unsupported`], found before the data is touched; so is a kernel the device
 //!   cannot run as the plan launches it (more work-items per group or more local memory than it
 //!   offers), with the [`LaunchConfig`] settings to lower.

@@ -193,24 +193,28 @@ fn kernels_too_large_for_the_device_are_refused_before_the_data_is_touched() {
     assert_eq!(d, before, "a refused transform changed the data");
 }
 
-/// Rows longer than the limit slide, and the sliding window has no periodic rule; columns longer
-/// than it would take the lines kernel, which holds a line of at most the row limit. Both are
-/// refused, saying so (the programs' exactness within the limit: `conformance_lines`).
+/// A scale between steps leaves the sliding window out: rows longer than the limit, which only it
+/// runs, and columns longer than the lines kernel holds are refused, saying so, the data
+/// untouched (the program's exactness within the limit, and periodic lines of any length:
+/// `conformance_lines`).
 #[test]
-fn long_periodic_rows_and_columns_are_unsupported() {
+fn lines_of_a_scale_between_steps_beyond_the_row_limit_are_unsupported() {
     let b = backend();
-    let w = parse_wavelet(
-        "wavelet PeriodicLeGall { boundary = periodic; odd -= (even[0] + even[1]) >> 1; even += (odd[-1] + odd[0] + 2) >> 2; }",
-    )
-    .unwrap();
+    let w = dwt_runtime::conformance::scale_between_steps();
     let limit = b.config().max_row_len;
-    assert_unsupported(
-        &b,
-        &request(&w, Direction::Forward, &[1, limit + 2], 1),
-        "row limit",
-    );
-    let columns = request(&w, Direction::Forward, &[limit + 2, 2], 1);
-    assert_unsupported(&b, &columns, "row limit");
+    for shape in [[1, limit + 2], [limit + 2, 2]] {
+        let r = request(&w, Direction::Forward, &shape, 1);
+        let n: usize = shape.iter().product();
+        let mut d: Vec<f32> = (0..n).map(|i| i as f32).collect();
+        let before = d.clone();
+        match b.run(&r, Samples::F32(&mut d)) {
+            Err(DwtError::Unsupported { what, .. }) => {
+                assert!(what.contains("row limit"), "{shape:?}: {what}")
+            }
+            other => panic!("{shape:?}: expected Unsupported, got {other:?}"),
+        }
+        assert_eq!(d, before, "{shape:?}: a refused transform changed the data");
+    }
 }
 
 /// Integer inputs spanning the i16 range (so the pre-shift truncates), float inputs smooth
