@@ -1384,8 +1384,12 @@ impl Emitter<'_> {
                     };
                     let row = match self.wraps() {
                         true => {
-                            w.line("int wrapped = (r0 + inrow + i) % rows;");
-                            w.line("wrapped = wrapped < 0 ? wrapped + rows : wrapped;");
+                            // A division only past the ends: most rows are read as they are.
+                            w.line("int wrapped = r0 + inrow + i;");
+                            w.block("if (wrapped < 0 || wrapped >= rows)", |w| {
+                                w.line("wrapped %= rows;");
+                                w.line("wrapped = wrapped < 0 ? wrapped + rows : wrapped;");
+                            });
                             "wrapped"
                         }
                         false => "r0 + inrow + i",
