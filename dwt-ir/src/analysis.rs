@@ -241,31 +241,47 @@ impl Program {
     /// the boundary rule sends reads past the end back to rows above it (a clamped read in an
     /// odd-length column, say).
     pub fn sliding_window(&self, boundary: Boundary) -> SlidingWindow {
-        let steps: Vec<&Step> = self.steps().collect();
-        let mut caps = vec![i32::MAX; steps.len()];
-        'lags: loop {
-            let mut window = steady_window(&steps, &caps);
-            if boundary == Boundary::Periodic {
+        derive_window(self, boundary, first_window_min_height, last_window_needs)
+    }
+}
+
+/// The check of the first window's reads before the start of the column.
+type FirstWindowCheck = fn(&[&Step], &SlidingWindow, Boundary) -> u32;
+/// The check of the last window's reads past the end of the column.
+type LastWindowCheck = fn(&[&Step], &SlidingWindow, Boundary) -> LastWindowNeeds;
+
+/// [`Program::sliding_window`] with its two boundary checks as parameters, so that the tests can
+/// run the derivation with the exhaustive checks the bounded ones must agree with.
+fn derive_window(
+    program: &Program,
+    boundary: Boundary,
+    first_window_min_height: FirstWindowCheck,
+    last_window_needs: LastWindowCheck,
+) -> SlidingWindow {
+    let steps: Vec<&Step> = program.steps().collect();
+    let mut caps = vec![i32::MAX; steps.len()];
+    'lags: loop {
+        let mut window = steady_window(&steps, &caps);
+        if boundary == Boundary::Periodic {
+            return window;
+        }
+        window.min_height = first_window_min_height(&steps, &window, boundary);
+        loop {
+            let needs = last_window_needs(&steps, &window, boundary);
+            let capped: Vec<i32> = caps
+                .iter()
+                .zip(&needs.caps)
+                .map(|(a, b)| *a.min(b))
+                .collect();
+            if capped != caps {
+                caps = capped;
+                continue 'lags;
+            }
+            if needs.deficit == 0 {
                 return window;
             }
+            window.top += needs.deficit;
             window.min_height = first_window_min_height(&steps, &window, boundary);
-            loop {
-                let needs = last_window_needs(&steps, &window, boundary);
-                let capped: Vec<i32> = caps
-                    .iter()
-                    .zip(&needs.caps)
-                    .map(|(a, b)| *a.min(b))
-                    .collect();
-                if capped != caps {
-                    caps = capped;
-                    continue 'lags;
-                }
-                if needs.deficit == 0 {
-                    return window;
-                }
-                window.top += needs.deficit;
-                window.min_height = first_window_min_height(&steps, &window, boundary);
-            }
         }
     }
 }
@@ -320,6 +336,134 @@ fn steady_window(steps: &[&Step], caps: &[i32]) -> SlidingWindow {
 /// column, sent back in by the boundary rule (a reflection can send a backward read forwards), land
 /// on rows the window has loaded and every earlier step of that phase has already lifted.
 fn first_window_min_height(steps: &[&Step], window: &SlidingWindow, boundary: Boundary) -> u32 {
+    let offsets = tap_offsets(steps);
+    let carried = window.top + window.overlap + window.bottom;
+    let mut height = (carried + carried % 2).max(2) as i64;
+    'height: loop {
+        let half = height / 2;
+        // Long enough that the end of the column plays no part.
+        let n = (10 * height + 10 * window.bottom as i64) as usize;
+        for (j, (step, &lag)) in steps.iter().zip(&window.lags).enumerate() {
+            let (source, q) = (step.source(), step.source().parity());
+            let Some(&lowest) = offsets[j].first() else {
+                continue;
+            };
+            // A target from `-lowest` on reads nothing before the start, whatever the height:
+            // without this bound every height tried would scan the whole window again.
+            for target in 0..(lag as i64 + half).max(0).min(-lowest) {
+                for &offset in &offsets[j] {
+                    let m = target + offset;
+                    if m >= 0 {
+                        continue;
+                    }
+                    let resolved = boundary.resolve(n, source, m) as i64;
+                    let loaded = 2 * resolved + q < height + window.bottom as i64;
+                    let lifted = steps[..j].iter().zip(&window.lags).all(|(earlier, &l)| {
+                        earlier.target != source || resolved < l as i64 + half
+                    });
+                    if !(loaded && lifted) {
+                        height += 2;
+                        continue 'height;
+                    }
+                }
+            }
+        }
+        return height as u32;
+    }
+}
+
+/// Each step's tap offsets in increasing order, read once: the checks below visit them for
+/// every target they try, and walking the taps' map each time dominated unoptimised builds.
+fn tap_offsets(steps: &[&Step]) -> Vec<Vec<i64>> {
+    steps
+        .iter()
+        .map(|s| s.taps.terms().map(|(k, _)| k as i64).collect())
+        .collect()
+}
+
+/// What the last window's boundary-resolved reads demand of the window.
+#[cfg_attr(test, derive(Debug, PartialEq))]
+struct LastWindowNeeds {
+    /// Rows above the last window's first row that those reads reach.
+    deficit: u32,
+    /// Per step, the largest lag that leaves every row such a read lands on unlifted by that step
+    /// until the last window, where the reading step runs first.
+    caps: Vec<i32>,
+}
+
+/// Checks every length of the last window (Algorithm 1's `leftover` from 0 to H-1 at the smallest
+/// height; taller windows only have longer last windows, which reach back less). A read past the
+/// end that the boundary rule sends back up (a clamped read in an odd-length column, a reflected
+/// one) must find its row in the window and not yet lifted by any later step of that phase.
+///
+/// Only targets within a step's reach of either end of the column read through the boundary rule,
+/// so only those are visited (visiting every target of the last window, for each of its lengths,
+/// made this quadratic in the height). Both demands depend on a step's reads only through the lowest row
+/// they land on, which is all that is kept per step.
+fn last_window_needs(
+    steps: &[&Step],
+    window: &SlidingWindow,
+    boundary: Boundary,
+) -> LastWindowNeeds {
+    let offsets = tap_offsets(steps);
+    let height = window.min_height() as i64;
+    let half = height / 2;
+    // Far enough from the top that the first window's boundary plays no part.
+    let k = 4;
+    let first_row = k * height - (window.top + window.overlap) as i64;
+    let mut lowest: Vec<Option<i64>> = vec![None; steps.len()];
+    for tail in window.bottom as i64..window.bottom as i64 + height {
+        let n = (k * height + tail) as usize;
+        for (j, (step, &lag)) in steps.iter().zip(&window.lags).enumerate() {
+            let (source, q) = (step.source(), step.source().parity());
+            let (Some(&lo), Some(&hi)) = (offsets[j].first(), offsets[j].last()) else {
+                continue;
+            };
+            let target_len = (n as i64 - step.target.parity() + 1) / 2;
+            let source_len = (n as i64 - q + 1) / 2;
+            let start = (lag as i64 + k * half).max(0);
+            let near_start = start..target_len.min(-lo);
+            let near_end = (source_len - hi).max(near_start.end).max(start)..target_len;
+            for target in near_start.chain(near_end) {
+                for &offset in &offsets[j] {
+                    let m = target + offset;
+                    if (0..source_len).contains(&m) {
+                        continue;
+                    }
+                    let resolved = boundary.resolve(n, source, m) as i64;
+                    lowest[j] = Some(lowest[j].map_or(resolved, |l| l.min(resolved)));
+                }
+            }
+        }
+    }
+    let mut deficit = 0i64;
+    let mut caps = vec![i32::MAX; steps.len()];
+    for (j, (step, resolved)) in steps.iter().zip(&lowest).enumerate() {
+        let Some(resolved) = *resolved else {
+            continue;
+        };
+        let source = step.source();
+        deficit = deficit.max(first_row - (2 * resolved + source.parity()));
+        for (i, later) in steps.iter().enumerate().skip(j + 1) {
+            if later.target == source {
+                caps[i] = caps[i].min((resolved - k * half) as i32);
+            }
+        }
+    }
+    LastWindowNeeds {
+        deficit: deficit as u32,
+        caps,
+    }
+}
+
+/// [`first_window_min_height`] as first written, trying every target of every step at every
+/// height: the reference the bounded one is checked against.
+#[cfg(test)]
+fn first_window_min_height_exhaustive(
+    steps: &[&Step],
+    window: &SlidingWindow,
+    boundary: Boundary,
+) -> u32 {
     let carried = window.top + window.overlap + window.bottom;
     let mut height = (carried + carried % 2).max(2) as i64;
     'height: loop {
@@ -350,20 +494,10 @@ fn first_window_min_height(steps: &[&Step], window: &SlidingWindow, boundary: Bo
     }
 }
 
-/// What the last window's boundary-resolved reads demand of the window.
-struct LastWindowNeeds {
-    /// Rows above the last window's first row that those reads reach.
-    deficit: u32,
-    /// Per step, the largest lag that leaves every row such a read lands on unlifted by that step
-    /// until the last window, where the reading step runs first.
-    caps: Vec<i32>,
-}
-
-/// Checks every length of the last window (Algorithm 1's `leftover` from 0 to H-1 at the smallest
-/// height; taller windows only have longer last windows, which reach back less). A read past the
-/// end that the boundary rule sends back up (a clamped read in an odd-length column, a reflected
-/// one) must find its row in the window and not yet lifted by any later step of that phase.
-fn last_window_needs(
+/// [`last_window_needs`] as first written, trying every target of the last window for every
+/// length: the reference the bounded one is checked against.
+#[cfg(test)]
+fn last_window_needs_exhaustive(
     steps: &[&Step],
     window: &SlidingWindow,
     boundary: Boundary,
@@ -401,5 +535,178 @@ fn last_window_needs(
     LastWindowNeeds {
         deficit: deficit as u32,
         caps,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+    use proptest::sample::subsequence;
+
+    use super::*;
+    use crate::{parse_wavelet, Direction, Laurent, Sign};
+
+    /// Both checks at once, failing on the first call where the bounded one and the exhaustive
+    /// one disagree (not only on the final window, which could hide a compensating difference).
+    fn first_window_both(steps: &[&Step], window: &SlidingWindow, boundary: Boundary) -> u32 {
+        let fast = first_window_min_height(steps, window, boundary);
+        let slow = first_window_min_height_exhaustive(steps, window, boundary);
+        assert_eq!(fast, slow, "first window, {boundary:?}, {window:?}");
+        fast
+    }
+
+    fn last_window_both(
+        steps: &[&Step],
+        window: &SlidingWindow,
+        boundary: Boundary,
+    ) -> LastWindowNeeds {
+        let fast = last_window_needs(steps, window, boundary);
+        let slow = last_window_needs_exhaustive(steps, window, boundary);
+        assert_eq!(fast, slow, "last window, {boundary:?}, {window:?}");
+        fast
+    }
+
+    /// A step of 1 to 4 taps at offsets within `-5..=5`: wider than the catalogue's, so that
+    /// reads cross both ends of short last windows. The coefficients play no part in the window.
+    fn step(target: Phase) -> impl Strategy<Value = Step> {
+        subsequence((-5..=5).collect::<Vec<i32>>(), 1..=4).prop_map(move |offsets| Step {
+            target,
+            sign: Sign::Add,
+            taps: Laurent::from_terms(offsets.into_iter().map(|k| (k, Coeff::int(1)))),
+            rounding: 0,
+            shift: 0,
+        })
+    }
+
+    /// 1 to 10 steps, alternating or with targets in any order (repeated targets give the caps
+    /// and same-phase constraints their cases).
+    fn program() -> impl Strategy<Value = Program> {
+        (any::<bool>(), vec(any::<bool>(), 1..=10))
+            .prop_flat_map(|(alternate, bits)| {
+                let mut target = if bits[0] { Phase::Odd } else { Phase::Even };
+                let steps: Vec<_> = bits
+                    .iter()
+                    .map(|&b| {
+                        let s = step(target).prop_map(Op::Lift).boxed();
+                        if alternate || b {
+                            target = target.other();
+                        }
+                        s
+                    })
+                    .collect();
+                steps
+            })
+            .prop_map(|ops| Program { ops })
+    }
+
+    proptest! {
+        // A bounded 64 cases, since each also runs the exhaustive reference checks; off-by-one
+        // errors in the bounds on the targets fail well within them.
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn bounded_window_checks_agree_with_exhaustive(
+            p in program(),
+            boundary in prop_oneof![Just(Boundary::Clamp), Just(Boundary::Symmetric)],
+        ) {
+            let checked = derive_window(&p, boundary, first_window_both, last_window_both);
+            let exhaustive = derive_window(
+                &p,
+                boundary,
+                first_window_min_height_exhaustive,
+                last_window_needs_exhaustive,
+            );
+            prop_assert_eq!(&checked, &exhaustive);
+            prop_assert_eq!(p.sliding_window(boundary), exhaustive);
+        }
+
+        #[test]
+        fn bounded_window_checks_agree_on_any_window(
+            (p, window) in program_and_window(),
+            boundary in prop_oneof![Just(Boundary::Clamp), Just(Boundary::Symmetric)],
+        ) {
+            let steps: Vec<&Step> = p.steps().collect();
+            prop_assert_eq!(
+                first_window_min_height(&steps, &window, boundary),
+                first_window_min_height_exhaustive(&steps, &window, boundary)
+            );
+            prop_assert_eq!(
+                last_window_needs(&steps, &window, boundary),
+                last_window_needs_exhaustive(&steps, &window, boundary)
+            );
+        }
+    }
+
+    /// Any window, not only derived ones: the bounds on the targets visited do not rest on the
+    /// window being consistent, and arbitrary lags and heights make the rare binding reads (a
+    /// reflected read deep into the first window, say) common.
+    fn program_and_window() -> impl Strategy<Value = (Program, SlidingWindow)> {
+        program().prop_flat_map(|p| {
+            let steps = p.ops.len();
+            (
+                Just(p),
+                vec(-30i32..=2, steps),
+                (0u32..=12, 0u32..=40, 0u32..=12, 1u32..=40),
+            )
+                .prop_map(|(p, lags, (top, overlap, bottom, half))| {
+                    let window = SlidingWindow {
+                        top,
+                        overlap,
+                        bottom,
+                        lags,
+                        min_height: 2 * half,
+                    };
+                    (p, window)
+                })
+        })
+    }
+
+    /// Sixteen Fidelity-wide steps: the exhaustive checks took a quarter of a second per window
+    /// here unoptimised and grow steeply with the steps, so a return to them shows as a slow test.
+    /// The geometries are the ones the exhaustive checks derive.
+    #[test]
+    fn sixteen_wide_steps_are_analysed() {
+        let update = "even += (-8*odd[-4] + 21*odd[-3] - 46*odd[-2] + 161*odd[-1] + 161*odd[0] \
+                      - 46*odd[1] + 21*odd[2] - 8*odd[3] + 128) >> 8;";
+        let predict = "odd -= (-2*even[-3] + 10*even[-2] - 25*even[-1] + 81*even[0] + 81*even[1] \
+                       - 25*even[2] + 10*even[3] - 2*even[4] + 128) >> 8;";
+        for boundary in ["clamp", "symmetric"] {
+            let steps = [update, predict].repeat(8).join("\n");
+            let text = format!("wavelet Wide {{ boundary = {boundary};\n{steps}\n}}");
+            let w = parse_wavelet(&text).expect("the test's wavelet parses");
+            let forward = w.sliding_window(Direction::Forward);
+            assert_eq!(
+                (forward.geometry(), forward.lags),
+                (
+                    WindowGeometry {
+                        top: 7,
+                        overlap: 105,
+                        bottom: 6,
+                        min_height: 118
+                    },
+                    vec![
+                        0, -4, -7, -11, -14, -18, -21, -25, -28, -32, -35, -39, -42, -46, -49, -53
+                    ]
+                ),
+                "{boundary}"
+            );
+            let inverse = w.sliding_window(Direction::Inverse);
+            assert_eq!(
+                (inverse.geometry(), inverse.lags),
+                (
+                    WindowGeometry {
+                        top: 7,
+                        overlap: 104,
+                        bottom: 7,
+                        min_height: 118
+                    },
+                    vec![
+                        0, -3, -7, -10, -14, -17, -21, -24, -28, -31, -35, -38, -42, -45, -49, -52
+                    ]
+                ),
+                "{boundary}"
+            );
+        }
     }
 }

@@ -133,9 +133,15 @@ impl Program {
         let len = |q: usize| ((n - q).div_ceil(2)) as i64;
         let t = t as i64;
         let tiles = (len(0) + t - 1) / t;
+        // Read once per line rather than per lifted index: walking the taps' map in the innermost
+        // loop dominated unoptimised builds, where `lifting!` runs this for every line it checks.
+        let offsets: Vec<Vec<i64>> = self
+            .steps()
+            .map(|s| s.taps.terms().map(|(k, _)| k as i64).collect())
+            .collect();
         // Only the tiles near either end are simulated.
         (0..tiles).map(|tile| tile * t).all(|m0| {
-            halo.loads_inside(m0, t, &len) || self.tile_exact(boundary, n, halo, m0, t, &len)
+            halo.loads_inside(m0, t, &len) || self.tile_exact(boundary, n, halo, &offsets, m0, t)
         })
     }
 
@@ -144,10 +150,11 @@ impl Program {
         boundary: Boundary,
         n: usize,
         halo: &TileHalo,
+        offsets: &[Vec<i64>],
         m0: i64,
         t: i64,
-        len: &dyn Fn(usize) -> i64,
     ) -> bool {
+        let len = |q: usize| ((n - q).div_ceil(2)) as i64;
         // Per phase: the first stored index and whether each stored index holds the right value.
         let start = halo.load.map(|h| m0 - h.before as i64);
         let mut valid: Vec<Vec<bool>> = (0..2)
@@ -157,7 +164,7 @@ impl Program {
                     .collect()
             })
             .collect();
-        for (step, h) in self.steps().zip(&halo.steps) {
+        for ((step, h), offsets) in self.steps().zip(&halo.steps).zip(offsets) {
             let (p, q) = (
                 step.target.parity() as usize,
                 step.source().parity() as usize,
@@ -168,8 +175,8 @@ impl Program {
             let mut lifted = vec![false; valid[p].len()];
             for g in lo..hi {
                 let mut ok = valid[p][(g - start[p]) as usize];
-                for (k, _) in step.taps.terms() {
-                    let r = boundary.resolve(n, source, g + k as i64) as i64 - start[q];
+                for &k in offsets {
+                    let r = boundary.resolve(n, source, g + k) as i64 - start[q];
                     match valid[q].get(r as usize) {
                         Some(v) if r >= 0 => ok &= *v,
                         _ => return false,
