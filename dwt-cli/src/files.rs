@@ -90,6 +90,43 @@ pub struct Sidecar {
     pub allow_overflow: bool,
 }
 
+/// What to do with a file at a sidecar's path that is not a readable sidecar, for messages.
+const REGENERATE: &str = "regenerate it by transforming the input again, or delete it and invert with --wavelet and --levels (raw coefficients also need --shape and --dtype)";
+
+/// Parses the text of a sidecar. Where it is not one, says what it holds instead of serde's
+/// words alone ("invalid length 2, expected struct Sidecar with 13 elements" for `[]`), and
+/// names the field at fault where one is.
+pub fn parse_sidecar(text: &str) -> std::result::Result<Sidecar, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("it is not valid JSON ({e})"))?;
+    let serde_json::Value::Object(fields) = &value else {
+        let what = match &value {
+            serde_json::Value::Array(_) => "an array",
+            serde_json::Value::String(_) => "a string",
+            serde_json::Value::Number(_) => "a number",
+            serde_json::Value::Bool(_) => "a boolean",
+            _ => "null",
+        };
+        return Err(format!(
+            "it holds {what}, where a sidecar is a JSON object of the fields dwt writes (shape, dtype, wavelet, wavelet_source, levels, layout, direction, ...)"
+        ));
+    };
+    serde_json::from_value::<Sidecar>(value.clone()).map_err(|e| {
+        // serde says which type it expected but not where: put each field in turn into a
+        // sidecar that parses, and the first that breaks it is the one at fault.
+        let template = serde_json::to_value(Sidecar::template()).expect("a sidecar serialises");
+        let culprit = fields.iter().find(|(k, v)| {
+            let mut t = template.clone();
+            t[k.as_str()] = (*v).clone();
+            serde_json::from_value::<Sidecar>(t).is_err()
+        });
+        match culprit {
+            Some((k, _)) if template.get(k).is_some() => format!("its `{k}` is wrong ({e})"),
+            _ => e.to_string(),
+        }
+    })
+}
+
 /// The element types a sidecar may name, for its messages.
 const DTYPES: &str = "\"i16\", \"i32\", \"f32\" or \"f64\"";
 
@@ -98,6 +135,25 @@ const INPUT_DTYPES: &str =
     "\"bool\", \"u8\", \"i8\", \"u16\", \"i16\", \"u32\", \"i32\", \"f32\" or \"f64\"";
 
 impl Sidecar {
+    /// A sidecar with every field present (none skipped when written), of the right type.
+    fn template() -> Sidecar {
+        Sidecar {
+            data: Some(String::new()),
+            data_sha256: Some(String::new()),
+            shape: vec![1],
+            dtype: String::new(),
+            wavelet: String::new(),
+            wavelet_source: String::new(),
+            levels: 1,
+            layout: String::new(),
+            direction: String::new(),
+            input_bits: Some(8),
+            input_maxval: Some(1),
+            input_dtype: Some(String::new()),
+            allow_overflow: true,
+        }
+    }
+
     /// Checks every field of a sidecar read from `side` for the data file `data_path`, and returns
     /// its wavelet. Errors name the field, what it holds and what is allowed.
     pub fn validate(&self, side: &Path, data_path: &Path) -> Result<Wavelet> {
@@ -279,7 +335,7 @@ pub fn check_sidecar_replaceable(side: &Path, data: &Path) -> Result<()> {
         return Ok(());
     };
     let name = data.file_name().map(|n| n.to_string_lossy().into_owned());
-    match serde_json::from_str::<Sidecar>(&text) {
+    match parse_sidecar(&text) {
         Ok(Sidecar { data: None, .. }) => Ok(()),
         Ok(Sidecar { data: Some(other), .. }) if Some(&other) == name.as_ref() => Ok(()),
         // The file it describes is gone: nothing is left without its sidecar.
@@ -480,8 +536,8 @@ pub fn read_coefficients(
     let sidecar = if side.exists() && side != path {
         let text = std::fs::read_to_string(&side)
             .map_err(|e| format!("cannot read {}: {e}", side.display()))?;
-        let s: Sidecar = serde_json::from_str(&text)
-            .map_err(|e| format!("{}: not a dwt sidecar: {e}", side.display()))?;
+        let s = parse_sidecar(&text)
+            .map_err(|e| format!("{} is not a dwt sidecar: {e}; {REGENERATE}", side.display()))?;
         let w = s.validate(&side, path)?;
         Some((s, w))
     } else {
