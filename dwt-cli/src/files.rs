@@ -398,6 +398,7 @@ pub fn read_input(
             if bytes.starts_with(b"P7") {
                 check_pam_maxval(&bytes, path)?;
             }
+            check_tiff_samples(&bytes, path)?;
             let img = image::ImageReader::new(std::io::Cursor::new(bytes))
                 .with_guessed_format()
                 .map_err(|e| format!("cannot read image {}: {e}", path.display()))?
@@ -922,6 +923,57 @@ fn check_pam_maxval(bytes: &[u8], path: &Path) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Refuses a TIFF whose samples are not 8- or 16-bit unsigned integers (1-bit too, which `image`
+/// reads) by what they are: `image` says "color type Unknown(32)" for a float TIFF and "sample
+/// format 2 for 32 bits" for a signed one. A TIFF the `tiff` crate cannot parse either is left to
+/// `image` to report.
+fn check_tiff_samples(bytes: &[u8], path: &Path) -> Result<()> {
+    use tiff::tags::SampleFormat;
+    use tiff::ColorType;
+    if !(bytes.starts_with(b"II") || bytes.starts_with(b"MM")) {
+        return Ok(());
+    }
+    let Ok(mut decoder) = tiff::decoder::Decoder::new(std::io::Cursor::new(bytes)) else {
+        return Ok(());
+    };
+    let bits = match decoder.colortype() {
+        Ok(
+            ColorType::Gray(b)
+            | ColorType::GrayA(b)
+            | ColorType::RGB(b)
+            | ColorType::RGBA(b)
+            | ColorType::CMYK(b)
+            | ColorType::Palette(b)
+            | ColorType::YCbCr(b),
+        ) => b,
+        Ok(ColorType::Multiband { bit_depth, .. }) => bit_depth,
+        _ => return Ok(()),
+    };
+    // Absent, the samples are unsigned integers (the TIFF default).
+    let format = decoder
+        .find_tag_unsigned_vec::<u16>(tiff::tags::Tag::SampleFormat)
+        .ok()
+        .flatten()
+        .and_then(|f| f.first().copied())
+        .map_or(SampleFormat::Uint, SampleFormat::from_u16_exhaustive);
+    let only = "only 8- and 16-bit unsigned integer TIFFs are read";
+    let convert = "or convert the TIFF to 8- or 16-bit unsigned integers";
+    let what = match format {
+        SampleFormat::IEEEFP => format!(
+            "has {bits}-bit float samples: float TIFFs are not read; save the samples as .npy (float32 and float64 are read, for a float wavelet such as Cdf97), {convert}"
+        ),
+        SampleFormat::Int => format!(
+            "has {bits}-bit signed integer samples: {only}; save the samples as .npy (int8, int16 and int32 are read), {convert}"
+        ),
+        SampleFormat::Uint if bits > 16 => format!(
+            "has {bits}-bit unsigned integer samples: {only}; save the samples as .npy (uint32 is read), {convert}"
+        ),
+        SampleFormat::Uint => return Ok(()),
+        _ => format!("has samples of TIFF sample format {format:?}: {only}; {convert}"),
+    };
+    Err(format!("{} {what}", path.display()))
 }
 
 /// The Mallat pyramid as an 8-bit picture, each band contrast-stretched on its own so that small

@@ -1973,3 +1973,61 @@ fn a_sidecar_of_the_wrong_shape_says_what_is_wrong_and_what_to_do() {
     inverse(&c, &back).assert().success();
     assert_eq!(image::open(&back).unwrap().to_luma8(), scene8(40, 24));
 }
+
+/// A TIFF of float (or signed, or 32-bit) samples is refused saying what its samples are and
+/// what to use instead, not in the decoder's words ("color type Unknown(32)").
+#[test]
+fn float_and_signed_tiffs_are_refused_saying_what_to_use() {
+    use tiff::encoder::{colortype, TiffEncoder};
+    let d = Dir::new();
+    let tiff_of = |name: &str, write: &dyn Fn(&mut TiffEncoder<&mut std::fs::File>)| {
+        let p = d.p(name);
+        let mut f = std::fs::File::create(&p).unwrap();
+        write(&mut TiffEncoder::new(&mut f).unwrap());
+        p
+    };
+    let gray_f32 = tiff_of("f32.tif", &|e| {
+        e.write_image::<colortype::Gray32Float>(8, 4, &[0.5f32; 32])
+            .unwrap()
+    });
+    let rgb_f32 = tiff_of("rgbf.tif", &|e| {
+        e.write_image::<colortype::RGB32Float>(8, 4, &[0.5f32; 96])
+            .unwrap()
+    });
+    let gray_i16 = tiff_of("i16.tif", &|e| {
+        e.write_image::<colortype::GrayI16>(8, 4, &[-3i16; 32])
+            .unwrap()
+    });
+    let gray_u32 = tiff_of("u32.tif", &|e| {
+        e.write_image::<colortype::Gray32>(8, 4, &[7u32; 32])
+            .unwrap()
+    });
+    let out = d.p("o.npy");
+    for (input, needle) in [
+        (
+            &gray_f32,
+            "f32.tif has 32-bit float samples: float TIFFs are not read; save the samples as .npy",
+        ),
+        (&rgb_f32, "rgbf.tif has 32-bit float samples"),
+        (&gray_i16, "i16.tif has 16-bit signed integer samples"),
+        (&gray_u32, "u32.tif has 32-bit unsigned integer samples"),
+    ] {
+        fails(
+            &["transform", s(input), s(&out), "-w", "LeGall53", "-l", "1"],
+            Some(input),
+            needle,
+        );
+        fails(
+            &["transform", s(input), s(&out), "-w", "LeGall53", "-l", "1"],
+            Some(input),
+            "or convert the TIFF to 8- or 16-bit unsigned integers",
+        );
+        assert!(!out.exists());
+    }
+    // 8- and 16-bit unsigned TIFFs are still read.
+    let ok = tiff_of("u16.tif", &|e| {
+        e.write_image::<colortype::Gray16>(8, 4, &[300u16; 32])
+            .unwrap()
+    });
+    forward_ok(&ok, &out, "LeGall53", "1");
+}
