@@ -399,6 +399,7 @@ pub fn read_input(
                 check_pam_maxval(&bytes, path)?;
             }
             check_tiff_samples(&bytes, path)?;
+            let packed = packed_gray_bits(&bytes);
             let img = image::ImageReader::new(std::io::Cursor::new(bytes))
                 .with_guessed_format()
                 .map_err(|e| format!("cannot read image {}: {e}", path.display()))?
@@ -406,9 +407,10 @@ pub fn read_input(
                 .map_err(|e| format!("cannot read image {}: {e}", path.display()))?;
             let (w, h) = (img.width() as usize, img.height() as usize);
             let (data, bits) = match img {
-                image::DynamicImage::ImageLuma8(b) => {
-                    (Data::I16(b.into_raw().into_iter().map(i16::from).collect()), 8)
-                }
+                image::DynamicImage::ImageLuma8(b) => match packed {
+                    Some(bits) => (Data::I16(unwiden(b.into_raw(), bits, path)?), bits),
+                    None => (Data::I16(b.into_raw().into_iter().map(i16::from).collect()), 8),
+                },
                 image::DynamicImage::ImageLuma16(b) => {
                     (Data::I32(b.into_raw().into_iter().map(i32::from).collect()), 16)
                 }
@@ -925,6 +927,51 @@ fn check_pam_maxval(bytes: &[u8], path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The bit depth of a grayscale PNG or TIFF of fewer than 8 bits a sample, which `image` widens
+/// to 8 bits by scaling (a 1-bit 1 becomes 255, a 4-bit 1 becomes 17).
+fn packed_gray_bits(bytes: &[u8]) -> Option<u32> {
+    // The signature, then the IHDR chunk: length, "IHDR", width, height, bit depth, colour type.
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") && bytes.get(12..16) == Some(b"IHDR") {
+        let (depth, colour) = (*bytes.get(24)?, *bytes.get(25)?);
+        return (colour == 0 && depth < 8).then_some(u32::from(depth));
+    }
+    if bytes.starts_with(b"II") || bytes.starts_with(b"MM") {
+        let mut decoder = tiff::decoder::Decoder::new(std::io::Cursor::new(bytes)).ok()?;
+        if let Ok(tiff::ColorType::Gray(b @ 1..=7)) = decoder.colortype() {
+            return Some(u32::from(b));
+        }
+    }
+    None
+}
+
+/// The samples of a `bits`-bit picture as stored, from the 8-bit ones `image` scaled them to:
+/// transforms and reconstructions keep the file's values, as for a PGM of a small maxval.
+fn unwiden(widened: Vec<u8>, bits: u32, path: &Path) -> Result<Vec<i16>> {
+    let factor = 255 / ((1u8 << bits) - 1);
+    if let Some(v) = widened.iter().find(|&&v| v % factor != 0) {
+        return Err(format!(
+            "{}: a {bits}-bit image decoded to the 8-bit value {v}, not a multiple of {factor}: its samples cannot be recovered as stored; convert it to an 8-bit grayscale PNG",
+            path.display()
+        ));
+    }
+    Ok(widened.into_iter().map(|v| i16::from(v / factor)).collect())
+}
+
+/// What to tell of a picture of `bits` bits a sample (fewer than 8, from the input) written to
+/// `path`: PNG and TIFF are written with 8 bits, holding the small values as they are (dark),
+/// where a PGM keeps their maxval.
+pub fn narrow_picture_note(path: &Path, bits: Option<u32>) -> Option<String> {
+    let bits = bits.filter(|&b| b < 8)?;
+    if kind(path) != Kind::Image || is_pnm(path) {
+        return None;
+    }
+    let max = (1u32 << bits) - 1;
+    Some(format!(
+        "note: {} is written as an 8-bit image holding the {bits}-bit input's values 0 to {max} as they are (not scaled to 0 to 255, so it looks dark); write .pgm to keep maxval {max}",
+        path.display()
+    ))
+}
+
 /// Refuses a TIFF whose samples are not 8- or 16-bit unsigned integers (1-bit too, which `image`
 /// reads) by what they are: `image` says "color type Unknown(32)" for a float TIFF and "sample
 /// format 2 for 32 bits" for a signed one. A TIFF the `tiff` crate cannot parse either is left to
@@ -969,6 +1016,10 @@ fn check_tiff_samples(bytes: &[u8], path: &Path) -> Result<()> {
         ),
         SampleFormat::Uint if bits > 16 => format!(
             "has {bits}-bit unsigned integer samples: {only}; save the samples as .npy (uint32 is read), {convert}"
+        ),
+        // `image` reads 1-bit samples, not 2 to 7.
+        SampleFormat::Uint if (2..8).contains(&bits) => format!(
+            "has {bits}-bit unsigned integer samples: {only} (and 1-bit ones); save the samples as .npy, {convert}"
         ),
         SampleFormat::Uint => return Ok(()),
         _ => format!("has samples of TIFF sample format {format:?}: {only}; {convert}"),

@@ -438,6 +438,21 @@ fn forward(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
 
     progress.stage("reading");
     let input = files::read_input(&a.input, shape_arg.as_deref(), dtype)?;
+    // A PNG or TIFF of fewer than 8 bits is read as its stored values, not as `image` widens
+    // them: say so, and what a reconstruction will be (a PGM's samples are read as stored anyway).
+    if let Some(bits) = input
+        .image_bits
+        .filter(|&b| b < 8 && input.maxval.is_none())
+    {
+        if !quiet {
+            eprintln!(
+                "note: {} is a {bits}-bit image: its samples are read as stored, 0 to {} (not widened to 0 to 255); a PNG or TIFF reconstruction is 8-bit with the same values (.pgm keeps maxval {})",
+                a.input.display(),
+                (1u32 << bits) - 1,
+                (1u32 << bits) - 1
+            );
+        }
+    }
     let shape = input.shape.clone();
     if let Some(given) = shape_arg.filter(|given| *given != shape) {
         return Err(format!(
@@ -680,6 +695,9 @@ fn inverse(a: TransformArgs, quiet: bool, progress: &files::Progress) -> Result<
     finite(&data, |n| overflowed(&wavelet, data.element_type(), n))?;
     progress.stage("writing");
     let bits = sidecar.as_ref().and_then(|s| s.input_bits);
+    if let Some(note) = files::narrow_picture_note(&a.output, bits).filter(|_| !quiet) {
+        eprintln!("{note}");
+    }
     // Back in the type the input was stored in (uint8 stays uint8), unless --dtype asks for the
     // coefficients' type; values that do not fit it are an error, never wrapped. Across element
     // kinds (a float wavelet on integer input) the reconstruction is not the input's values, so

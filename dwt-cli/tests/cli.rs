@@ -2031,3 +2031,153 @@ fn float_and_signed_tiffs_are_refused_saying_what_to_use() {
     });
     forward_ok(&ok, &out, "LeGall53", "1");
 }
+
+/// A grayscale PNG of `bits` (1, 2 or 4) bits a sample holding `values` (row-major, w x h).
+fn packed_png(path: &Path, w: u32, h: u32, bits: u8, values: &[u8]) {
+    let depth = match bits {
+        1 => png::BitDepth::One,
+        2 => png::BitDepth::Two,
+        _ => png::BitDepth::Four,
+    };
+    let per_byte = (8 / bits) as usize;
+    let mut packed = Vec::new();
+    for row in values.chunks(w as usize) {
+        for group in row.chunks(per_byte) {
+            let mut byte = 0u8;
+            for (i, &v) in group.iter().enumerate() {
+                byte |= v << (8 - bits as usize * (i + 1));
+            }
+            packed.push(byte);
+        }
+    }
+    let mut e = png::Encoder::new(std::fs::File::create(path).unwrap(), w, h);
+    e.set_color(png::ColorType::Grayscale);
+    e.set_depth(depth);
+    e.write_header().unwrap().write_image_data(&packed).unwrap();
+}
+
+/// A 1- or 4-bit PNG is read as its stored values (not as the 0 to 255 the decoder widens them
+/// to), saying so; its reconstruction holds the same values, in an 8-bit PNG (saying so) or a PGM
+/// of the input's maxval.
+#[test]
+fn sub_8_bit_pngs_keep_their_values_and_say_so() {
+    let d = Dir::new();
+    let (w, h) = (40u32, 24u32);
+    for bits in [1u8, 4] {
+        let max = (1u8 << bits) - 1;
+        let values: Vec<u8> = (0..w * h)
+            .map(|i| ((i * 7 + i / w) % (max as u32 + 1)) as u8)
+            .collect();
+        let input = d.p(&format!("in{bits}.png"));
+        packed_png(&input, w, h, bits, &values);
+        let c = d.p(&format!("c{bits}.npy"));
+        dwt()
+            .args(["transform", s(&input), s(&c), "-w", "LeGall53", "-l", "2"])
+            .assert()
+            .success()
+            .stderr(predicate::str::contains(format!(
+                "note: {} is a {bits}-bit image: its samples are read as stored, 0 to {max} (not widened to 0 to 255)",
+                input.display()
+            )));
+        let side: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.p(&format!("c{bits}.json"))).unwrap())
+                .unwrap();
+        assert_eq!(side["input_bits"], bits as u64);
+
+        let back = d.p(&format!("back{bits}.png"));
+        dwt()
+            .args(["transform", s(&c), s(&back), "--inverse"])
+            .assert()
+            .success()
+            .stderr(predicate::str::contains(format!(
+                "note: {} is written as an 8-bit image holding the {bits}-bit input's values 0 to {max} as they are",
+                back.display()
+            )));
+        let got = image::open(&back).unwrap();
+        assert_eq!(got.color(), image::ColorType::L8);
+        assert_eq!(got.to_luma8().into_raw(), values, "{bits}-bit");
+
+        let pgm = d.p(&format!("back{bits}.pgm"));
+        inverse(&c, &pgm)
+            .assert()
+            .success()
+            .stderr(predicate::str::is_empty());
+        let mut want = format!("P5\n{w} {h}\n{max}\n").into_bytes();
+        want.extend(&values);
+        assert_eq!(std::fs::read(&pgm).unwrap(), want);
+    }
+    // --quiet: no notice.
+    dwt()
+        .args([
+            "-q",
+            "transform",
+            s(&d.p("in1.png")),
+            s(&d.p("q.npy")),
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+}
+
+/// An uncompressed grayscale TIFF of `bits` bits a sample (which the encoders here do not write
+/// below 8), `rows` already packed, each row starting on a byte.
+fn packed_tiff(path: &Path, w: u16, h: u16, bits: u16, rows: &[u8]) {
+    let data_at = 8 + 2 + 8 * 12 + 4;
+    let mut out = b"II*\0".to_vec();
+    out.extend(8u32.to_le_bytes());
+    out.extend(8u16.to_le_bytes());
+    for (tag, value) in [
+        (256u16, u32::from(w)),
+        (257, u32::from(h)),
+        (258, u32::from(bits)),
+        (259, 1),
+        (262, 1),
+        (273, data_at),
+        (278, u32::from(h)),
+        (279, rows.len() as u32),
+    ] {
+        out.extend(tag.to_le_bytes());
+        out.extend(4u16.to_le_bytes()); // LONG
+        out.extend(1u32.to_le_bytes());
+        out.extend(value.to_le_bytes());
+    }
+    out.extend(0u32.to_le_bytes());
+    out.extend(rows);
+    std::fs::write(path, out).unwrap();
+}
+
+/// A 1-bit TIFF is read as its stored values too; one of 2 to 7 bits, which the decoder does not
+/// read, is refused saying what its samples are.
+#[test]
+fn sub_8_bit_tiffs_keep_their_values_or_are_refused_saying_so() {
+    let d = Dir::new();
+    let one = d.p("one.tif");
+    // 16 x 2: rows 0b1010_0000_1111_0001 and its complement.
+    packed_tiff(&one, 16, 2, 1, &[0xa0, 0xf1, 0x5f, 0x0e]);
+    let c = d.p("c.npy");
+    dwt()
+        .args(["transform", s(&one), s(&c), "-w", "LeGall53", "-l", "1"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("is a 1-bit image"));
+    let back = d.p("back.png");
+    inverse(&c, &back).assert().success();
+    let bit = |byte: u8, i: usize| (byte >> (7 - i)) & 1;
+    let want: Vec<u8> = [0xa0u8, 0xf1, 0x5f, 0x0e]
+        .iter()
+        .flat_map(|&b| (0..8).map(move |i| bit(b, i)))
+        .collect();
+    assert_eq!(image::open(&back).unwrap().to_luma8().into_raw(), want);
+
+    let four = d.p("four.tif");
+    packed_tiff(&four, 8, 2, 4, &[0x12; 8]);
+    fails(
+        &["transform", s(&four), s(&d.p("f.npy")), "-w", "LeGall53", "-l", "1"],
+        Some(&four),
+        "four.tif has 4-bit unsigned integer samples: only 8- and 16-bit unsigned integer TIFFs are read (and 1-bit ones)",
+    );
+}
