@@ -45,7 +45,8 @@ enum Command {
     /// The catalogue's wavelets and the backends with their devices.
     List,
     /// Write a synthetic grayscale test scene (gradients, a disc, stripes, a little noise), as the
-    /// README's main job uses.
+    /// README's main job uses. Sizes whose memory (14 bytes a sample at 8 bits, 20 at 16) would
+    /// pass 8 GiB, or the memory available, are refused.
     Sample(SampleArgs),
 }
 
@@ -911,6 +912,23 @@ fn list() -> Result<()> {
     write_stdout(&o)
 }
 
+/// The most memory `dwt sample` takes: the scene is synthetic, so a size needing more is a
+/// typo, not data to process; and the memory available now, where less, since an allocation
+/// beyond it aborts rather than fails.
+const SAMPLE_MEMORY_CAP: u64 = 8 << 30;
+
+/// The memory available now (Linux's MemAvailable), if known.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+fn gib(bytes: u64) -> String {
+    format!("{:.1} GiB", bytes as f64 / f64::from(1u32 << 30))
+}
+
 /// The scene of examples/transform_image.rs at any size: smooth gradients, a disc with a hard
 /// edge, fine stripes and deterministic noise, so every band has something in it.
 fn sample(a: SampleArgs) -> Result<()> {
@@ -920,36 +938,6 @@ fn sample(a: SampleArgs) -> Result<()> {
     if a.bits != 8 && a.bits != 16 {
         return Err("--bits must be 8 or 16".into());
     }
-    let (w, h) = (a.width as f64, a.height as f64);
-    let mut noise = 0x2545_f491_4f6c_dd1du64;
-    let values: Vec<i64> = (0..a.width * a.height)
-        .map(|i| {
-            let (y, x) = ((i / a.width) as f64, (i % a.width) as f64);
-            let gradient = 60.0 + 80.0 * (x / w) + 40.0 * (y / h);
-            let (dy, dx) = (y - 0.5 * h, x - 0.365 * w);
-            let r = 0.28 * h;
-            let disc = if dx * dx + dy * dy < r * r { 70.0 } else { 0.0 };
-            let stripes = if x > 0.68 * w && y > 0.185 * h && y < 0.74 * h {
-                30.0 * ((x / 3.0).sin() > 0.0) as i32 as f64
-            } else {
-                0.0
-            };
-            noise ^= noise << 13;
-            noise ^= noise >> 7;
-            noise ^= noise << 17;
-            let v = (gradient + disc + stripes + (noise % 5) as f64).clamp(0.0, 255.0);
-            if a.bits == 16 {
-                (v * 257.0) as i64
-            } else {
-                v as i64
-            }
-        })
-        .collect();
-    let data = if a.bits == 16 {
-        data::Data::I32(values.iter().map(|&v| v as i32).collect())
-    } else {
-        data::Data::I16(values.iter().map(|&v| v as i16).collect())
-    };
     if files::kind(&a.output) != files::Kind::Image {
         return Err(format!(
             "{}: write the sample as .png, .pgm or .tif",
@@ -957,6 +945,50 @@ fn sample(a: SampleArgs) -> Result<()> {
         ));
     }
     files::check_writable(&a.output, "the sample")?;
+    // At the peak a sample is held as the element type (2 or 4 bytes), the i64 copy the range
+    // is checked on (8), the pixels, the encoder's copy of them and the encoded file (a pixel's
+    // size each, 1 or 2), and a pixel's size of slack: measured, 12 bytes at 8 bits and 18 at 16.
+    let pixel = u64::from(a.bits / 8);
+    let per_sample = 2 * pixel + 8 + 4 * pixel;
+    let samples = a.width as u64 * a.height as u64;
+    let needed = samples * per_sample;
+    let (cap, why) = match available_memory() {
+        Some(m) if m < SAMPLE_MEMORY_CAP => (m, "the memory available now"),
+        _ => (SAMPLE_MEMORY_CAP, "the most `dwt sample` takes"),
+    };
+    if needed > cap {
+        return Err(format!(
+            "a {} x {} {}-bit sample needs about {} of memory ({per_sample} bytes a sample), more than {why} ({}); choose a smaller --width or --height",
+            a.width,
+            a.height,
+            a.bits,
+            gib(needed),
+            gib(cap)
+        ));
+    }
+    let (w, h) = (a.width as f64, a.height as f64);
+    let mut noise = 0x2545_f491_4f6c_dd1du64;
+    let values = (0..a.width * a.height).map(|i| {
+        let (y, x) = ((i / a.width) as f64, (i % a.width) as f64);
+        let gradient = 60.0 + 80.0 * (x / w) + 40.0 * (y / h);
+        let (dy, dx) = (y - 0.5 * h, x - 0.365 * w);
+        let r = 0.28 * h;
+        let disc = if dx * dx + dy * dy < r * r { 70.0 } else { 0.0 };
+        let stripes = if x > 0.68 * w && y > 0.185 * h && y < 0.74 * h {
+            30.0 * ((x / 3.0).sin() > 0.0) as i32 as f64
+        } else {
+            0.0
+        };
+        noise ^= noise << 13;
+        noise ^= noise >> 7;
+        noise ^= noise << 17;
+        (gradient + disc + stripes + (noise % 5) as f64).clamp(0.0, 255.0)
+    });
+    let data = if a.bits == 16 {
+        data::Data::I32(values.map(|v| (v * 257.0) as i32).collect())
+    } else {
+        data::Data::I16(values.map(|v| v as i16).collect())
+    };
     let mut staged = files::Staged::default();
     staged.write(
         &a.output,

@@ -2181,3 +2181,62 @@ fn sub_8_bit_tiffs_keep_their_values_or_are_refused_saying_so() {
         "four.tif has 4-bit unsigned integer samples: only 8- and 16-bit unsigned integer TIFFs are read (and 1-bit ones)",
     );
 }
+
+/// `dwt sample` refuses a size whose memory would pass its cap, saying how much it needs and the
+/// cap, before allocating anything or writing a file.
+#[test]
+fn a_sample_too_large_for_memory_is_refused_saying_how_much() {
+    let d = Dir::new();
+    let out = d.p("big.png");
+    for (bits, needs) in [("8", "14 bytes a sample"), ("16", "20 bytes a sample")] {
+        fails(
+            &[
+                "sample",
+                s(&out),
+                "--width",
+                "32768",
+                "--height",
+                "32768",
+                "--bits",
+                bits,
+            ],
+            None,
+            &format!("a 32768 x 32768 {bits}-bit sample needs about"),
+        );
+        fails(
+            &[
+                "sample",
+                s(&out),
+                "--width",
+                "32768",
+                "--height",
+                "32768",
+                "--bits",
+                bits,
+            ],
+            None,
+            needs,
+        );
+        fails(
+            &[
+                "sample",
+                s(&out),
+                "--width",
+                "32768",
+                "--height",
+                "32768",
+                "--bits",
+                bits,
+            ],
+            None,
+            "choose a smaller --width or --height",
+        );
+        assert!(!out.exists());
+    }
+    // A small one is still written.
+    dwt()
+        .args(["sample", s(&out), "--width", "40", "--height", "24"])
+        .assert()
+        .success();
+    assert_eq!(image::open(&out).unwrap().to_luma8().dimensions(), (40, 24));
+}
