@@ -80,7 +80,8 @@ struct TransformArgs {
     /// Reconstruct from coefficients instead.
     #[arg(long)]
     inverse: bool,
-    /// cpu, opencl, auto, or any registered backend (default: $DWT_BACKEND, else auto).
+    /// cpu, opencl, cuda, auto, or any registered backend (default: $DWT_BACKEND if set and not
+    /// empty, else auto). An empty --backend is refused: give auto, or leave it out.
     #[arg(long, short)]
     backend: Option<String>,
     #[arg(long, value_enum)]
@@ -270,6 +271,7 @@ fn transform(a: TransformArgs, quiet: bool) -> Result<()> {
     if !a.input.exists() {
         return Err(format!("{}: no such file", a.input.display()));
     }
+    check_backend_flag(a.backend.as_deref())?;
     check_outputs(&a)?;
     let progress = files::Progress::new(quiet);
     if a.inverse {
@@ -364,6 +366,26 @@ fn check_outputs(a: &TransformArgs) -> Result<()> {
     }
     if !a.inverse {
         files::check_sidecar_replaceable(&files::sidecar_path(&a.output), &a.output)?;
+    }
+    Ok(())
+}
+
+/// Refuses an empty `--backend`, which the registry would take for auto: on the command line it
+/// is almost always a shell variable that was not set (`-b "$BACKEND"`), not a choice. An empty
+/// `DWT_BACKEND` still means auto, as the registry documents: an exported empty variable is the
+/// usual way to leave it unset.
+fn check_backend_flag(choice: Option<&str>) -> Result<()> {
+    if choice.is_some_and(|c| c.trim().is_empty()) {
+        let mut names = lifting::registry()
+            .names()
+            .into_iter()
+            .map(String::from)
+            .collect::<Vec<_>>();
+        names.push("auto".into());
+        return Err(format!(
+            "--backend is empty (an unset shell variable?); name a backend: {} (`--backend auto`, or leaving --backend out, picks one)",
+            names.join(", ")
+        ));
     }
     Ok(())
 }

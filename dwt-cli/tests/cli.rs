@@ -2240,3 +2240,66 @@ fn a_sample_too_large_for_memory_is_refused_saying_how_much() {
         .success();
     assert_eq!(image::open(&out).unwrap().to_luma8().dimensions(), (40, 24));
 }
+
+/// An empty `--backend` (an unset shell variable) is refused before any work, listing the
+/// backends; an empty `DWT_BACKEND` still means auto, as documented.
+#[test]
+fn an_empty_backend_flag_is_refused_and_an_empty_env_means_auto() {
+    let d = Dir::new();
+    let input = d.p("in.png");
+    scene8(40, 24).save(&input).unwrap();
+    let c = d.p("c.npy");
+    for empty in ["", " "] {
+        let args = [
+            "transform",
+            s(&input),
+            s(&c),
+            "-w",
+            "LeGall53",
+            "-l",
+            "1",
+            "-b",
+            empty,
+        ];
+        fails(
+            &args,
+            Some(&input),
+            "--backend is empty (an unset shell variable?); name a backend: cpu",
+        );
+        fails(
+            &args,
+            Some(&input),
+            "auto (`--backend auto`, or leaving --backend out, picks one)",
+        );
+        assert!(!c.exists());
+    }
+    forward_ok(&input, &c, "LeGall53", "1");
+    fails(
+        &[
+            "transform",
+            s(&c),
+            s(&d.p("back.png")),
+            "--inverse",
+            "--backend=",
+        ],
+        Some(&c),
+        "--backend is empty",
+    );
+    dwt()
+        .env("DWT_BACKEND", "")
+        .args(["transform", s(&c), s(&d.p("back.png")), "--inverse"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("auto: chose"));
+    dwt()
+        .args([
+            "transform",
+            s(&c),
+            s(&d.p("back2.png")),
+            "--inverse",
+            "-b",
+            "auto",
+        ])
+        .assert()
+        .success();
+}
