@@ -63,7 +63,7 @@ pub enum Pass {
     /// The sliding-window kernel along one axis.
     Window(Axis),
     /// The lines kernel along y or z, where there is no sliding window
-    /// ([`Vertical::Lines`](crate::Vertical::Lines)).
+    /// ([`Vertical::Lines`]).
     Lines(Axis),
     /// The fused kernel: rows and columns of each x-y plane at once.
     Fused,
@@ -1217,7 +1217,7 @@ impl Planner<'_> {
         Ok(())
     }
 
-    /// The lines kernel ([`Vertical::Lines`](crate::Vertical::Lines)) along `axis` (y or z) of band `b`, one
+    /// The lines kernel ([`Vertical::Lines`]) along `axis` (y or z) of band `b`, one
     /// group per line, from the buffer the band is in to `to` (nothing for lines of one sample).
     fn lines(&mut self, kernel: &str, b: &Band, axis: Axis, to: Buffer) -> Result<(), String> {
         if self.first_from_source {

@@ -1,10 +1,7 @@
 //! What is particular to the OpenCL backend: its errors (no device, a build failure, what the
 //! kernels refuse), 1-D shapes, and the device-buffer API.
 
-use dwt_ir::{
-    parse_wavelet, Coeff, Direction, ElementKind, ElementType, Laurent, Layout, Op, Phase, Program,
-    Sign, Step, Wavelet, WaveletSpec,
-};
+use dwt_ir::{parse_wavelet, Direction, ElementKind, ElementType, Layout, Wavelet, WaveletSpec};
 use dwt_opencl::{LaunchConfig, OpenClBackend};
 use dwt_runtime::conformance::matches_reference;
 use dwt_runtime::{cpu, Backend, DwtError, Request, Samples};
