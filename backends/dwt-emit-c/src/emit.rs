@@ -410,11 +410,6 @@ pub fn emit_module(
         (Strategy::Fused, Err(e)) => Err(EmitError::NoTile(format!(
             "no sliding window ({e}): the rows and lines kernels lift it"
         ))),
-        // The tiles' edges apply the rule inside the tile, where a periodic read lands in
-        // another tile: the rows kernel and the wrapping sliding window lift such programs.
-        (Strategy::Fused, Ok(_)) if e.wraps() => Err(EmitError::NoTile(
-            "a periodic boundary: the rows kernel and the sliding window, reading rows modulo the column's length, lift it".into(),
-        )),
         (Strategy::Fused, Ok(_)) => fused_kernel(&e, "tile"),
     };
     // The same kernel on smaller tiles, for the small bands of a fused plan.

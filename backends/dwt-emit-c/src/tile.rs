@@ -73,6 +73,10 @@ pub enum EdgeTiles {
     /// per step, no boundary rule per read. Measured in BENCHMARKS.md (edge tiles bounded small
     /// levels: a level's kernel lasts as long as its slowest group).
     Reflected { segments: [usize; 2] },
+    /// Like inner tiles, in registers, after loading the halo beyond the band's ends modulo its
+    /// sides (a periodic program): the periodic extension is the signal itself, so these tiles
+    /// lift as inner ones do, exact on every band of two samples or more along each axis.
+    Wrapped,
     /// Like inner tiles, in registers, under the clamp rule itself: the halo beyond the band
     /// loaded from the nearest sample of the same phase, and after each lifting step the indices
     /// beyond the band set again to their phase's new end sample (so each read beyond the band
@@ -93,6 +97,7 @@ impl EdgeTiles {
         match self {
             EdgeTiles::Reflected { .. } => Some(EdgeHalo::Reflected),
             EdgeTiles::Clamped => Some(EdgeHalo::Clamped),
+            EdgeTiles::Wrapped => Some(EdgeHalo::Wrapped),
             EdgeTiles::BoundaryRule => None,
         }
     }
@@ -119,6 +124,7 @@ impl TilePass {
                 })
             }),
             EdgeTiles::Clamped => boundary == Boundary::Clamp && w >= 2 && h >= 2,
+            EdgeTiles::Wrapped => boundary == Boundary::Periodic && w >= 2 && h >= 2,
         }
     }
 }
@@ -447,8 +453,13 @@ impl Emitter<'_> {
         let program = self.wavelet.program_for(self.direction);
         let longest = tile[0].max(tile[1]);
         let lines = 6 * longest + 2;
-        let halo = TileHalo::for_lines(&program, self.wavelet.boundary, longest, lines, 4)
-            .ok_or_else(|| EmitError::NoTile(format!(
+        // A periodic band's edge tiles load their halo modulo its sides and lift as inner tiles
+        // (`EdgeTiles::Wrapped`): the inner tiles' halo is every tile's.
+        let halo = match self.wavelet.boundary {
+            Boundary::Periodic => Some(program.tile_halo(0)),
+            b => TileHalo::for_lines(&program, b, longest, lines, 4),
+        }
+        .ok_or_else(|| EmitError::NoTile(format!(
                 "no halo of up to 4 extra indices makes tiles exact at the ends of a line under the {} boundary",
                 self.wavelet.boundary.name()
             )))?;
@@ -486,7 +497,9 @@ impl Emitter<'_> {
                 || (2..=lines).all(|n| program.reflected_segments_exact(boundary, kind, n, s)),
             )
         });
-        let edges = if reflected {
+        let edges = if boundary == Boundary::Periodic {
+            EdgeTiles::Wrapped
+        } else if reflected {
             EdgeTiles::Reflected { segments }
         } else if boundary == Boundary::Clamp
             && clamp_in_registers(&program, &self.clamped_segment_halo(), &halo)
@@ -651,6 +664,9 @@ impl Emitter<'_> {
             w.comment("Tiles at the band's edges load their halo by whole-sample reflection (reflect()) and lift");
             w.comment("in registers as the others do; the planner runs this kernel where");
             w.comment("Program::reflected_segments_exact proves those tiles exact.");
+        } else if edge_halo == Some(EdgeHalo::Wrapped) {
+            w.comment("Tiles at the band's edges load their halo modulo the band's sides (wrap(), the periodic");
+            w.comment("rule) and lift in registers as the others do: exact on every band.");
         } else if edge_halo == Some(EdgeHalo::Clamped) {
             w.comment("Tiles at the band's edges load their halo beyond the band from the nearest sample of the");
             w.comment("same phase and lift in registers as the others do, setting those indices to their phase's");
@@ -874,8 +890,10 @@ impl Emitter<'_> {
     /// tiles copy asynchronously.
     pub(crate) fn tile_helpers(&self, edges: EdgeTiles) -> String {
         let mut w = Writer::new();
-        if edges.halo() == Some(EdgeHalo::Reflected) {
-            self.reflect_helper(&mut w);
+        match edges.halo() {
+            Some(EdgeHalo::Reflected) => self.reflect_helper(&mut w),
+            Some(EdgeHalo::Wrapped) => self.wrap_helper(&mut w),
+            _ => {}
         }
         if self.async_load() {
             w.comment(
@@ -903,6 +921,25 @@ impl Emitter<'_> {
                 self.d.helper_qualifier()
             ),
             |w| reflection(w, self.direction),
+        );
+        w.blank();
+    }
+
+    /// `wrap(n, q, m)`: polyphase index `m` of phase `q` in a line of `n >= 2` samples, taken
+    /// modulo its phase's length (the periodic rule, as `Boundary::Periodic` for even `n`).
+    fn wrap_helper(&self, w: &mut Writer) {
+        w.comment("Polyphase index m of phase q (0 even, 1 odd) of a periodic line of n >= 2 samples, modulo");
+        w.comment("its phase's length: where an edge tile loads its halo from.");
+        w.block(
+            format!(
+                "{} int wrap(int n, int q, int m)",
+                self.d.helper_qualifier()
+            ),
+            |w| {
+                w.line("const int len = (n + 1 - q) / 2;");
+                w.line("const int r = m % len;");
+                w.line("return r < 0 ? r + len : r;");
+            },
         );
         w.blank();
     }
@@ -937,6 +974,7 @@ impl Emitter<'_> {
                 // (the clamp: into the phase, whose last index is `(n + 1 - q) / 2 - 1`).
                 let mapped = halo.map(|halo| match halo {
                     EdgeHalo::Reflected => format!("reflect({n}, {q}, {m})"),
+                    EdgeHalo::Wrapped => format!("wrap({n}, {q}, {m})"),
                     EdgeHalo::Clamped => {
                         self.d
                             .clamp_int(m, "0", &format!("({n} + 1 - {q}) / 2 - 1"))
@@ -963,6 +1001,7 @@ impl Emitter<'_> {
         let fill = |w: &mut Writer| {
             w.comment(match halo {
                 Some(EdgeHalo::Reflected) => "Where each stored row and column of this edge tile reads from: reflected into the band.",
+                Some(EdgeHalo::Wrapped) => "Where each stored row and column of this edge tile reads from: modulo the band's sides.",
                 Some(EdgeHalo::Clamped) => "Where each stored row and column of this edge tile reads from: the nearest sample of its phase.",
                 None => "Where each stored row and column of this edge tile reads from: the nearest sample of the band.",
             });
@@ -1286,7 +1325,8 @@ impl Emitter<'_> {
             w.line(d.barrier());
             self.segments(w, layout, second, Stage::WriteBack);
             w.line(d.barrier());
-            let edge_store = if halo == Some(EdgeHalo::Reflected) && !self.inverse_edge_maps() {
+            let pairs = matches!(halo, Some(EdgeHalo::Reflected | EdgeHalo::Wrapped));
+            let edge_store = if pairs && !self.inverse_edge_maps() {
                 NaturalStore::EdgePairs
             } else {
                 NaturalStore::EdgeSingles

@@ -87,6 +87,9 @@ pub(crate) enum EdgeHalo {
     /// of the phase's end sample again, so every read beyond the band sees that sample's
     /// current value, as the rule says.
     Clamped,
+    /// A periodic band: loaded modulo the band's side (`wrap()`), then lifted as inside the
+    /// band, since the periodic extension of the band is its whole signal. Exact on every band.
+    Wrapped,
 }
 
 impl Pass {
@@ -743,6 +746,9 @@ impl Emitter<'_> {
                 (Some(EdgeHalo::Reflected), _) if !forward => {
                     format!("reflect(rows, {q}, {})", offset("i0", k))
                 }
+                (Some(EdgeHalo::Wrapped), _) if !forward => {
+                    format!("wrap(rows, {q}, {})", offset("i0", k))
+                }
                 (Some(EdgeHalo::Clamped), _) if !forward => {
                     self.d
                         .clamp_int(&offset("i0", k), "0", &format!("ny{q} - 1"))
@@ -804,6 +810,7 @@ impl Emitter<'_> {
                     let mx = match pass.edge {
                         Some(_) if self.inverse_edge_maps() => "refl_x[line]".to_string(),
                         Some(EdgeHalo::Reflected) => format!("reflect(cols, px, {mx})"),
+                        Some(EdgeHalo::Wrapped) => format!("wrap(cols, px, {mx})"),
                         Some(EdgeHalo::Clamped) => {
                             self.d.clamp_int(&mx, "0", "(px ? nx1 : nx0) - 1")
                         }

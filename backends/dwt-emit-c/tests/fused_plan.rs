@@ -209,7 +209,7 @@ fn window_margins(p: &dwt_emit_c::LaunchPlan) -> Vec<i32> {
 }
 
 #[test]
-fn a_periodic_wavelet_slides_its_windows_over_wrapped_lines() {
+fn a_periodic_wavelet_wraps_its_edge_tiles_and_its_windows() {
     use dwt_emit_c::Vertical;
     use Buffer::{Data, Scratch, Source};
     let w = dwt_ir::parse_str(
@@ -217,18 +217,27 @@ fn a_periodic_wavelet_slides_its_windows_over_wrapped_lines() {
     )
     .unwrap()
     .remove(0);
-    let emit = |direction, layout| {
-        let config = LaunchConfig::default();
-        emit_module(&OpenCl, &w, direction, ElementType::I32, layout, &config).unwrap()
+    let emit = |direction, layout, config: &LaunchConfig| {
+        emit_module(&OpenCl, &w, direction, ElementType::I32, layout, config).unwrap()
     };
     for layout in [Layout::Mallat, Layout::Interleaved] {
-        let (forward, inverse) = (
-            emit(Direction::Forward, layout),
-            emit(Direction::Inverse, layout),
+        // The fused pass, its edge tiles loading their halo modulo the band's sides.
+        let fused = emit(Direction::Forward, layout, &LaunchConfig::default());
+        let tile = fused.tile.as_ref().expect("a fused pass");
+        assert_eq!(tile.edges, dwt_emit_c::EdgeTiles::Wrapped);
+        assert!(fused.pyramids.is_empty());
+        assert!(plan(&fused, &[64, 64], 2).unwrap().is_fused());
+        assert!(
+            plan(&fused, &[6, 10], 1).unwrap().is_fused(),
+            "every even band"
         );
-        // No fused pass (its tiles' edges have no periodic rule): the rows kernel and the
-        // sliding window, which reads its lines modulo their length.
-        assert!(forward.tile.is_err() && forward.pyramids.is_empty());
+        // The two passes: the rows kernel and the sliding window, which reads its lines modulo
+        // their length.
+        let two_pass = LaunchConfig::two_pass();
+        let (forward, inverse) = (
+            emit(Direction::Forward, layout, &two_pass),
+            emit(Direction::Inverse, layout, &two_pass),
+        );
         let Vertical::Window(v) = &forward.vertical else {
             panic!("no window for a periodic program");
         };
