@@ -128,7 +128,7 @@ pub struct KernelModule {
     /// How the module lifts along y and z: the sliding window's kernels, or the lines kernel
     /// where the window cannot run this program.
     pub vertical: Vertical,
-    /// The fused 2-D kernel, or why there is none (a periodic boundary, a tile too large for
+    /// The fused 2-D kernel, or why there is none (a scale between steps, a tile too large for
     /// local memory, the two-pass strategy): the planner then runs the two passes.
     pub tile: Result<TilePass, EmitError>,
     /// The fused kernel on the tiles of the small bands

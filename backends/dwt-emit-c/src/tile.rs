@@ -1,7 +1,8 @@
 //! The fused 2-D pass: one kernel per level that reads a tile of the band with its halo once,
 //! lifts it along x and along y on chip (in registers in tiles away from the band's edges,
 //! `tile_inner.rs`; at the edges too, where a halo loaded by reflection stands in for the
-//! boundary rule or the clamp rule is applied again after each step, else step by step in local
+//! boundary rule, the clamp rule is applied again after each step, or a periodic band's halo is
+//! loaded modulo its sides, else step by step in local
 //! memory, here: [`EdgeTiles`]), and writes the tile's four
 //! subbands once (the forward direction; the inverse reads the four subbands and writes the band).
 //! Halos come from the IR's step supports ([`dwt_ir::TileHalo`]); the planner runs it only where
