@@ -849,10 +849,21 @@ fn info(a: InfoArgs) -> Result<()> {
         inverse.op_counts()
     );
     if w.boundary == lifting::ir::Boundary::Periodic {
+        // The GPU kernels' window reads a periodic line modulo its length and applies the clamp
+        // rule only at its own ends, on rows it never stores: that rule's geometry is theirs.
         let _ = writeln!(
             o,
-            "sliding window: not available for a periodic boundary (the GPU kernels lift columns and depth as whole lines)"
+            "sliding window: lines read modulo their length, the clamp rule's window at its own ends"
         );
+        for (name, direction) in [
+            ("forward", Direction::Forward),
+            ("inverse", Direction::Inverse),
+        ] {
+            let window = w
+                .program_for(direction)
+                .sliding_window(lifting::ir::Boundary::Clamp);
+            let _ = writeln!(o, "sliding window, {name}: {}", window.geometry());
+        }
     } else {
         let _ = writeln!(
             o,

@@ -395,6 +395,31 @@ fn info_on_a_far_reaching_program_returns() {
     assert!(text.contains("- = not analysed for every shape"), "{text}");
 }
 
+/// `dwt info` on a periodic program gives the window the GPU kernels slide over its wrapped lines:
+/// the same steps' window under the clamp rule.
+#[test]
+fn info_on_a_periodic_program_gives_the_wrapped_window() {
+    let d = Dir::new();
+    let steps = "odd -= (9*(even[0] + even[1]) - (even[-1] + even[2]) + 8) >> 4; even += (odd[-1] + odd[0] + 2) >> 2;";
+    let windows = |boundary: &str| {
+        let file = d.file(
+            &format!("{boundary}.wav"),
+            &format!("wavelet W {{ boundary = {boundary}; {steps} }}\n"),
+        );
+        let out = dwt().args(["info", "-w", s(&file)]).assert().success();
+        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        let lines: Vec<String> = (text.lines())
+            .filter(|l| l.starts_with("sliding window, "))
+            .map(String::from)
+            .collect();
+        (text, lines)
+    };
+    let (text, periodic) = windows("periodic");
+    assert!(text.contains("lines read modulo their length"), "{text}");
+    assert_eq!(periodic.len(), 2, "{text}");
+    assert_eq!(periodic, windows("clamp").1);
+}
+
 #[test]
 fn error_paths_say_one_line_and_leave_the_input_alone() {
     let d = Dir::new();
