@@ -404,7 +404,7 @@ fn info_on_a_periodic_program_gives_the_wrapped_window() {
     let windows = |boundary: &str| {
         let file = d.file(
             &format!("{boundary}.wav"),
-            &format!("wavelet W {{ boundary = {boundary}; {steps} }}\n"),
+            format!("wavelet W {{ boundary = {boundary}; {steps} }}\n"),
         );
         let out = dwt().args(["info", "-w", s(&file)]).assert().success();
         let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
