@@ -849,32 +849,19 @@ fn info(a: InfoArgs) -> Result<()> {
         inverse.op_counts()
     );
     if w.boundary == lifting::ir::Boundary::Periodic {
-        // The GPU kernels' window reads a periodic line modulo its length and applies the clamp
-        // rule only at its own ends, on rows it never stores: that rule's geometry is theirs.
         let _ = writeln!(
             o,
             "sliding window: lines read modulo their length, the clamp rule's window at its own ends"
         );
-        for (name, direction) in [
-            ("forward", Direction::Forward),
-            ("inverse", Direction::Inverse),
-        ] {
-            let window = w
-                .program_for(direction)
-                .sliding_window(lifting::ir::Boundary::Clamp);
-            let _ = writeln!(o, "sliding window, {name}: {}", window.geometry());
-        }
-    } else {
-        let _ = writeln!(
-            o,
-            "sliding window, forward: {}",
-            w.sliding_window(Direction::Forward).geometry()
-        );
-        let _ = writeln!(
-            o,
-            "sliding window, inverse: {}",
-            w.sliding_window(Direction::Inverse).geometry()
-        );
+    }
+    // The window the GPU kernels slide (`Boundary::window_rule`: a periodic line's is the clamp
+    // rule's).
+    for (name, direction) in [
+        ("forward", Direction::Forward),
+        ("inverse", Direction::Inverse),
+    ] {
+        let window = (w.program_for(direction)).sliding_window(w.boundary.window_rule());
+        let _ = writeln!(o, "sliding window, {name}: {}", window.geometry());
     }
     // The any-shape analysis grows with the cube of the program's reach: as many levels as take
     // a few seconds (a transform checks its own shape, which is cheap, whatever the reach).

@@ -70,6 +70,18 @@ pub enum Boundary {
 }
 
 impl Boundary {
+    /// The rule a sliding window that runs this boundary applies at its own ends, whose
+    /// geometry ([`Program::sliding_window`]) the kernels take: the rule itself, but for a
+    /// periodic line, which has no ends. Its window reads the line modulo its length and lifts
+    /// margins past both ends of what it stores, as a segment inside a long column does; the
+    /// clamp rule there only keeps reads inside the window, on rows never stored.
+    pub fn window_rule(self) -> Boundary {
+        match self {
+            Boundary::Periodic => Boundary::Clamp,
+            b => b,
+        }
+    }
+
     /// Where a read of polyphase index `m` of `phase` lands in a line of `n >= 2` samples, as a
     /// polyphase index of the same phase.
     ///

@@ -267,16 +267,8 @@ pub fn emit_module(
         return Err(EmitError::Config("max_row_len must be at least 2"));
     }
     let program = wavelet.program_for(direction);
-    // A periodic line has no ends: its window reads rows modulo the line's length and lifts
-    // `margin` rows past either end of what it stores, as a segment inside a long column does.
-    // The rule at the window's own ends then only keeps its reads inside the window (those rows
-    // are never stored): the clamp rule, with the geometry computed for it.
-    let window_boundary = match wavelet.boundary {
-        Boundary::Periodic => Boundary::Clamp,
-        b => b,
-    };
     let vertical = edge_scales(&wavelet.name, &program.ops).map(|scales| {
-        let window = program.sliding_window(window_boundary);
+        let window = program.sliding_window(wavelet.boundary.window_rule());
         let mut height = config.window_height.max(window.min_height as usize).max(2);
         height += height % 2;
         let geometry = VerticalGeometry {

@@ -489,18 +489,21 @@ impl Emitter<'_> {
         let segments = tile.map(|t| segment_len(t, self.cfg.segment));
         let kind = self.elem.kind();
         let boundary = self.wavelet.boundary;
-        let reflected = segments.iter().all(|&s| {
-            remembered(
-                &program,
-                boundary,
-                kind,
-                Question::LinesUpTo(lines, s),
-                || (2..=lines).all(|n| program.reflected_segments_exact(boundary, kind, n, s)),
-            )
-        });
+        let reflected = || {
+            segments.iter().all(|&s| {
+                remembered(
+                    &program,
+                    boundary,
+                    kind,
+                    Question::LinesUpTo(lines, s),
+                    || (2..=lines).all(|n| program.reflected_segments_exact(boundary, kind, n, s)),
+                )
+            })
+        };
+        // A periodic program's edge tiles need no proof (EdgeTiles::Wrapped): none is run.
         let edges = if boundary == Boundary::Periodic {
             EdgeTiles::Wrapped
-        } else if reflected {
+        } else if reflected() {
             EdgeTiles::Reflected { segments }
         } else if boundary == Boundary::Clamp
             && clamp_in_registers(&program, &self.clamped_segment_halo(), &halo)

@@ -296,35 +296,8 @@ fn a_periodic_wavelet_wraps_its_edge_tiles_and_its_windows() {
 #[test]
 fn a_scale_between_steps_lifts_columns_and_depth_as_lines() {
     use dwt_emit_c::Vertical;
-    use dwt_ir::{Coeff, Laurent, Op, Phase, Sign};
     use Buffer::{Data, Source};
-    // The language keeps `scale` last; the IR takes one anywhere.
-    let step = |target, k| {
-        Op::Lift(dwt_ir::Step {
-            target,
-            sign: Sign::Sub,
-            taps: Laurent::from_terms([(0, Coeff::ratio(1, 2)), (k, Coeff::ratio(1, 2))]),
-            rounding: 0,
-            shift: 0,
-        })
-    };
-    let w = dwt_ir::Wavelet {
-        name: "ScaledMiddle".into(),
-        doc: vec![],
-        kind: dwt_ir::ElementKind::Float,
-        boundary: dwt_ir::Boundary::Symmetric,
-        shift: 0,
-        program: dwt_ir::Program {
-            ops: vec![
-                step(Phase::Odd, 1),
-                Op::Scale {
-                    low: Coeff::int(2),
-                    high: Coeff::ratio(1, 2),
-                },
-                step(Phase::Even, -1),
-            ],
-        },
-    };
+    let w = dwt_runtime::conformance::scale_between_steps();
     let emit = |direction| {
         let config = LaunchConfig::default();
         let f32 = ElementType::F32;
