@@ -17,7 +17,9 @@ pub trait WaveletSpec {
     const INVERSE_GEOMETRY: WindowGeometry;
     /// The OpenCL C kernel modules for the default launch configuration, one per direction,
     /// element type of the wavelet's kind and layout, generated at compile time by the same emitter
-    /// the runtime uses (which regenerates for other configurations).
+    /// the runtime uses (which regenerates for other configurations). A float wavelet with a
+    /// coefficient f32 cannot hold (overflowing to infinity or a nonzero one to zero) has no f32
+    /// modules in that direction: only f64 data can take it.
     const OPENCL: &'static [KernelSource];
     /// The CUDA C kernel modules, likewise (compiled at run time with NVRTC).
     const CUDA: &'static [KernelSource];
