@@ -64,21 +64,7 @@ fn wavelet_files(specs: &[String]) -> Res<Vec<(String, Wavelet)>> {
         if dwt_catalogue::by_name(spec).is_some() {
             continue;
         }
-        let names: Vec<&str> = dwt_catalogue::all()
-            .iter()
-            .map(|w| w.name.as_str())
-            .collect();
-        let text = std::fs::read_to_string(spec).map_err(|e| {
-            format!(
-                "`{spec}` is neither a catalogue wavelet ({}) nor a readable wavelet file: {e}",
-                names.join(", ")
-            )
-        })?;
-        let declared = dwt_ir::parse_str(&text)
-            .map_err(|e| format!("{spec}:{}:{}: {}", e.line, e.column, e.message))?;
-        if declared.is_empty() {
-            return Err(format!("{spec}: the file declares no wavelet"));
-        }
+        let declared = dwt_catalogue::by_name_or_file(spec).map_err(|e| e.to_string())?;
         out.extend(declared.into_iter().map(|w| (spec.clone(), w)));
     }
     Ok(out)

@@ -2,6 +2,8 @@
 //! 15.4) and JPEG 2000 define them. Offsets are polyphase: `even[k]` is sample `2(n+k)` and `odd[k]`
 //! is sample `2(n+k)+1`, for the target at `2n` (even) or `2n+1` (odd).
 
+use std::path::{Path, PathBuf};
+
 use dwt_ir::{Wavelet, WaveletSpec};
 use dwt_macros::lifting;
 
@@ -110,4 +112,48 @@ pub fn by_name(name: &str) -> Option<&'static Wavelet> {
     all()
         .into_iter()
         .find(|w| w.name.eq_ignore_ascii_case(name))
+}
+
+/// Why [`by_name_or_file`] found no wavelet.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("unknown wavelet `{spec}`: neither a catalogue wavelet ({names}) nor a file")]
+    Unknown { spec: String, names: String },
+    #[error("cannot read wavelet file {}: {source}", .path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}:{}:{}: {}", .path.display(), .error.line, .error.column, .error.message)]
+    Parse {
+        path: PathBuf,
+        error: dwt_ir::ParseError,
+    },
+}
+
+/// The wavelets a command line names: a catalogue wavelet by name (case-insensitive), else the
+/// path of a wavelet file (the `lifting!` language read at run time) and every wavelet it
+/// declares, in order; never none. A name is looked up before the file system, so a file named
+/// like a catalogue wavelet is not read.
+pub fn by_name_or_file(spec: &str) -> Result<Vec<Wavelet>, LoadError> {
+    if let Some(w) = by_name(spec) {
+        return Ok(vec![w.clone()]);
+    }
+    let path = Path::new(spec);
+    if !path.exists() {
+        let names: Vec<&str> = all().iter().map(|w| w.name.as_str()).collect();
+        return Err(LoadError::Unknown {
+            spec: spec.to_string(),
+            names: names.join(", "),
+        });
+    }
+    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    // The parser refuses text that declares none.
+    dwt_ir::parse_str(&text).map_err(|error| LoadError::Parse {
+        path: path.to_path_buf(),
+        error,
+    })
 }

@@ -7,7 +7,7 @@ mod data;
 mod files;
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -170,32 +170,13 @@ fn main() -> ExitCode {
 
 type Result<T> = std::result::Result<T, String>;
 
-/// A catalogue wavelet by name, or the first wavelet of a file in the `lifting!` language.
+/// A catalogue wavelet by name, or the one wavelet of a file in the `lifting!` language.
 fn load_wavelet(spec: &str) -> Result<Wavelet> {
-    if let Some(w) = lifting::catalogue::by_name(spec) {
-        return Ok(w.clone());
-    }
-    let path = Path::new(spec);
-    if !path.exists() {
-        let names: Vec<&str> = lifting::catalogue::all()
-            .iter()
-            .map(|w| w.name.as_str())
-            .collect();
-        return Err(format!(
-            "unknown wavelet `{spec}`: neither a catalogue wavelet ({}) nor a file",
-            names.join(", ")
-        ));
-    }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read wavelet file {}: {e}", path.display()))?;
-    let wavelets = lifting::ir::parse_str(&text)
-        .map_err(|e| format!("{}:{}:{}: {}", path.display(), e.line, e.column, e.message))?;
+    let wavelets = lifting::catalogue::by_name_or_file(spec).map_err(|e| e.to_string())?;
     match <[Wavelet; 1]>::try_from(wavelets) {
         Ok([w]) => Ok(w),
-        Err(v) if v.is_empty() => Err(format!("{}: the file declares no wavelet", path.display())),
         Err(v) => Err(format!(
-            "{}: the file declares {} wavelets ({}); a wavelet file holds one: put each in its own file",
-            path.display(),
+            "{spec}: the file declares {} wavelets ({}); a wavelet file holds one: put each in its own file",
             v.len(),
             v.iter().map(|w| w.name.as_str()).collect::<Vec<_>>().join(", ")
         )),
