@@ -351,10 +351,10 @@ fn check_outputs(a: &TransformArgs) -> Result<()> {
     Ok(())
 }
 
-/// Refuses an empty `--backend`, which the registry would take for auto: on the command line it
-/// is almost always a shell variable that was not set (`-b "$BACKEND"`), not a choice. An empty
-/// `DWT_BACKEND` still means auto, as the registry documents: an exported empty variable is the
-/// usual way to leave it unset.
+/// Refuses an empty `--backend` in the command line's words, before any input is read (the
+/// registry refuses an empty name too): here it is almost always a shell variable that was not
+/// set (`-b "$BACKEND"`). An empty `DWT_BACKEND` still means auto, as the registry documents: an
+/// exported empty variable is the usual way to leave it unset.
 fn check_backend_flag(choice: Option<&str>) -> Result<()> {
     if choice.is_some_and(|c| c.trim().is_empty()) {
         let mut names = lifting::registry()

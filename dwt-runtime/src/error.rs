@@ -62,7 +62,7 @@ pub enum DwtError {
     Device { backend: String, message: String },
     #[error("the sliding window applies a scaling only before the first step or after the last; this program scales between steps")]
     ScaleBetweenSteps,
-    #[error("the sliding window cannot model a periodic boundary: its last window would need rows the first window already overwrote")]
+    #[error("the in-place sliding window cannot lift a periodic line: its last window would need rows the first window already overwrote (the GPU kernels lift such lines through a wrapped window into another buffer)")]
     PeriodicWindow,
     #[error("unknown backend `{name}`{from}; available: {available}")]
     UnknownBackend {
@@ -71,6 +71,8 @@ pub enum DwtError {
         from: String,
         available: String,
     },
+    #[error("the backend name is empty (a setting left unfilled?); name one: {available} (`auto` picks the first available)")]
+    EmptyBackendName { available: String },
     #[error("no backend is available ({tried})")]
     NoBackend { tried: String },
     /// The worst-case bit growth of an integer transform does not fit the element type (see

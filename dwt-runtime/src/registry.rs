@@ -296,10 +296,17 @@ impl Registry {
         names.join(", ")
     }
 
-    /// Selects by name, or `auto` (also the empty string): the first available of the auto order.
+    /// Selects by name, or `auto`: the first available of the auto order. An empty name is
+    /// refused ([`DwtError::EmptyBackendName`]): it is most often a setting that was never
+    /// filled in, not a choice ([`choose`](Self::choose) reads an empty `DWT_BACKEND` as unset).
     pub fn select(&self, choice: &str) -> Result<Selection, DwtError> {
         let choice = choice.trim();
-        if choice.is_empty() || choice.eq_ignore_ascii_case("auto") {
+        if choice.is_empty() {
+            return Err(DwtError::EmptyBackendName {
+                available: self.available_text(),
+            });
+        }
+        if choice.eq_ignore_ascii_case("auto") {
             return self.select_auto("auto");
         }
         let backend = self.get(choice)?;
@@ -427,7 +434,17 @@ mod tests {
             "auto: chose opencl (fake device of opencl); skipped cuda: not registered"
         );
         r.register(Box::new(Fake("cuda")));
-        assert_eq!(r.select("").unwrap().backend.name(), "cuda");
+        assert_eq!(r.select(" Auto ").unwrap().backend.name(), "cuda");
+        for empty in ["", "  "] {
+            let e = r.select(empty).unwrap_err();
+            assert!(matches!(e, DwtError::EmptyBackendName { .. }), "{e}");
+            assert_eq!(
+                e.to_string(),
+                "the backend name is empty (a setting left unfilled?); name one: cpu, opencl, cuda, auto (`auto` picks the first available)"
+            );
+        }
+        // Only an explicit choice is refused so: an empty DWT_BACKEND is unset.
+        assert_eq!(r.choose(None, Some("")).unwrap().backend.name(), "cuda");
         assert_eq!(r.names(), ["cpu", "opencl", "cuda"]);
     }
 
