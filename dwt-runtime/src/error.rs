@@ -29,6 +29,14 @@ pub enum DwtError {
         element: &'static str,
         element_kind: ElementKind,
     },
+    /// A [`dwt_ir::Wavelet`] whose fields contradict its kind (changed by hand after parsing):
+    /// the reference and the kernels would compute something else, or overflow a shift.
+    #[error("wavelet `{wavelet}` is {} but {what}, which the wavelet language never declares (was the `Wavelet` changed by hand?); declare it with `lifting!` or `dwt_ir::parse_str`, or set the fields back", .kind.name())]
+    MalformedWavelet {
+        wavelet: String,
+        kind: ElementKind,
+        what: String,
+    },
     #[error("wavelet `{wavelet}`'s {} program has the coefficient {value:e}, which {element} cannot hold (it overflows to infinity or underflows to zero); use f64 data, or rescale the wavelet's coefficients", if *.direction == dwt_ir::Direction::Forward { "forward" } else { "inverse" })]
     Unrepresentable {
         wavelet: String,

@@ -247,3 +247,58 @@ fn input_ranges_of_no_bit_depth() {
     }
     assert_eq!(InputRange::default(), InputRange::unsigned(8).unwrap());
 }
+
+/// A `Wavelet` whose public fields were changed to contradict its kind is refused before any
+/// data changes: Cdf97 marked integer turned a ramp into zeros (its fractional taps read as 0),
+/// LeGall 5/3 marked float skipped its shifts, and a 33-bit pre-shift panicked in the inverse.
+#[test]
+fn wavelets_changed_by_hand_against_their_kind() {
+    use dwt_ir::{ElementKind, Op};
+    let cdf = dwt_catalogue::by_name("Cdf97").unwrap();
+    let mut cases: Vec<(dwt_ir::Wavelet, &str)> = Vec::new();
+    let mut w = cdf.clone();
+    w.kind = ElementKind::Integer;
+    cases.push((w, "fractional tap"));
+    let mut w = legall().clone();
+    w.kind = ElementKind::Float;
+    cases.push((
+        w.clone(),
+        "has a pre-shift of 1 (only integer wavelets have one)",
+    ));
+    w.shift = 0;
+    cases.push((w, "float steps have neither"));
+    let mut w = legall().clone();
+    w.shift = 33;
+    cases.push((w, "pre-shift is 33 bits (at most 15)"));
+    let mut w = legall().clone();
+    if let Some(Op::Lift(step)) = w.program.ops.first_mut() {
+        step.shift = 32;
+    }
+    cases.push((w, "shifts by 32 bits (at most 30)"));
+    for (w, what) in cases {
+        let ramp: Vec<i32> = (0..16).map(|i| i * 10).collect();
+        let mut d = ramp.clone();
+        let mut f: Vec<f32> = ramp.iter().map(|&x| x as f32).collect();
+        let e = match w.kind {
+            ElementKind::Integer => dwt_runtime::cpu::inverse(&w, &mut d, &[16], 1, Layout::Mallat),
+            ElementKind::Float => forward(&w, &mut f, &[16], 1, Layout::Mallat),
+        }
+        .unwrap_err();
+        assert!(
+            matches!(&e, DwtError::MalformedWavelet { kind, .. } if *kind == w.kind),
+            "{what}: {e:?}"
+        );
+        assert!(e.to_string().contains(what), "{e}");
+        assert!(e.to_string().contains("changed by hand"), "{e}");
+        assert_eq!(d, ramp, "input untouched on error");
+    }
+    // Every declared wavelet passes.
+    for w in dwt_catalogue::all() {
+        let mut d = vec![0f64; 8];
+        let mut i = vec![0i32; 8];
+        match w.kind {
+            ElementKind::Integer => forward(w, &mut i, &[8], 1, Layout::Mallat).unwrap(),
+            ElementKind::Float => forward(w, &mut d, &[8], 1, Layout::Mallat).unwrap(),
+        }
+    }
+}

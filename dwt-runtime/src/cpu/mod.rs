@@ -76,6 +76,13 @@ pub fn validate(
             needed,
         });
     }
+    if let Some(what) = contradiction(wavelet) {
+        return Err(DwtError::MalformedWavelet {
+            wavelet: wavelet.name.clone(),
+            kind: wavelet.kind,
+            what,
+        });
+    }
     if wavelet.kind != element.kind() {
         return Err(DwtError::KindMismatch {
             wavelet: wavelet.name.clone(),
@@ -115,6 +122,59 @@ pub fn validate(
         }
     }
     Ok(())
+}
+
+/// What of `wavelet` contradicts its kind, as the parser would have refused it; `None` for every
+/// parsed wavelet. `Wavelet`'s fields are public, and one changed by hand (a float program marked
+/// integer, a shift past 31 bits) otherwise ran: integer arithmetic reads a fractional tap as 0
+/// and float arithmetic skips shifts and roundings (silently another transform), and a shift of
+/// 32 bits or more overflows the 32-bit working arithmetic.
+fn contradiction(wavelet: &Wavelet) -> Option<String> {
+    use dwt_ir::parse::{MAX_PRE_SHIFT, MAX_STEP_SHIFT};
+    use dwt_ir::{ElementKind, Op};
+    let integer = wavelet.kind == ElementKind::Integer;
+    if integer && wavelet.shift > MAX_PRE_SHIFT {
+        return Some(format!(
+            "its pre-shift is {} bits (at most {MAX_PRE_SHIFT})",
+            wavelet.shift
+        ));
+    }
+    if !integer && wavelet.shift != 0 {
+        return Some(format!(
+            "it has a pre-shift of {} (only integer wavelets have one)",
+            wavelet.shift
+        ));
+    }
+    for (i, op) in wavelet.program.ops.iter().enumerate() {
+        let step = match op {
+            Op::Lift(step) => step,
+            Op::Scale { .. } if integer => {
+                return Some(format!(
+                    "operation {i} scales the bands (only float wavelets scale)"
+                ))
+            }
+            Op::Scale { .. } => continue,
+        };
+        if integer {
+            if let Some((k, c)) = step.taps.terms().find(|(_, c)| c.as_integer().is_none()) {
+                return Some(format!(
+                    "step {i} has the fractional tap {c} at offset {k} (integer steps take whole taps and a `>> s`)"
+                ));
+            }
+            if step.shift > MAX_STEP_SHIFT {
+                return Some(format!(
+                    "step {i} shifts by {} bits (at most {MAX_STEP_SHIFT})",
+                    step.shift
+                ));
+            }
+        } else if step.shift != 0 || step.rounding != 0 {
+            return Some(format!(
+                "step {i} has a rounding of {} and a shift of {} bits (float steps have neither)",
+                step.rounding, step.shift
+            ));
+        }
+    }
+    None
 }
 
 /// Forward (analysis) transform in place. It checks the request ([`validate`]) but not the bit
