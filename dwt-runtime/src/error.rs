@@ -90,6 +90,13 @@ pub enum DwtError {
     /// A batch of rows ([`crate::PlanBuilder::rows`]) whose shape is not `[rows, n]`.
     #[error("a batch of rows takes the shape [rows, n], not {shape:?}; without `rows()` the plan transforms a shape of 1, 2 or 3 axes as a whole")]
     RowsShape { shape: Vec<usize> },
+    /// A batch of rows ([`crate::PlanBuilder::rows`]) whose rows cannot take the transform: the
+    /// error names the shape of one row, so this says which batch it is a row of.
+    #[error("each row of the batch of shape {shape:?} is a line of {} samples transformed on its own: {error}", .shape.last().copied().unwrap_or(0))]
+    Row {
+        shape: Vec<usize>,
+        error: Box<DwtError>,
+    },
     /// An input range for the bit-growth check ([`crate::InputRange`]) of no bit depth.
     #[error("an input range of {bits} bits is not a bit depth: give 1 to 64 bits (e.g. `InputRange::unsigned(8)` for 8-bit pixels)")]
     InputBits { bits: u32 },

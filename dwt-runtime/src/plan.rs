@@ -381,7 +381,17 @@ impl<'b> PlanBuilder<'b> {
             cpu::sample_count(&transform_shape)?,
             &transform_shape,
             self.levels,
-        )?;
+        )
+        .map_err(|error| match error {
+            // These name a row's shape, `[n]`, which the caller never passed.
+            DwtError::TooManyLevels { .. } | DwtError::PeriodicOddLength { .. } if self.rows => {
+                DwtError::Row {
+                    shape: self.shape.clone(),
+                    error: Box::new(error),
+                }
+            }
+            error => error,
+        })?;
         let growth = check_bit_growth(
             &self.wavelet,
             self.levels,

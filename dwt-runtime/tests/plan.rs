@@ -183,13 +183,46 @@ fn bad_configurations_fail_at_construction() {
         );
         assert!(e.to_string().contains("takes the shape [rows, n]"), "{e}");
     }
-    assert!(matches!(
-        Plan::builder(&CpuBackend, legall(), &[100, 4])
-            .rows()
-            .levels(3)
-            .build(),
-        Err(DwtError::TooManyLevels { .. })
-    ));
+    // The error names the caller's batch, not only the row's `[4]` (it said "3 levels is too
+    // many for shape [4]" of a plan built for `[100, 4]`).
+    let e = Plan::builder(&CpuBackend, legall(), &[100, 4])
+        .rows()
+        .levels(3)
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        e,
+        DwtError::Row {
+            shape: vec![100, 4],
+            error: Box::new(DwtError::TooManyLevels {
+                shape: vec![4],
+                levels: 3,
+                max: 2
+            })
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "each row of the batch of shape [100, 4] is a line of 4 samples transformed on its own: \
+         3 levels is too many for shape [4]: it supports at most 2 (each level halves every axis \
+         longer than 1)"
+    );
+    let mut periodic = legall().clone();
+    periodic.boundary = dwt_ir::Boundary::Periodic;
+    let e = Plan::builder(&CpuBackend, &periodic, &[5, 6])
+        .rows()
+        .levels(2)
+        .build()
+        .unwrap_err();
+    assert!(
+        matches!(&e, DwtError::Row { shape, error } if shape == &[5, 6] && matches!(**error, DwtError::PeriodicOddLength { len: 3, .. })),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string()
+            .starts_with("each row of the batch of shape [5, 6]"),
+        "{e}"
+    );
 }
 
 #[test]
