@@ -351,6 +351,14 @@ impl Registry {
     }
 
     fn select_auto(&self, label: &str) -> Result<Selection, DwtError> {
+        // Else the error said only "no backend is available ()".
+        if self.auto_order.is_empty() {
+            return Err(DwtError::NoBackend {
+                tried: format!(
+                    "the auto order is empty, so `{label}` tries nothing; select a backend by name, or give `Registry::set_auto_order` some names (e.g. {AUTO_ORDER:?})"
+                ),
+            });
+        }
         let mut skipped = Vec::new();
         for name in &self.auto_order {
             match self
@@ -421,6 +429,19 @@ mod tests {
             r.list()[0].to_string(),
             "cpu: host CPU (reference interpreter)"
         );
+    }
+
+    /// Probe: `set_auto_order(&[])` then `select("auto")` said "no backend is available ()".
+    #[test]
+    fn an_empty_auto_order_says_so() {
+        let mut r = Registry::with_builtins();
+        r.set_auto_order(&[]);
+        let e = r.select("auto").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "no backend is available (the auto order is empty, so `auto` tries nothing; select a backend by name, or give `Registry::set_auto_order` some names (e.g. [\"cuda\", \"opencl\", \"cpu\"]))"
+        );
+        assert_eq!(r.select("cpu").unwrap().backend.name(), "cpu");
     }
 
     #[test]
