@@ -847,7 +847,8 @@ fn info(a: InfoArgs) -> Result<()> {
     // The any-shape analysis grows with the cube of the program's reach: as many levels as take
     // a few seconds (a transform checks its own shape, which is cheap, whatever the reach).
     let analysed = GrowthAnalysis::affordable_levels(&w, 4);
-    match GrowthAnalysis::new(&w, analysed) {
+    // `analysed` levels are affordable, far under the analysis's own limit.
+    match GrowthAnalysis::new(&w, analysed).map_err(|e| e.to_string())? {
         None => {
             let _ = writeln!(o, "bit growth: none to bound (float wavelet)");
         }

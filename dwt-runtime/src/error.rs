@@ -87,6 +87,14 @@ pub enum DwtError {
     /// [`crate::growth`]).
     #[error("{message}")]
     BitGrowth { message: String },
+    /// [`crate::growth::GrowthAnalysis`] for every shape at more levels than it can follow in a
+    /// few minutes.
+    #[error("the bit growth of `{wavelet}` for every shape at {levels} levels would take more than a few minutes to analyse (the work grows about fourfold a level); analyse at most {affordable} levels so, or bound one shape at any level count with `growth::bit_growth_for_shape`")]
+    GrowthTooCostly {
+        wavelet: String,
+        levels: u32,
+        affordable: u32,
+    },
     /// A batch of rows ([`crate::PlanBuilder::rows`]) whose shape is not `[rows, n]`.
     #[error("a batch of rows takes the shape [rows, n], not {shape:?}; without `rows()` the plan transforms a shape of 1, 2 or 3 axes as a whole")]
     RowsShape { shape: Vec<usize> },

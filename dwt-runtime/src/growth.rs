@@ -16,7 +16,7 @@
 //! use dwt_runtime::growth::{bit_growth, InputRange};
 //! use dwt_runtime::ElementType;
 //!
-//! let g = bit_growth(dwt_catalogue::by_name("LeGall53").unwrap(), 4, 2, InputRange::unsigned(8).unwrap()).unwrap();
+//! let g = bit_growth(dwt_catalogue::by_name("LeGall53").unwrap(), 4, 2, InputRange::unsigned(8).unwrap()).unwrap().unwrap();
 //! assert!(g.check(ElementType::I16, false).is_ok());
 //! ```
 
@@ -559,14 +559,16 @@ fn equivalent_length(wavelet: &Wavelet, levels: u32, n: usize) -> usize {
 
 /// The worst case of `wavelet` at `levels` levels on `dims`-dimensional data of `input`, for every
 /// shape; `None` for a float wavelet (no integer overflow to bound). For many configurations of
-/// one wavelet, [`GrowthAnalysis`] does the expensive part once.
+/// one wavelet, [`GrowthAnalysis`] does the expensive part once. Refused
+/// ([`DwtError::GrowthTooCostly`]) where that part would take more than a few minutes
+/// ([`GrowthAnalysis::cost`]); [`bit_growth_for_shape`] bounds one shape at any level count.
 pub fn bit_growth(
     wavelet: &Wavelet,
     levels: u32,
     dims: usize,
     input: InputRange,
-) -> Option<Growth> {
-    GrowthAnalysis::new(wavelet, levels).map(|a| a.growth(levels, dims, input))
+) -> Result<Option<Growth>, DwtError> {
+    Ok(GrowthAnalysis::new(wavelet, levels)?.map(|a| a.growth(levels, dims, input)))
 }
 
 /// The per-axis analysis of an integer wavelet for every line length, up to some number of levels:
@@ -620,13 +622,24 @@ impl GrowthAnalysis {
     }
 
     /// `None` for a float wavelet. The work grows with `4^max_levels` ([`GrowthAnalysis::cost`],
-    /// [`GrowthAnalysis::affordable_levels`]); it panics where the lines to follow cannot even
-    /// be counted.
-    pub fn new(wavelet: &Wavelet, max_levels: u32) -> Option<Self> {
+    /// [`GrowthAnalysis::affordable_levels`]); past [`MAX_ANALYSIS_COST`], a few minutes, it is
+    /// refused ([`DwtError::GrowthTooCostly`]) rather than run for hours, or where the lines to
+    /// follow cannot even be counted.
+    pub fn new(wavelet: &Wavelet, max_levels: u32) -> Result<Option<Self>, DwtError> {
         if wavelet.kind != ElementKind::Integer {
-            return None;
+            return Ok(None);
         }
-        Some(GrowthAnalysis {
+        if Self::cost(wavelet, max_levels) > MAX_ANALYSIS_COST {
+            return Err(DwtError::GrowthTooCostly {
+                wavelet: wavelet.name.clone(),
+                levels: max_levels,
+                affordable: (1..max_levels)
+                    .rev()
+                    .find(|&l| Self::cost(wavelet, l) <= MAX_ANALYSIS_COST)
+                    .unwrap_or(0),
+            });
+        }
+        Ok(Some(GrowthAnalysis {
             wavelet: wavelet.name.clone(),
             shift: wavelet.shift,
             axis: analyse_axis(
@@ -634,7 +647,7 @@ impl GrowthAnalysis {
                 max_levels,
                 representative_lengths(wavelet, max_levels),
             ),
-        })
+        }))
     }
 
     /// The worst case at `levels` (at most the analysis's `max_levels`) on `dims`-dimensional data.
@@ -660,6 +673,11 @@ impl GrowthAnalysis {
 /// [`GrowthAnalysis::cost`] of a few seconds: the catalogue's longest program (Fidelity) at 4
 /// levels costs about 1e9 and takes 1.5 s on one core.
 const AFFORDABLE_COST: usize = 2_000_000_000;
+
+/// The most [`GrowthAnalysis::cost`] an analysis for every shape is let run: a few minutes on one
+/// core. One level more multiplies the cost by about four, so past this a call would not end in
+/// any useful time (Fidelity at 10 levels: hours).
+pub const MAX_ANALYSIS_COST: usize = 100 * AFFORDABLE_COST;
 
 /// The most samples of one line the symbolic analysis follows (after [`equivalent_length`]):
 /// about a second for the longest programs. Longer lines at many levels are bounded in parts.
@@ -890,7 +908,9 @@ mod tests {
     fn haar_no_shift_by_hand() {
         // odd = b - a in [-255, 255]; even = a + ((b - a + 1) >> 1) in [0, 255].
         let w = dwt_catalogue::by_name("HaarNoShift").unwrap();
-        let g = bit_growth(w, 1, 1, InputRange::unsigned(8).unwrap()).unwrap();
+        let g = bit_growth(w, 1, 1, InputRange::unsigned(8).unwrap())
+            .unwrap()
+            .unwrap();
         // Over every length: an odd line's clamped last even sample is a + ((b - c + 1) >> 1),
         // up to 383.
         assert_eq!(g.range, Interval::new(-255, 383));
@@ -1099,7 +1119,7 @@ mod tests {
         ];
         let mut tightest = Vec::new();
         for w in dwt_catalogue::all() {
-            let Some(analysis) = GrowthAnalysis::new(w, 4) else {
+            let Some(analysis) = GrowthAnalysis::new(w, 4).unwrap() else {
                 continue;
             };
             for &shape in &shapes {
@@ -1285,6 +1305,8 @@ mod tests {
             false
         )
         .is_ok());
-        assert!(bit_growth(f, 1, 1, InputRange::unsigned(8).unwrap()).is_none());
+        assert!(bit_growth(f, 1, 1, InputRange::unsigned(8).unwrap())
+            .unwrap()
+            .is_none());
     }
 }

@@ -242,7 +242,9 @@ fn input_ranges_of_no_bit_depth() {
             .allow_overflow(true)
             .build()
             .is_ok());
-        let g = dwt_runtime::bit_growth(legall(), 2, 2, input).unwrap();
+        let g = dwt_runtime::bit_growth(legall(), 2, 2, input)
+            .unwrap()
+            .unwrap();
         assert!(g.range.contains(input.interval().hi), "{g:?}");
     }
     assert_eq!(InputRange::default(), InputRange::unsigned(8).unwrap());
@@ -301,4 +303,40 @@ fn wavelets_changed_by_hand_against_their_kind() {
             ElementKind::Float => forward(w, &mut d, &[8], 1, Layout::Mallat).unwrap(),
         }
     }
+}
+
+/// The bit growth for every shape is refused, quickly, at level counts it could not follow in a
+/// few minutes: 70 levels panicked (the lines to follow could not be counted) and Fidelity at 10
+/// ran for hours. One shape is still bounded at any level count.
+#[test]
+fn bit_growth_for_every_shape_past_its_cost_is_refused() {
+    let input = dwt_runtime::growth::InputRange::unsigned(8).unwrap();
+    let fidelity = dwt_catalogue::by_name("Fidelity").unwrap();
+    let start = std::time::Instant::now();
+    for (w, levels) in [(legall(), 70), (fidelity, 10)] {
+        let e = dwt_runtime::bit_growth(w, levels, 2, input).unwrap_err();
+        assert!(matches!(e, DwtError::GrowthTooCostly { .. }), "{e}");
+        let text = e.to_string();
+        assert!(
+            text.contains(&format!("at {levels} levels")) && text.contains("bit_growth_for_shape"),
+            "{text}"
+        );
+    }
+    assert!(
+        start.elapsed().as_secs() < 10,
+        "refused only after {:?}",
+        start.elapsed()
+    );
+    let DwtError::GrowthTooCostly { affordable, .. } =
+        dwt_runtime::bit_growth(fidelity, 10, 2, input).unwrap_err()
+    else {
+        unreachable!()
+    };
+    assert!(
+        (4..10).contains(&affordable),
+        "Fidelity is analysed at 4 levels in seconds, so at least that is affordable: {affordable}"
+    );
+    let one = dwt_runtime::growth::bit_growth_for_shape(legall(), 12, &[4096, 4096], input)
+        .expect("an integer wavelet");
+    assert!(one.bits() > 8);
 }
