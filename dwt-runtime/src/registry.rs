@@ -48,7 +48,7 @@ struct Entry {
 /// and the empty string for automatic selection, so such a backend could never be chosen.
 fn unusable_name(name: &str) -> Option<String> {
     if name.trim().is_empty() {
-        Some("a backend needs a name: selecting the empty name means `auto`".into())
+        Some("a backend needs a name: the empty name selects none".into())
     } else if name.trim().eq_ignore_ascii_case("auto") {
         Some(format!("`{name}` selects automatically and cannot name a backend; register it under another name"))
     } else if name != name.trim() {
@@ -232,7 +232,8 @@ impl Registry {
 
     /// Which names `auto` tries, in order (default [`AUTO_ORDER`]).
     pub fn set_auto_order(&mut self, order: &[&str]) -> &mut Self {
-        self.auto_order = order.iter().map(|s| s.to_string()).collect();
+        // Trimmed, as every name is found.
+        self.auto_order = order.iter().map(|s| s.trim().to_string()).collect();
         self
     }
 
@@ -264,8 +265,20 @@ impl Registry {
             .collect()
     }
 
-    /// The backend registered as `name` (case-insensitive).
+    /// The backend registered as `name` (case-insensitive, white space around it trimmed as
+    /// [`select`](Self::select) does); `auto` names none.
     pub fn get(&self, name: &str) -> Result<Arc<dyn Backend>, DwtError> {
+        let name = name.trim();
+        if name.eq_ignore_ascii_case("auto") {
+            return Err(DwtError::UnknownBackend {
+                name: name.to_string(),
+                from: " (`auto` is how `select` picks a backend, not one)".into(),
+                available: match self.names() {
+                    names if names.is_empty() => "none, the registry is empty".into(),
+                    names => names.join(", "),
+                },
+            });
+        }
         let entry = self
             .entries
             .iter()
@@ -442,6 +455,21 @@ mod tests {
             "no backend is available (the auto order is empty, so `auto` tries nothing; select a backend by name, or give `Registry::set_auto_order` some names (e.g. [\"cuda\", \"opencl\", \"cpu\"]))"
         );
         assert_eq!(r.select("cpu").unwrap().backend.name(), "cpu");
+    }
+
+    #[test]
+    fn get_trims_and_auto_is_no_backend() {
+        let mut r = Registry::with_builtins();
+        assert_eq!(r.get(" cpu ").unwrap().name(), "cpu");
+        let e = r.get("auto").err().unwrap();
+        assert_eq!(
+            e.to_string(),
+            "unknown backend `auto` (`auto` is how `select` picks a backend, not one); available: cpu"
+        );
+        r.register(Box::new(Fake("opencl")));
+        r.set_auto_order(&[" opencl ", "cpu"]);
+        assert_eq!(r.auto_order(), ["opencl", "cpu"]);
+        assert_eq!(r.select("auto").unwrap().backend.name(), "opencl");
     }
 
     #[test]
