@@ -873,7 +873,9 @@ fn combine(
 
 /// The check a plan or the command line makes before an integer transform of `shape`: `Ok` with a
 /// one-line summary when `element` holds the worst case (or the wavelet is float, or
-/// `allow_overflow`), else a [`DwtError::BitGrowth`] with the numbers and what to do.
+/// `allow_overflow`), else a [`DwtError::BitGrowth`] with the numbers and what to do. A request
+/// no transform could run (an empty or 4-D shape, too many levels for it, an element type of the
+/// other kind) is refused as a plan refuses it, not given a verdict.
 pub fn check_bit_growth(
     wavelet: &Wavelet,
     levels: u32,
@@ -882,6 +884,13 @@ pub fn check_bit_growth(
     element: ElementType,
     allow_overflow: bool,
 ) -> Result<String, DwtError> {
+    crate::cpu::validate(
+        wavelet,
+        element,
+        crate::cpu::sample_count(shape)?,
+        shape,
+        levels,
+    )?;
     match bit_growth_for_shape(wavelet, levels, shape, input) {
         Some(g) => g.check(element, allow_overflow),
         None => Ok(format!(
@@ -1308,5 +1317,27 @@ mod tests {
         assert!(bit_growth(f, 1, 1, InputRange::unsigned(8).unwrap())
             .unwrap()
             .is_none());
+
+        // No verdict on a request no transform could run: it is refused as a plan refuses it.
+        let input = InputRange::unsigned(8).unwrap();
+        for (shape, levels, element) in [
+            (&[][..], 1, ElementType::I16),
+            (&[0, 8][..], 1, ElementType::I16),
+            (&[2, 2, 2, 2][..], 1, ElementType::I16),
+            (&[4][..], 3, ElementType::I16),
+            (&[64, 64][..], 1, ElementType::F32),
+        ] {
+            let e = check_bit_growth(w, levels, shape, input, element, false);
+            assert!(
+                matches!(
+                    e,
+                    Err(DwtError::Dimensions { .. }
+                        | DwtError::EmptyAxis { .. }
+                        | DwtError::TooManyLevels { .. }
+                        | DwtError::KindMismatch { .. })
+                ),
+                "{shape:?} at {levels} levels in {element:?}: {e:?}"
+            );
+        }
     }
 }
