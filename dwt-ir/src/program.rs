@@ -200,6 +200,73 @@ impl Program {
         })
     }
 
+    /// Whether a scale falls between two lifting steps (the language writes `scale` last; a
+    /// program built by hand, or the inverse of one, may scale anywhere).
+    pub fn scales_between_steps(&self) -> bool {
+        let first = self.ops.iter().position(|op| matches!(op, Op::Lift(_)));
+        let last = self.ops.iter().rposition(|op| matches!(op, Op::Lift(_)));
+        match (first, last) {
+            (Some(first), Some(last)) => self.ops[first..last]
+                .iter()
+                .any(|op| matches!(op, Op::Scale { .. })),
+            _ => false,
+        }
+    }
+
+    /// The same transform with every scale after the first step moved past the steps that follow
+    /// it, into one scale after the last: a scale `(a, b)` of the (even, odd) phases followed by a
+    /// step reading phase `s` into phase `t` is that step with its taps times `scale_s / scale_t`,
+    /// followed by the scale. Boundary rules re-read samples of one phase, which the scale
+    /// multiplies alike, so they commute with it too. Exact with exact (rational) coefficients;
+    /// in floating point the results differ by rounding. The sliding window and the fused tiles
+    /// apply scales only as samples enter or leave them, so they run a program scaling between
+    /// its steps in this form. `None` where a step to move past has a rounding or a shift (an
+    /// integer step: a scale does not commute with its floor) or a scale is zero; `self` where no
+    /// scale falls between steps.
+    pub fn with_scales_moved_last(&self) -> Option<Program> {
+        if !self.scales_between_steps() {
+            return Some(self.clone());
+        }
+        let first = self.ops.iter().position(|op| matches!(op, Op::Lift(_)))?;
+        let mut ops = self.ops[..first].to_vec();
+        // The product of the scales met so far, (even, odd): what the true samples are times the
+        // working ones.
+        let (mut even, mut odd) = (Coeff::one(), Coeff::one());
+        for op in &self.ops[first..] {
+            match op {
+                Op::Scale { low, high } => {
+                    even = even.checked_mul(*low)?;
+                    odd = odd.checked_mul(*high)?;
+                }
+                Op::Lift(step) => {
+                    let (source, target) = match step.target {
+                        Phase::Even => (odd, even),
+                        Phase::Odd => (even, odd),
+                    };
+                    let factor = source.checked_div(target)?;
+                    if factor.is_one() {
+                        ops.push(op.clone());
+                        continue;
+                    }
+                    if step.rounding != 0 || step.shift != 0 || factor.is_zero() {
+                        return None;
+                    }
+                    ops.push(Op::Lift(Step {
+                        taps: step.taps.scaled(factor),
+                        ..step.clone()
+                    }));
+                }
+            }
+        }
+        if !even.is_one() || !odd.is_one() {
+            ops.push(Op::Scale {
+                low: even,
+                high: odd,
+            });
+        }
+        Some(Program { ops })
+    }
+
     /// The synthesis program: operations reversed, each step's sign flipped, scaling inverted.
     pub fn inverse(&self) -> Program {
         let ops = self
@@ -311,6 +378,79 @@ impl Wavelet {
             shift: 0,
             program: Program { ops },
             ..self.clone()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(target: Phase, taps: &[(i32, Coeff)]) -> Op {
+        Op::Lift(Step {
+            target,
+            sign: Sign::Sub,
+            taps: Laurent::from_terms(taps.iter().copied()),
+            rounding: 0,
+            shift: 0,
+        })
+    }
+
+    /// A scale `(2, 1/2)` between the two steps of CDF 5/3 moves last: the update reads odd
+    /// samples (times 1/2) into even ones (times 2), so its taps are times 1/4, exactly.
+    #[test]
+    fn a_scale_between_steps_moves_last_with_the_taps_it_passes_rescaled() {
+        let half = Coeff::ratio(1, 2);
+        let quarter = Coeff::ratio(1, 4);
+        let scale = Op::Scale {
+            low: Coeff::int(2),
+            high: half,
+        };
+        let written = Program {
+            ops: vec![
+                scale.clone(),
+                step(Phase::Odd, &[(0, half), (1, half)]),
+                scale.clone(),
+                step(Phase::Even, &[(-1, quarter), (0, quarter)]),
+            ],
+        };
+        assert!(written.scales_between_steps());
+        let moved = written.with_scales_moved_last().unwrap();
+        let sixteenth = Coeff::ratio(1, 16);
+        assert_eq!(
+            moved.ops,
+            [
+                scale.clone(),
+                step(Phase::Odd, &[(0, half), (1, half)]),
+                step(Phase::Even, &[(-1, sixteenth), (0, sixteenth)]),
+                scale,
+            ]
+        );
+        assert!(!moved.scales_between_steps());
+        // Its inverse scales first, which the window takes as it is.
+        assert!(!moved.inverse().scales_between_steps());
+        assert_eq!(moved.with_scales_moved_last().unwrap(), moved);
+    }
+
+    /// An integer step's floor does not commute with a scale, and a zero scale has no inverse.
+    #[test]
+    fn scales_stay_where_they_cannot_move() {
+        let mut rounded = step(Phase::Even, &[(0, Coeff::int(1))]);
+        if let Op::Lift(s) = &mut rounded {
+            s.shift = 1;
+        }
+        let scale = |low| Op::Scale {
+            low,
+            high: Coeff::one(),
+        };
+        let odd = step(Phase::Odd, &[(0, Coeff::int(1))]);
+        for ops in [
+            vec![odd.clone(), scale(Coeff::int(3)), rounded],
+            vec![odd.clone(), scale(Coeff::zero()), odd.clone()],
+        ] {
+            let program = Program { ops };
+            assert!(program.scales_between_steps());
+            assert_eq!(program.with_scales_moved_last(), None, "{program:?}");
         }
     }
 }
