@@ -56,8 +56,7 @@ const NO_GRAPH_SAMPLES: usize = 1 << 21;
 
 /// The wavelets declared in the files `--wavelets` names (each entry that is not a catalogue
 /// name: a file in the `lifting!` language), each with its entry, in order: a user's own program
-/// (a periodic one, say, which the GPU lifts along y and z with the lines kernel) measured beside
-/// the catalogue's.
+/// (a periodic one, say, whose edge tiles wrap) measured beside the catalogue's.
 fn wavelet_files(specs: &[String]) -> Res<Vec<(String, Wavelet)>> {
     let mut out = Vec::new();
     for spec in specs {
@@ -547,7 +546,7 @@ impl Bench<'_> {
                         Pass::Rows | Pass::Shift | Pass::RowSegments | Pass::Window(Axis::X) => {
                             &mut horizontal_ms
                         }
-                        Pass::Window(Axis::Y | Axis::Z) | Pass::Lines(_) => &mut vertical_ms,
+                        Pass::Window(Axis::Y | Axis::Z) => &mut vertical_ms,
                         Pass::Fused | Pass::Pyramid | Pass::LevelPair | Pass::EvenRows => {
                             return Err("the two-pass plan launched a fused kernel".into())
                         }

@@ -771,9 +771,6 @@ fn emit(a: EmitArgs) -> Result<()> {
         &config,
     )
     .map_err(|e| e.to_string())?;
-    if let dwt_emit_c::Vertical::Lines { why, .. } = &module.vertical {
-        eprintln!("note: no sliding window ({why}): the lines kernel lifts the columns and depth");
-    }
     write_stdout(&module.source())
 }
 

@@ -83,9 +83,7 @@ fn check_module(
     let mut expected = vec![module.rows_kernel.clone()];
     expected.extend(module.shift_kernel.clone());
     expected.extend(module.row_segments.as_ref().map(|s| s.kernel.clone()));
-    if let Ok(v) = module.vertical.window() {
-        expected.push(v.columns_kernel.clone());
-    }
+    expected.push(module.vertical.columns_kernel.clone());
     let tile = (module.tile.as_ref()).unwrap_or_else(|e| panic!("{what}: {e}"));
     expected.push(tile.kernel.clone());
     // Haar's pyramids (two and three levels), in 2-D and 3-D modules alike.
@@ -155,10 +153,11 @@ fn check_module(
 /// pre-shift, in integers and floats), whose modules are the rows kernel, the sliding window
 /// reading its lines modulo their length (and the shift kernel, for rows too long for the rows
 /// kernel) and the fused kernels with wrapped edge tiles, and one scaling between steps, whose
-/// module is the rows kernel and the lines kernel. Each compiles for sm_90 in both layouts and
-/// directions, every element type of its kind, without warnings or spills.
+/// module lifts it with its scales moved last, through the sliding window and the fused kernels.
+/// Each compiles for sm_90 in both layouts and directions, every element type of its kind,
+/// without warnings or spills.
 #[test]
-fn periodic_and_lines_modules_compile_for_sm_90() {
+fn periodic_and_scaled_modules_compile_for_sm_90() {
     nvrtc_version()
         .unwrap_or_else(|e| panic!("NVRTC is needed for this test (it does not skip): {e}"));
     let mut programs = dwt_ir::parse_str(
@@ -177,21 +176,19 @@ fn periodic_and_lines_modules_compile_for_sm_90() {
                     let config = LaunchConfig::default();
                     let module = emit_module(&Cuda, w, direction, elem, layout, &config)
                         .unwrap_or_else(|e| panic!("{what}: {e}"));
-                    let vertical = match &module.vertical {
-                        dwt_emit_c::Vertical::Lines { kernel, .. } => kernel,
-                        dwt_emit_c::Vertical::Window(v) if v.wraps => &v.columns_kernel,
-                        dwt_emit_c::Vertical::Window(_) => {
-                            panic!("{what}: a window that does not wrap")
-                        }
-                    };
-                    let lines = w.boundary != dwt_ir::Boundary::Periodic;
+                    let periodic = w.boundary == dwt_ir::Boundary::Periodic;
+                    assert_eq!(module.vertical.wraps, periodic, "{what}");
+                    let vertical = &module.vertical.columns_kernel;
+                    // Both take the fused pass, a periodic program's edge tiles wrapped.
+                    let tile = module
+                        .tile
+                        .as_ref()
+                        .unwrap_or_else(|e| panic!("{what}: {e}"));
                     assert_eq!(
-                        matches!(module.vertical, dwt_emit_c::Vertical::Lines { .. }),
-                        lines,
+                        tile.edges == dwt_emit_c::EdgeTiles::Wrapped,
+                        periodic,
                         "{what}"
                     );
-                    // Periodic programs take the fused pass, their edge tiles wrapped.
-                    assert_eq!(module.tile.is_ok(), !lines, "{what}");
                     assert!(module.pyramids.is_empty(), "{what}");
                     let tiles: Vec<String> = (module.tile.iter().chain(&module.small_tile))
                         .map(|t| t.kernel.clone())

@@ -70,35 +70,6 @@ pub struct VerticalPass {
     pub wraps: bool,
 }
 
-/// How a module lifts along y and z: by the sliding window, or, for a program the window cannot
-/// run (a scale between steps), by the lines kernel.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Vertical {
-    /// The sliding-window kernels (van der Laan et al.'s vertical pass).
-    Window(VerticalPass),
-    /// The rows kernel without the pre-shift (`lines` in its name), with the rows kernel's
-    /// parameters, run along y and z as strided lines (`sample_step` a row's or a plane's
-    /// pitch), one group per line of at most `LaunchConfig::row_limit` samples. Each line is read
-    /// whole before it is lifted, so the boundary rule and scales anywhere apply as along a row;
-    /// its accesses coalesce only across groups (slower than the sliding window, but exact).
-    Lines {
-        /// The lines kernel's name.
-        kernel: String,
-        /// Why the sliding window cannot run this program.
-        why: EmitError,
-    },
-}
-
-impl Vertical {
-    /// The sliding window's kernels, or why there are none.
-    pub fn window(&self) -> Result<&VerticalPass, &EmitError> {
-        match self {
-            Vertical::Window(v) => Ok(v),
-            Vertical::Lines { why, .. } => Err(why),
-        }
-    }
-}
-
 /// The emitted source of one program (a wavelet in one direction) for one element type and layout.
 #[derive(Clone, Debug)]
 pub struct KernelModule {
@@ -125,11 +96,10 @@ pub struct KernelModule {
     /// segments of many groups per row; `None` for a periodic boundary (those rows then take the
     /// sliding kernel, which reads them modulo their length).
     pub row_segments: Option<RowSegments>,
-    /// How the module lifts along y and z: the sliding window's kernels, or the lines kernel
-    /// where the window cannot run this program.
-    pub vertical: Vertical,
-    /// The fused 2-D kernel, or why there is none (a scale between steps, a tile too large for
-    /// local memory, the two-pass strategy): the planner then runs the two passes.
+    /// The sliding window's kernels, which lift along y and z.
+    pub vertical: VerticalPass,
+    /// The fused 2-D kernel, or why there is none (a tile too large for local memory, the
+    /// two-pass strategy): the planner then runs the two passes.
     pub tile: Result<TilePass, EmitError>,
     /// The fused kernel on the tiles of the small bands
     /// ([`LaunchConfig::small_band_config`](crate::LaunchConfig::small_band_config)), where the
@@ -266,21 +236,24 @@ pub fn emit_module(
     if config.max_row_len < 2 {
         return Err(EmitError::Config("max_row_len must be at least 2"));
     }
+    let moved = scales_moved_last(wavelet)?;
+    let scales_moved = moved.is_some();
+    let wavelet = moved.as_ref().unwrap_or(wavelet);
     let program = wavelet.program_for(direction);
-    let vertical = edge_scales(&wavelet.name, &program.ops).map(|scales| {
+    let (on_read, on_write) = edge_scales(&program.ops);
+    let geometry = {
         let window = program.sliding_window(wavelet.boundary.window_rule());
         let mut height = config.window_height.max(window.min_height as usize).max(2);
         height += height % 2;
-        let geometry = VerticalGeometry {
+        VerticalGeometry {
             top: window.top as usize,
             overlap: window.overlap as usize,
             bottom: window.bottom as usize,
             height,
             lags: window.lags.clone(),
             window_rows: (window.top + window.overlap + window.bottom) as usize + height,
-        };
-        (geometry, scales)
-    });
+        }
+    };
 
     let dir = match direction {
         Direction::Forward => "forward",
@@ -290,10 +263,6 @@ pub fn emit_module(
     let rows_kernel = dialect.kernel_name(&prefix, elem, "rows");
     let columns_kernel = dialect.kernel_name(&prefix, elem, "columns");
     let shift_kernel = dialect.kernel_name(&prefix, elem, "shift");
-    let (geometry, (on_read, on_write)) = match &vertical {
-        Ok((g, scales)) => (Some(g), *scales),
-        Err(_) => (None, (None, None)),
-    };
     let e = Emitter {
         d: dialect,
         wavelet,
@@ -302,16 +271,17 @@ pub fn emit_module(
         layout,
         cfg: config,
         ops: &program.ops,
-        geometry,
+        geometry: Some(&geometry),
         on_read,
         on_write,
         group_inner_taps: true,
         edge_load_at_once: false,
         band01_with_low: false,
+        scales_moved,
     };
     let prelude_for = |layout: Option<Layout>, resolve: bool| {
         let mut w = Writer::new();
-        e.header(&mut w, vertical.as_ref().err(), layout);
+        e.header(&mut w, layout);
         e.helpers(&mut w, layout, resolve);
         w.finish()
     };
@@ -326,26 +296,14 @@ pub fn emit_module(
             helpers: String::new(),
         }
     };
-    let mut kernels = vec![kernel(&rows_kernel, false, &|w| {
-        e.rows(w, &rows_kernel, false)
-    })];
-    let vertical_kernels = match &vertical {
-        Ok((geometry, _)) => Vertical::Window(VerticalPass {
-            columns_kernel: columns_kernel.clone(),
-            geometry: geometry.clone(),
-            margin: 2 * step_margins(&program.ops).last().copied().unwrap_or(0),
-            wraps: e.wraps(),
-        }),
-        Err(why) => {
-            let name = dialect.kernel_name(&prefix, elem, "lines");
-            kernels.push(kernel(&name, false, &|w| e.rows(w, &name, true)));
-            Vertical::Lines {
-                kernel: name,
-                why: why.clone(),
-            }
-        }
+    let mut kernels = vec![kernel(&rows_kernel, false, &|w| e.rows(w, &rows_kernel))];
+    let vertical = VerticalPass {
+        columns_kernel: columns_kernel.clone(),
+        geometry: geometry.clone(),
+        margin: 2 * step_margins(&program.ops).last().copied().unwrap_or(0),
+        wraps: e.wraps(),
     };
-    let shift_kernel = (e.pre_shifted() && geometry.is_some()).then(|| {
+    let shift_kernel = e.pre_shifted().then(|| {
         kernels.push(kernel(&shift_kernel, false, &|w| e.shift(w, &shift_kernel)));
         shift_kernel
     });
@@ -362,11 +320,9 @@ pub fn emit_module(
                 margin,
             }
         });
-    if geometry.is_some() {
-        kernels.push(kernel(&columns_kernel, false, &|w| {
-            e.columns(w, &columns_kernel)
-        }));
-    }
+    kernels.push(kernel(&columns_kernel, false, &|w| {
+        e.columns(w, &columns_kernel)
+    }));
     // A fused kernel on the tiles of `e`'s configuration, its helpers apart (two fused kernels
     // of one module share them).
     let mut fused_kernel = |e: &Emitter, pass: &str| -> Result<TilePass, EmitError> {
@@ -394,15 +350,11 @@ pub fn emit_module(
         })
     };
     // A two-pass module never launches the fused kernel: it is not emitted (nor compiled).
-    let tile = match (config.strategy, &vertical) {
-        (Strategy::TwoPass, _) => Err(EmitError::NoTile(
+    let tile = match config.strategy {
+        Strategy::TwoPass => Err(EmitError::NoTile(
             "the two-pass strategy (LaunchConfig::strategy) takes no fused pass".into(),
         )),
-        // The planner takes the rows and lines kernels for such a program.
-        (Strategy::Fused, Err(e)) => Err(EmitError::NoTile(format!(
-            "no sliding window ({e}): the rows and lines kernels lift it"
-        ))),
-        (Strategy::Fused, Ok(_)) => fused_kernel(&e, "tile"),
+        Strategy::Fused => fused_kernel(&e, "tile"),
     };
     // The same kernel on smaller tiles, for the small bands of a fused plan.
     let small_config = config.small_band_config().filter(|_| tile.is_ok());
@@ -432,7 +384,6 @@ pub fn emit_module(
     };
     // Not for the planes of a volume, whose fused plan lifts one level per launch.
     let pyramid_applies = config.strategy == Strategy::Fused
-        && vertical.is_ok()
         && !e.wraps()
         && config.pyramids
         && !config.planes
@@ -489,7 +440,7 @@ pub fn emit_module(
         rows_kernel,
         shift_kernel,
         row_segments,
-        vertical: vertical_kernels,
+        vertical,
         tile,
         small_tile,
         pyramids,
@@ -505,20 +456,34 @@ pub fn emit_module(
     })
 }
 
+/// `wavelet` with the scales between its steps moved after the last
+/// ([`Program::with_scales_moved_last`](dwt_ir::Program::with_scales_moved_last)), `None` where
+/// none falls between steps. The sliding window and the fused tiles apply scales only as samples
+/// enter or leave them; a float program scaling between its steps runs so, with the results of
+/// the program as written up to rounding. A scale between integer steps, which no kernel runs, is
+/// refused (the language has no integer scales; only an IR built by hand does).
+pub(crate) fn scales_moved_last(wavelet: &Wavelet) -> Result<Option<Wavelet>, EmitError> {
+    if !wavelet.program.scales_between_steps() {
+        return Ok(None);
+    }
+    match wavelet.program.with_scales_moved_last() {
+        Some(program) => Ok(Some(Wavelet {
+            program,
+            ..wavelet.clone()
+        })),
+        None => Err(EmitError::ScaleBetweenSteps(wavelet.name.clone())),
+    }
+}
+
 /// The (even, odd) factors the vertical window applies as rows are read (scales before the first
-/// step) and written (scales after the last), as `sliding_window.rs` does.
+/// step) and written (scales after the last), as `sliding_window.rs` does; `ops` scales nowhere
+/// else ([`scales_moved_last`]).
 type EdgeScales = (Option<(f64, f64)>, Option<(f64, f64)>);
 
-fn edge_scales(name: &str, ops: &[Op]) -> Result<EdgeScales, EmitError> {
+fn edge_scales(ops: &[Op]) -> EdgeScales {
     let first = ops.iter().position(|op| matches!(op, Op::Lift(_)));
     let last = ops.iter().rposition(|op| matches!(op, Op::Lift(_)));
     let (first, last) = (first.unwrap_or(0), last.unwrap_or(0));
-    if ops[first..last]
-        .iter()
-        .any(|op| matches!(op, Op::Scale { .. }))
-    {
-        return Err(EmitError::ScaleBetweenSteps(name.to_string()));
-    }
     let product = |range: &[Op]| {
         let mut any = false;
         let f = range.iter().fold((1.0f64, 1.0f64), |(l, h), op| match op {
@@ -530,7 +495,7 @@ fn edge_scales(name: &str, ops: &[Op]) -> Result<EdgeScales, EmitError> {
         });
         any.then_some(f)
     };
-    Ok((product(&ops[..first]), product(&ops[last..])))
+    (product(&ops[..first]), product(&ops[last..]))
 }
 
 pub(crate) struct Emitter<'a> {
@@ -557,6 +522,9 @@ pub(crate) struct Emitter<'a> {
     /// kernel (asked for there, kept where the kernel is not held to full occupancy). Its levels are a fraction of a wave, so the
     /// registers cost no groups, and its edge tiles end each such level (BENCHMARKS.md).
     pub(crate) edge_load_at_once: bool,
+    /// The wavelet's scales between steps were moved after the last ([`scales_moved_last`]):
+    /// the header says the program it prints is not the one declared.
+    pub(crate) scales_moved: bool,
 }
 
 /// The edge tiles of the fused pass of `wavelet` in `direction` for `elem` under `config`, or
@@ -568,6 +536,8 @@ pub(crate) fn fused_edges(
     elem: ElementType,
     config: &LaunchConfig,
 ) -> Option<crate::EdgeTiles> {
+    let moved = scales_moved_last(wavelet).ok()?;
+    let wavelet = moved.as_ref().unwrap_or(wavelet);
     let program = wavelet.program_for(direction);
     let e = Emitter {
         // The dialect does not enter the tile's plan, only how it is written.
@@ -584,6 +554,7 @@ pub(crate) fn fused_edges(
         group_inner_taps: true,
         edge_load_at_once: false,
         band01_with_low: false,
+        scales_moved: false,
     };
     e.tile_plan(config.tile).ok().map(|(_, _, edges)| edges)
 }
@@ -717,7 +688,7 @@ impl Emitter<'_> {
     }
 
     /// The module's header comment; `layout` `None` for kernels that take any layout.
-    fn header(&self, w: &mut Writer, refusal: Option<&EmitError>, layout: Option<Layout>) {
+    fn header(&self, w: &mut Writer, layout: Option<Layout>) {
         let dir = match self.direction {
             Direction::Forward => "forward (analysis)",
             Direction::Inverse => "inverse (synthesis)",
@@ -743,6 +714,12 @@ impl Emitter<'_> {
             w.comment("take the separate shift kernel.");
         }
         w.comment("Generated by dwt-emit-c from this program (one loop per line below):");
+        if self.scales_moved {
+            w.comment(
+                "(the declared program with its scales between steps moved after the last and the",
+            );
+            w.comment("taps they passed rescaled: the same transform, up to rounding)");
+        }
         for op in self.ops {
             w.comment(format!("    {op}"));
         }
@@ -759,23 +736,15 @@ impl Emitter<'_> {
         w.comment(
             "along the row (row_step = sample spacing, col_step = row pitch, one line per row).",
         );
-        match (self.geometry, refusal) {
-            (Some(g), _) => {
-                w.comment(format!(
-                    "Vertical window (Algorithm 1): top {}, overlap {}, bottom {}, working height H = {},",
-                    g.top, g.overlap, g.bottom, g.height
-                ));
-                w.comment(format!(
-                    "so {} window rows; lags per step {:?}; slabs of {} columns x {} work-items per column.",
-                    g.window_rows, g.lags, c.slab_width, c.slab_rows
-                ));
-            }
-            (None, Some(e)) => {
-                w.comment(format!("No vertical kernels: {e}."));
-                w.comment("Columns and depth take the lines kernel, a work-group per whole line of at most");
-                w.comment("row_limit samples (longer ones are refused).");
-            }
-            (None, None) => {}
+        if let Some(g) = self.geometry {
+            w.comment(format!(
+                "Vertical window (Algorithm 1): top {}, overlap {}, bottom {}, working height H = {},",
+                g.top, g.overlap, g.bottom, g.height
+            ));
+            w.comment(format!(
+                "so {} window rows; lags per step {:?}; slabs of {} columns x {} work-items per column.",
+                g.window_rows, g.lags, c.slab_width, c.slab_rows
+            ));
         }
         for l in self.d.preamble(self.elem) {
             w.line(l);
@@ -991,9 +960,8 @@ impl Emitter<'_> {
         self.wavelet.boundary == Boundary::Periodic
     }
 
-    /// The rows kernel; with `lines`, the same lifting without the pre-shift, for lines along y
-    /// or z ([`Vertical::Lines`]).
-    fn rows(&self, w: &mut Writer, name: &str, lines: bool) {
+    /// The rows kernel.
+    fn rows(&self, w: &mut Writer, name: &str) {
         let d = self.d;
         let wg = self.cfg.row_group_size;
         let half_cap = self.cfg.row_limit(self.elem).div_ceil(2);
@@ -1002,29 +970,14 @@ impl Emitter<'_> {
             Param::Global("src", self.elem),
             Param::Global("dst", self.elem),
         ]);
-        if lines {
-            w.comment(
-                "Lines along y or z where the sliding window cannot run the program (a scale between",
-            );
-            w.comment("steps): the rows kernel's lifting, no pre-shift (the rows");
-            w.comment(
-                "kernel applies it), one work-group per line of `n` samples (n <= row_limit) at",
-            );
-            w.comment("src/dst[base + plane * plane_step + row * row_step + i * sample_step], sample_step a row's");
-            w.comment("or a plane's pitch; dst may be src: the whole line is in local memory before any of it");
-            w.comment("is stored.");
-        } else {
-            w.comment(
-                "Horizontal pass: one work-group per row of `n` samples (n <= row_limit) and plane, the row at",
-            );
-            w.comment("src/dst[base + plane * plane_step + row * row_step + i * sample_step] (`rows` rows per plane);");
-            w.comment(
-                "dst may be src: the whole row is in local memory before any of it is stored.",
-            );
-            w.comment(
-                "Short-row path (n <= row_limit; longer rows take the row-segments or the columns kernel).",
-            );
-        }
+        w.comment(
+            "Horizontal pass: one work-group per row of `n` samples (n <= row_limit) and plane, the row at",
+        );
+        w.comment("src/dst[base + plane * plane_step + row * row_step + i * sample_step] (`rows` rows per plane);");
+        w.comment("dst may be src: the whole row is in local memory before any of it is stored.");
+        w.comment(
+            "Short-row path (n <= row_limit; longer rows take the row-segments or the columns kernel).",
+        );
         w.comment("Each step is a loop over its target phase in local memory with a barrier after it; reads");
         w.comment("outside the phase go through resolve().");
         let sig = d.kernel_signature(name, &params, [wg, 1, 1], false);
@@ -1046,7 +999,7 @@ impl Emitter<'_> {
             w.line("const int n_even = (n + 1) / 2;");
             w.line("const int n_odd = n / 2;");
             w.blank();
-            self.rows_load(w, lines);
+            self.rows_load(w);
             w.line(d.barrier());
             w.blank();
             w.comment(
@@ -1095,7 +1048,7 @@ impl Emitter<'_> {
                 }
             }
             w.blank();
-            self.rows_store(w, lines);
+            self.rows_store(w);
         });
     }
 
@@ -1112,17 +1065,12 @@ impl Emitter<'_> {
         self.int() && self.wavelet.shift > 0
     }
 
-    /// The rows kernel's load, pre-shifting (forward) where the program shifts; for `lines`
-    /// ([`Vertical::Lines`]) without the pre-shift, and strided.
-    fn rows_load(&self, w: &mut Writer, lines: bool) {
+    /// The rows kernel's load, pre-shifting (forward) where the program shifts.
+    fn rows_load(&self, w: &mut Writer) {
         let wg = self.cfg.row_group_size;
         let split_input = self.direction == Direction::Inverse && self.layout == Layout::Mallat;
-        let forward_shift = !lines && self.pre_shifted() && self.direction == Direction::Forward;
-        let load = if lines {
-            "Load (strided)"
-        } else {
-            "Load (coalesced)"
-        };
+        let forward_shift = self.pre_shifted() && self.direction == Direction::Forward;
+        let load = "Load (coalesced)";
         w.comment(match (split_input, forward_shift) {
             (false, true) => format!("{load}, pre-shift, de-interleave into the two phases."),
             (false, false) => format!("{load} and de-interleave into the two phases."),
@@ -1146,12 +1094,11 @@ impl Emitter<'_> {
         });
     }
 
-    /// The rows kernel's store, undoing the pre-shift (inverse) where the program shifts; for
-    /// `lines` not.
-    fn rows_store(&self, w: &mut Writer, lines: bool) {
+    /// The rows kernel's store, undoing the pre-shift (inverse) where the program shifts.
+    fn rows_store(&self, w: &mut Writer) {
         let wg = self.cfg.row_group_size;
         let split_output = self.direction == Direction::Forward && self.layout == Layout::Mallat;
-        let undo = !lines && self.pre_shifted() && self.direction == Direction::Inverse;
+        let undo = self.pre_shifted() && self.direction == Direction::Inverse;
         w.comment(match (split_output, undo) {
             (true, _) => "Store: low half, then high half.",
             (false, true) => "Store interleaved, undoing the pre-shift.",

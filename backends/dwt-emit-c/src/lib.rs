@@ -30,8 +30,9 @@
 //! (forward), undone as it is stored (inverse). Rows longer than [`LaunchConfig::row_limit`] run
 //! through the sliding-window kernel along the row instead, with a separate shift kernel
 //! ([`KernelModule::shift_kernel`]) before (forward) or after (inverse) it. A periodic program's sliding window reads its
-//! lines modulo their length; one scaling between steps has no sliding window, and
-//! [`KernelModule::vertical`] gives the lines kernel instead, and why. The `dwt-opencl` crate builds and runs the kernels.
+//! lines modulo their length. A float program scaling between its steps is emitted with its
+//! scales moved after the last ([`dwt_ir::Program::with_scales_moved_last`]): the window and the
+//! tiles apply scales only as samples enter or leave them. The `dwt-opencl` crate builds and runs the kernels.
 
 mod dialect;
 pub mod disk_cache;
@@ -46,7 +47,7 @@ mod tile_inner;
 mod writer;
 
 pub use dialect::{Cuda, Dialect, OpenCl, Param};
-pub use emit::{emit_module, KernelModule, Vertical, VerticalGeometry, VerticalPass};
+pub use emit::{emit_module, KernelModule, VerticalGeometry, VerticalPass};
 pub use even_rows::{EVEN_ROWS_MIN_SAMPLES, EVEN_ROWS_THREADS};
 pub use level_pair::{
     LevelPairPass, LEVEL_PAIRS_MIN_SAMPLES, LEVEL_PAIR_SEGMENT, LEVEL_PAIR_THREADS, LEVEL_PAIR_TILE,
@@ -737,7 +738,10 @@ pub enum EmitError {
         kind: dwt_ir::ElementKind,
         elem: ElementType,
     },
-    #[error("the sliding window applies scaling only before the first step or after the last; `{0}` scales between steps")]
+    /// A scale between steps with roundings or shifts: it cannot move past them
+    /// ([`dwt_ir::Program::with_scales_moved_last`]), and the kernels apply scales only before
+    /// the first step or after the last. The language declares no such program.
+    #[error("`{0}` scales between integer steps (with roundings or shifts), which no kernel runs: only float wavelets scale, and their scales move past float steps")]
     ScaleBetweenSteps(String),
     #[error("no fused 2-D pass: {0}")]
     NoTile(String),

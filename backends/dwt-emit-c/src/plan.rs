@@ -27,7 +27,7 @@
 
 use dwt_ir::{Direction, Layout};
 
-use crate::emit::{KernelModule, Vertical};
+use crate::emit::KernelModule;
 use crate::tile::TilePass;
 use crate::{column_segment_rows, Strategy};
 
@@ -62,9 +62,6 @@ pub enum Pass {
     RowSegments,
     /// The sliding-window kernel along one axis.
     Window(Axis),
-    /// The lines kernel along y or z, where there is no sliding window
-    /// ([`Vertical::Lines`]).
-    Lines(Axis),
     /// The fused kernel: rows and columns of each x-y plane at once.
     Fused,
     /// The pyramid kernel: rows and columns of two or three levels at once.
@@ -217,7 +214,7 @@ fn window_axes(axis: Axis) -> (usize, usize, usize) {
 /// The rows per column segment of the sliding window along `axis` of band `b`
 /// ([`column_segment_rows`]): the line's length or more where one group slides down whole lines.
 fn window_segment(module: &KernelModule, b: &Band, axis: Axis) -> Result<usize, String> {
-    let v = module.vertical.window().map_err(|e| e.to_string())?;
+    let v = &module.vertical;
     let (along, lines, planes) = window_axes(axis);
     let cfg = &module.config;
     let groups = b.n[lines].div_ceil(cfg.slab_width) * b.n[planes];
@@ -247,7 +244,7 @@ fn window_launch(
     if b.n[along] < 2 {
         return Ok(None);
     }
-    let v = module.vertical.window().map_err(|e| e.to_string())?;
+    let v = &module.vertical;
     let cfg = &module.config;
     let segment = window_segment(module, b, axis)?;
     let segments = b.n[along].div_ceil(segment);
@@ -331,33 +328,9 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
             i32::MAX
         ));
     };
-    let vertical_needed =
-        (0..levels).any(|level| shape[..dims - 1].iter().any(|&n| band_shape(n, level) >= 2));
-    let width = shape[dims - 1];
     let cfg = &module.config;
-    if vertical_needed {
-        // Without the sliding window, lines along y and z take the lines kernel, which holds a
-        // line of at most the row limit (level 0's are the longest).
-        let longest = shape[..dims - 1].iter().copied().max().unwrap_or(1);
-        let limit = cfg.row_limit(module.elem);
-        if let Vertical::Lines { why, .. } = &module.vertical {
-            if longest > limit {
-                return Err(format!(
-                    "the vertical (column or depth) pass: {why}; the lines kernel that lifts such programs along y and z holds a line of at most {limit} samples (the row limit, LaunchConfig::row_limit) and these lines have {longest}: run this shape on the CPU backend"
-                ));
-            }
-        }
-    }
-    if width > cfg.row_limit(module.elem) {
-        if let Vertical::Lines { why: e, .. } = &module.vertical {
-            return Err(format!(
-                "rows of {width} samples are longer than the row limit {} (LaunchConfig::row_limit) and the sliding-window pass that runs longer rows cannot: {e}",
-                cfg.row_limit(module.elem)
-            ));
-        }
-    }
-    // The fused kernels are emitted only where they apply (not for a program the sliding window
-    // cannot run, whose tiles are not proven): without them `fused` and `fused_volume` decline.
+    // The fused kernels are emitted only where they apply (not where their tiles are not
+    // proven): without them `fused` and `fused_volume` decline.
     if module.config.strategy == Strategy::Fused {
         let fused = match *shape {
             [height, width] => fused(module, [height, width], levels)?,
@@ -381,10 +354,8 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
     let reads_source = rows_kernel
         && match module.direction {
             Direction::Forward => true,
-            // The lines kernel has no second source for the low quadrant.
             Direction::Inverse => {
-                module.vertical.window().is_ok()
-                    && dims >= 2
+                dims >= 2
                     && (0..levels).all(|level| {
                         band_shape(full[0], level) >= 2 || band_shape(full[1], level) >= 2
                     })
@@ -1136,10 +1107,7 @@ impl Planner<'_> {
         if b.n[along] < 2 {
             return Ok(Move::Stays);
         }
-        let wraps = match &m.vertical {
-            Vertical::Lines { .. } => return Ok(Move::Either),
-            Vertical::Window(v) => v.wraps,
-        };
+        let wraps = m.vertical.wraps;
         let split = b.n[along] > window_segment(m, b, axis)?;
         Ok(if m.layout == Layout::Mallat || split || wraps {
             Move::Crosses
@@ -1217,46 +1185,10 @@ impl Planner<'_> {
         Ok(())
     }
 
-    /// The lines kernel ([`Vertical::Lines`]) along `axis` (y or z) of band `b`, one
-    /// group per line, from the buffer the band is in to `to` (nothing for lines of one sample).
-    fn lines(&mut self, kernel: &str, b: &Band, axis: Axis, to: Buffer) -> Result<(), String> {
-        if self.first_from_source {
-            return Err("the lines kernel cannot read the source: a planner bug".into());
-        }
-        let (along, line, plane) = window_axes(axis);
-        if b.n[along] < 2 {
-            return Ok(());
-        }
-        if b.n[plane] > MAX_GRID_YZ {
-            return Err(format!(
-                "{} planes of lines along {axis:?}: the lines kernel takes at most {MAX_GRID_YZ}",
-                b.n[plane]
-            ));
-        }
-        let ints = [0, b.step[along], b.step[line], b.step[plane]];
-        let ints = (ints.into_iter().chain([b.n[along], b.n[line]]))
-            .map(int)
-            .collect::<Result<_, _>>()?;
-        self.steps.push(Step::Launch(Launch {
-            kernel: kernel.to_string(),
-            pass: Pass::Lines(axis),
-            groups: [b.n[line], b.n[plane], 1],
-            block: [self.module.config.row_group_size, 1],
-            buffers: vec![self.at, to],
-            ints,
-        }));
-        Ok(())
-    }
-
     /// The sliding-window kernel along `axis` of band `b` (the columns along y, the depth
     /// along z (section IV-G: slabs in the x-z plane, planes along y), long rows along x), from
     /// the buffer the band is in to `to` (nothing for lines of fewer than 2 samples).
     fn sliding(&mut self, b: &Band, axis: Axis, to: Buffer) -> Result<(), String> {
-        if let (Vertical::Lines { kernel: lines, .. }, Axis::Y | Axis::Z) =
-            (&self.module.vertical, axis)
-        {
-            return self.lines(lines, b, axis, to);
-        }
         let (from, lows) = match self.first_from_source {
             true => (Buffer::Source, self.lows),
             false => (self.at, None),

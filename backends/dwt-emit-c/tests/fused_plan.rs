@@ -210,7 +210,6 @@ fn window_margins(p: &dwt_emit_c::LaunchPlan) -> Vec<i32> {
 
 #[test]
 fn a_periodic_wavelet_wraps_its_edge_tiles_and_its_windows() {
-    use dwt_emit_c::Vertical;
     use Buffer::{Data, Scratch, Source};
     let w = dwt_ir::parse_str(
         "wavelet P { kind = integer; boundary = periodic; odd -= (even[0] + even[1] + 1) >> 1; even += (odd[-1] + odd[0] + 2) >> 2; }",
@@ -238,9 +237,7 @@ fn a_periodic_wavelet_wraps_its_edge_tiles_and_its_windows() {
             emit(Direction::Forward, layout, &two_pass),
             emit(Direction::Inverse, layout, &two_pass),
         );
-        let Vertical::Window(v) = &forward.vertical else {
-            panic!("no window for a periodic program");
-        };
+        let v = &forward.vertical;
         assert!(v.wraps && v.margin > 0);
         // Every window crosses to the other buffer (a wrapped line reads rows it also stores)
         // and lifts its margins, one segment per line or not.
@@ -291,52 +288,76 @@ fn a_periodic_wavelet_wraps_its_edge_tiles_and_its_windows() {
     }
 }
 
-/// A scale between steps, which the sliding window cannot apply: the lines kernel lifts the
-/// columns and depth, in place after the rows.
+/// A float program scaling between its steps runs with its scales moved last (the window and
+/// the tiles apply scales only as samples enter or leave them): the module's program is that
+/// form and says so, its plans are fused, and its columns of any length take the window. A scale
+/// between integer steps cannot move and is refused.
 #[test]
-fn a_scale_between_steps_lifts_columns_and_depth_as_lines() {
-    use dwt_emit_c::Vertical;
-    use Buffer::{Data, Source};
+fn a_scale_between_steps_runs_with_its_scales_moved_last() {
     let w = dwt_runtime::conformance::scale_between_steps();
-    let emit = |direction| {
-        let config = LaunchConfig::default();
-        let f32 = ElementType::F32;
-        emit_module(&OpenCl, &w, direction, f32, Layout::Mallat, &config).unwrap()
+    let emit = |direction, config: &LaunchConfig| {
+        emit_module(
+            &OpenCl,
+            &w,
+            direction,
+            ElementType::F32,
+            Layout::Mallat,
+            config,
+        )
     };
-    let (forward, inverse) = (emit(Direction::Forward), emit(Direction::Inverse));
-    assert!(forward.tile.is_err());
-    assert!(matches!(forward.vertical, Vertical::Lines { .. }));
-    let p = plan(&forward, &[64, 64], 2).unwrap();
+    let config = LaunchConfig::default();
+    let moved = w.program.with_scales_moved_last().unwrap();
+    assert!(w.program.scales_between_steps() && !moved.scales_between_steps());
+    let forward = emit(Direction::Forward, &config).unwrap();
+    assert_eq!(forward.program, moved);
     assert_eq!(
-        flow(&p),
-        [
-            ("rows", [Source, Data]),
-            ("lines y", [Data, Data]),
-            ("rows", [Data, Data]),
-            ("lines y", [Data, Data])
-        ]
+        emit(Direction::Inverse, &config).unwrap().program,
+        moved.inverse()
     );
-    assert!(!p.is_fused() && p.reads_source);
-    assert_eq!(
-        flow(&plan(&forward, &[8, 64, 64], 1).unwrap()),
-        [
-            ("rows", [Source, Data]),
-            ("lines y", [Data, Data]),
-            ("lines z", [Data, Data])
-        ]
-    );
-    // The inverse's first pass cannot read the low quadrant apart: the plan works on a copy.
-    let p = plan(&inverse, &[64, 64], 1).unwrap();
-    assert_eq!(
-        flow(&p),
-        [("lines y", [Data, Data]), ("rows", [Data, Data])]
-    );
-    assert!(!p.reads_source);
-    // Lines longer than the rows kernel holds are refused before anything runs, saying why.
-    let limit = forward.config.row_limit(ElementType::F32);
-    let e = plan(&forward, &[limit + 2, 64], 1).unwrap_err();
+    assert!(forward
+        .source()
+        .contains("scales between steps moved after the last"));
+    assert!(forward.tile.is_ok());
+    assert!(plan(&forward, &[64, 64], 2).unwrap().is_fused());
+    let volume = emit(Direction::Forward, &config.for_axes(3)).unwrap();
+    assert!(plan(&volume, &[8, 64, 64], 1).unwrap().is_fused());
+    // Columns longer than the rows kernel holds slide through the window.
+    let limit = config.row_limit(ElementType::F32);
+    let two_pass = emit(Direction::Forward, &LaunchConfig::two_pass()).unwrap();
+    let p = plan(&two_pass, &[limit + 2, 64], 1).unwrap();
     assert!(
-        e.contains("row limit") && e.contains("scales between"),
+        flow(&p).iter().any(|(pass, _)| *pass == "window y"),
+        "{:?}",
+        flow(&p)
+    );
+
+    let integer = dwt_ir::Wavelet {
+        kind: dwt_ir::ElementKind::Integer,
+        program: dwt_ir::parse_wavelet(
+            "wavelet S { odd -= (even[0] + even[1]) >> 1; even += (odd[-1] + odd[0] + 2) >> 2; }",
+        )
+        .unwrap()
+        .program,
+        ..w.clone()
+    };
+    let mut ops = integer.program.ops.clone();
+    ops.insert(1, w.program.ops[1].clone());
+    let integer = dwt_ir::Wavelet {
+        program: dwt_ir::Program { ops },
+        ..integer
+    };
+    let config = LaunchConfig::default();
+    let e = emit_module(
+        &OpenCl,
+        &integer,
+        Direction::Forward,
+        ElementType::I32,
+        Layout::Mallat,
+        &config,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, dwt_emit_c::EmitError::ScaleBetweenSteps(_)),
         "{e}"
     );
 }
@@ -387,7 +408,7 @@ fn volumes_take_the_fused_pass_on_their_planes_then_the_depth_pass() {
         for direction in [Direction::Forward, Direction::Inverse] {
             let m = module(&w.name, direction, &LaunchConfig::default().for_axes(3));
             let tile = &m.tile.as_ref().unwrap().kernel;
-            let depth = &m.vertical.window().unwrap().columns_kernel;
+            let depth = &m.vertical.columns_kernel;
             let p = plan(&m, &[512, 512, 512], 3).unwrap();
             assert!(p.is_fused(), "{} {direction:?}", w.name);
             let kernels: Vec<&str> = launches(&p).iter().map(|l| l.kernel.as_str()).collect();
@@ -605,9 +626,9 @@ fn columns_of_too_few_slabs_split_into_segments_read_from_a_copy() {
     let two_pass = LaunchConfig::two_pass();
     // LeGall 5/3 reaches 4 polyphase indices by its two steps (1 + 1 each): margins of 8 rows.
     let m = module("LeGall53", Direction::Forward, &two_pass);
-    assert_eq!(m.vertical.window().unwrap().margin, 8);
+    assert_eq!(m.vertical.margin, 8);
     let fidelity = module("Fidelity", Direction::Forward, &two_pass);
-    assert_eq!(fidelity.vertical.window().unwrap().margin, 20);
+    assert_eq!(fidelity.vertical.margin, 20);
     // 8192 columns are 256 slabs: 8 segments of 1024 rows make 2048 groups.
     assert_eq!(
         windows(&plan(&m, &[8192, 8192], 1).unwrap()),
@@ -666,9 +687,6 @@ fn flow(p: &dwt_emit_c::LaunchPlan) -> Vec<(&'static str, [Buffer; 2])> {
                     Pass::Pyramid => "pyramid",
                     Pass::EvenRows => "even rows",
                     Pass::LevelPair => "level pair",
-                    Pass::Lines(Axis::X) => "lines x",
-                    Pass::Lines(Axis::Y) => "lines y",
-                    Pass::Lines(Axis::Z) => "lines z",
                 };
                 (name, [l.buffers[0], *l.buffers.last().unwrap()])
             }
@@ -770,7 +788,7 @@ fn defined_kernels(source: &str, module: &dwt_emit_c::KernelModule) -> Vec<Strin
     let mut names = vec![module.rows_kernel.clone()];
     names.extend(module.shift_kernel.clone());
     names.extend(module.row_segments.as_ref().map(|s| s.kernel.clone()));
-    names.extend(module.vertical.window().map(|v| v.columns_kernel.clone()));
+    names.push(module.vertical.columns_kernel.clone());
     names.extend(module.tile.as_ref().map(|t| t.kernel.clone()));
     names
         .into_iter()

@@ -6,8 +6,8 @@
 //! one wavelet (`volume_`, `cuda_volume_`: the fused kernel over planes) and of a 1920x1080 one
 //! (`1080p_`, `cuda_1080p_`: with the small bands' fused kernel), and an interleaved forward of
 //! a 3840x2160 one (`cuda_2160p_`: with the even rows); and a periodic program with a pre-shift
-//! (`periodic_`, `cuda_periodic_`: the lines kernel, the rows kernel's lifting without the
-//! pre-shift, where there is no sliding window).
+//! (`periodic_`, `cuda_periodic_`: a sliding window reading its lines modulo their length, and
+//! the fused kernels with wrapped edge tiles).
 
 use dwt_emit_c::{emit_module, is_integer, Cuda, Dialect, LaunchConfig, OpenCl};
 use dwt_ir::{Direction, ElementKind, ElementType, Layout, Wavelet};
@@ -212,8 +212,9 @@ fn an_even_rows_module() {
     );
 }
 
-/// A periodic program has no fused pass: its module is the rows kernel, the sliding window reading
-/// its lines modulo their length, and the shift kernel (for rows too long for the rows kernel).
+/// A periodic program: its module is the rows kernel, the sliding window reading its lines modulo
+/// their length, the shift kernel (for rows too long for the rows kernel) and the fused kernels,
+/// their edge tiles loading their halo modulo the band's sides.
 /// The execution tests: the suite's `conformance_lines` (this program among them, on every GPU
 /// backend) and its random periodic programs.
 #[test]
@@ -239,6 +240,35 @@ fn a_periodic_module() {
             &w,
             direction,
             ElementType::I32,
+            Layout::Mallat,
+            2,
+        );
+    }
+}
+
+/// A float program scaling between its steps (`conformance::scale_between_steps`): its module
+/// lifts the program with its scales moved after the last step, the taps they pass rescaled, and
+/// says so in its header; rows, window and fused kernels as any float program's. The execution
+/// tests: the suite's `conformance_lines` on every GPU backend.
+#[test]
+fn a_module_scaling_between_steps() {
+    let w = dwt_runtime::conformance::scale_between_steps();
+    for direction in [Direction::Forward, Direction::Inverse] {
+        snapshot_in(
+            &OpenCl,
+            "",
+            &w,
+            direction,
+            ElementType::F32,
+            Layout::Mallat,
+            2,
+        );
+        snapshot_in(
+            &Cuda,
+            "cuda_",
+            &w,
+            direction,
+            ElementType::F32,
             Layout::Mallat,
             2,
         );
