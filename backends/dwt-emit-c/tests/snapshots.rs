@@ -224,26 +224,7 @@ fn a_periodic_module() {
     )
     .unwrap()
     .remove(0);
-    for direction in [Direction::Forward, Direction::Inverse] {
-        snapshot_in(
-            &OpenCl,
-            "",
-            &w,
-            direction,
-            ElementType::I32,
-            Layout::Mallat,
-            2,
-        );
-        snapshot_in(
-            &Cuda,
-            "cuda_",
-            &w,
-            direction,
-            ElementType::I32,
-            Layout::Mallat,
-            2,
-        );
-    }
+    both_ways_both_dialects(&w, ElementType::I32);
 }
 
 /// A float program scaling between its steps (`conformance::scale_between_steps`): its module
@@ -253,24 +234,13 @@ fn a_periodic_module() {
 #[test]
 fn a_module_scaling_between_steps() {
     let w = dwt_runtime::conformance::scale_between_steps();
+    both_ways_both_dialects(&w, ElementType::F32);
+}
+
+/// The 2-D Mallat modules of `w` in `elem`, both directions, OpenCL C and CUDA.
+fn both_ways_both_dialects(w: &Wavelet, elem: ElementType) {
     for direction in [Direction::Forward, Direction::Inverse] {
-        snapshot_in(
-            &OpenCl,
-            "",
-            &w,
-            direction,
-            ElementType::F32,
-            Layout::Mallat,
-            2,
-        );
-        snapshot_in(
-            &Cuda,
-            "cuda_",
-            &w,
-            direction,
-            ElementType::F32,
-            Layout::Mallat,
-            2,
-        );
+        snapshot_in(&OpenCl, "", w, direction, elem, Layout::Mallat, 2);
+        snapshot_in(&Cuda, "cuda_", w, direction, elem, Layout::Mallat, 2);
     }
 }
