@@ -387,6 +387,12 @@ fn lower(ident: &syn::Ident, doc: Vec<String>, statements: Vec<Statement>) -> sy
                         "a zero scale factor cannot be inverted",
                     ));
                 }
+                if let Some(tiny) = [low, high].into_iter().find(|c| !reciprocal_is_finite(*c)) {
+                    return Err(syn::Error::new_spanned(
+                        &value,
+                        format!("the scale factor {tiny} is too small to invert: its reciprocal, which the inverse transform (or the other band, for `scale K;`) multiplies by, overflows to infinity; use a larger factor"),
+                    ));
+                }
                 ops.push(Op::Scale { low, high });
             }
         }
@@ -407,6 +413,12 @@ fn lower(ident: &syn::Ident, doc: Vec<String>, statements: Vec<Statement>) -> sy
         shift: shift.unwrap_or(0),
         program: Program { ops },
     })
+}
+
+/// Whether `1/c` is a finite number: a float scale factor below about 5.6e-309 is finite, but
+/// its reciprocal, which the inverse (and `scale K;`'s high band) multiplies by, is not.
+fn reciprocal_is_finite(c: Coeff) -> bool {
+    c.recip().is_some_and(|r| r.to_f64().is_finite())
 }
 
 /// The candidate within edit distance 2 of `word`, if any (for "did you mean" hints).
@@ -996,6 +1008,29 @@ mod tests {
         assert_eq!((e.line, e.column), (1, 9));
         let name = "W".repeat(MAX_NAME_LEN);
         assert!(parse_wavelet(&format!("wavelet {name} {{ odd -= even[0]; }}")).is_ok());
+    }
+
+    /// A float scale factor so small that its reciprocal is infinite is a located error: it
+    /// parsed, and put an infinite coefficient into the forward (`scale K;`) or inverse program.
+    #[test]
+    fn a_scale_factor_with_an_infinite_reciprocal_is_refused() {
+        for scale in ["1e-320", "(1e-320, 1)", "(1, -1e-310)", "(1e-200*1e-120)"] {
+            let src = format!(
+                "wavelet W {{\n    kind = float;\n    odd -= even[0];\n    scale {scale};\n}}"
+            );
+            let e = error(&src);
+            assert_eq!((e.line, e.column), (4, 11), "{scale}: {e}");
+            assert!(e.message.contains("too small to invert"), "{scale}: {e}");
+        }
+        // The smallest normal float still inverts, exactly as written.
+        let w = parse_wavelet(
+            "wavelet W { kind = float; odd -= even[0]; scale 2.2250738585072014e-308; }",
+        )
+        .unwrap();
+        assert!(w.program.inverse().ops.iter().all(|op| match op {
+            Op::Scale { low, high } => low.to_f64().is_finite() && high.to_f64().is_finite(),
+            Op::Lift(_) => true,
+        }));
     }
 
     /// A setting's value written as a string says which words it takes.
