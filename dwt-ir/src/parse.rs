@@ -577,6 +577,9 @@ fn overflow(e: &Expr) -> syn::Error {
     )
 }
 
+/// The error of a float coefficient that underflows to zero, at a literal or an expression.
+const UNDERFLOW: &str = "coefficient underflows to zero in 64-bit floats (it is below about 5e-324), which would silently drop its term; use larger numbers, or remove the term";
+
 fn linear<'a>(e: &'a Expr, cx: &mut StepContext) -> syn::Result<Linear<'a>> {
     let mut lin = linear_inner(e, cx)?;
     // A sub-expression with no taps is one constant term: report it whole (`-1`, `2*3`).
@@ -623,7 +626,11 @@ fn linear_inner<'a>(e: &'a Expr, cx: &mut StepContext) -> syn::Result<Linear<'a>
                     if !r.taps.is_zero() {
                         return Err(syn::Error::new_spanned(&b.right, "dividing by a signal term is not linear: divide by a constant"));
                     }
-                    let inv = r.constant.recip().filter(|c| !c.is_zero() && c.to_f64().is_finite()).ok_or_else(|| syn::Error::new_spanned(&b.right, "division by zero"))?;
+                    if r.constant.is_zero() {
+                        return Err(syn::Error::new_spanned(&b.right, "division by zero"));
+                    }
+                    // A float divisor below about 5.6e-309 is not zero, but its reciprocal is infinite.
+                    let inv = r.constant.recip().filter(|c| c.to_f64().is_finite()).ok_or_else(|| overflow(e))?;
                     scale_linear(l, inv, e)
                 }
                 BinOp::Shr(op) => Err(syn::Error::new_spanned(op, "`>> s` may only wrap the whole sum: write `target -= (... + r) >> s;`")),
@@ -666,11 +673,17 @@ fn linear_inner<'a>(e: &'a Expr, cx: &mut StepContext) -> syn::Result<Linear<'a>
 }
 
 fn scale_linear<'a>(lin: Linear<'a>, factor: Coeff, e: &Expr) -> syn::Result<Linear<'a>> {
-    // Exact products overflow to `None`; float ones to infinity (or 0 * infinity to NaN).
+    // Exact products overflow to `None`; float ones to infinity (or 0 * infinity to NaN), or
+    // underflow to zero, which would drop a term the source gives a non-zero coefficient.
     let product = |c: Coeff| {
-        c.checked_mul(factor)
+        let p = c
+            .checked_mul(factor)
             .filter(|p| p.to_f64().is_finite())
-            .ok_or_else(|| overflow(e))
+            .ok_or_else(|| overflow(e))?;
+        if p.is_zero() && !c.is_zero() && !factor.is_zero() {
+            return Err(syn::Error::new_spanned(e, UNDERFLOW));
+        }
+        Ok(p)
     };
     let mut taps = Laurent::zero();
     for (k, c) in lin.taps.terms() {
@@ -693,6 +706,11 @@ fn literal(lit: &Lit, kind: ElementKind) -> syn::Result<Coeff> {
             let v = f.base10_parse::<f64>()?;
             if !v.is_finite() {
                 return Err(syn::Error::new_spanned(f, "coefficient is not finite"));
+            }
+            // `1e-400` reads as 0.0: a non-zero digit before the exponent says it was not meant so.
+            let mantissa = f.base10_digits().split(['e', 'E']).next().unwrap_or("");
+            if v == 0.0 && mantissa.contains(|c: char| ('1'..='9').contains(&c)) {
+                return Err(syn::Error::new_spanned(f, UNDERFLOW));
             }
             Ok(Coeff::Float(v))
         }
@@ -886,6 +904,51 @@ mod tests {
         let w = parse_str("wavelet W { odd -= (4611686018427387903*2 + 1)*even[0]; }").unwrap();
         let tap = w[0].program.steps().next().unwrap().taps.coeff(0);
         assert_eq!(tap.as_integer(), Some(i64::MAX));
+    }
+
+    /// A float coefficient that underflows to zero (a literal, a product or a quotient) is a
+    /// located error: the term it multiplies was silently dropped (`1e-200*1e-200*even[0] +
+    /// even[1]` parsed as `even[1]`). A divisor whose reciprocal overflows is an overflow, not a
+    /// division by zero.
+    #[test]
+    fn float_coefficients_that_underflow_to_zero_are_located_errors() {
+        let cases = [
+            (
+                "odd -= 1e-400*even[0] + even[1];",
+                "1e-400",
+                "underflows to zero",
+            ),
+            ("odd -= 1.5E-999*even[0];", "1.5E-999", "underflows to zero"),
+            (
+                "odd -= 1e-200*1e-200*even[0] + even[1];",
+                "1e-200*1e-200",
+                "underflows to zero",
+            ),
+            (
+                "odd -= even[0]/1e300/1e300 + even[1];",
+                "even[0]/1e300/1e300",
+                "underflows to zero",
+            ),
+            (
+                "odd -= even[0]/1e-320;",
+                "even[0]/1e-320",
+                "coefficient overflows",
+            ),
+            ("odd -= even[0]/0.0;", "0.0", "division by zero"),
+        ];
+        for (step, at, what) in cases {
+            let src = format!("wavelet W {{\n    kind = float;\n    {step}\n}}");
+            let e = error(&src);
+            assert!(e.message.contains(what), "{step}: {e}");
+            let column = 5 + step.find(at).unwrap();
+            assert_eq!((e.line, e.column), (3, column), "{step}: {e}");
+        }
+        // Zero written as zero is still a zero tap, and a subnormal coefficient is kept.
+        let w =
+            parse_wavelet("wavelet W { kind = float; odd -= 0e-400*even[0] + 1e-320*even[1]; }")
+                .unwrap();
+        let taps: Vec<_> = w.program.steps().next().unwrap().taps.terms().collect();
+        assert_eq!(taps, [(1, Coeff::Float(1e-320))]);
     }
 
     #[test]
