@@ -91,10 +91,14 @@ impl Parse for Declaration {
                 "expected the wavelet's name after `wavelet`, e.g. `wavelet LeGall53 { ... }`",
             )
         })?;
-        let name_len = syn::ext::IdentExt::unraw(&ident)
-            .to_string()
-            .chars()
-            .count();
+        let name = syn::ext::IdentExt::unraw(&ident).to_string();
+        if let Some(c) = name.chars().find(|c| !c.is_ascii()) {
+            return Err(syn::Error::new(
+                ident.span(),
+                format!("the wavelet name `{name}` has the non-ASCII character `{c}`: the name becomes the names of its OpenCL and CUDA kernels, which take ASCII letters, digits and `_` only (rename it, e.g. with `{}`)", ascii_name(&name)),
+            ));
+        }
+        let name_len = name.chars().count();
         if name_len > MAX_NAME_LEN {
             return Err(syn::Error::new(
                 ident.span(),
@@ -123,6 +127,13 @@ impl Parse for Declaration {
             ident,
         })
     }
+}
+
+/// `name` with each non-ASCII character replaced by `_`, for the suggestion of an ASCII name.
+fn ascii_name(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii() { c } else { '_' })
+        .collect()
 }
 
 /// The lines of a doc attribute: one for `/// text`, several for a block (`/** ... */`) or a
@@ -1071,6 +1082,25 @@ mod tests {
         assert_eq!((e.line, e.column), (1, 9));
         let name = "W".repeat(MAX_NAME_LEN);
         assert!(parse_wavelet(&format!("wavelet {name} {{ odd -= even[0]; }}")).is_ok());
+    }
+
+    /// A name with a non-ASCII character is an error at the name: it parsed and compiled, and
+    /// every CUDA kernel then failed at run time (NVRTC: "Universal character is not allowed in
+    /// device entity name"), as OpenCL C takes ASCII identifiers only too.
+    #[test]
+    fn non_ascii_names_are_refused() {
+        for name in ["Wé", "名前", "r#Ωmega"] {
+            let e = error(&format!("wavelet {name} {{ odd -= even[0]; }}"));
+            assert_eq!((e.line, e.column), (1, 9), "{name}: {e}");
+            assert!(e.message.contains("non-ASCII character"), "{name}: {e}");
+            assert!(e.message.contains("OpenCL and CUDA kernels"), "{name}: {e}");
+        }
+        let e = error("wavelet Wé { odd -= even[0]; }");
+        assert!(
+            e.message.contains("`é`") && e.message.contains("`W_`"),
+            "{e}"
+        );
+        assert!(parse_wavelet("wavelet W_9 { odd -= even[0]; }").is_ok());
     }
 
     /// A float scale factor so small that its reciprocal is infinite is a located error: it
