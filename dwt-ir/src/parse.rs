@@ -176,6 +176,7 @@ enum Statement {
 
 impl Parse for Statement {
     fn parse(input: ParseStream) -> syn::Result<Self> {
+        check_statement_size(input)?;
         if input.peek(kw::scale) && !input.peek2(Token![=]) {
             let keyword = input.parse::<kw::scale>()?.span;
             let value: Expr = input.parse()?;
@@ -231,6 +232,61 @@ impl Parse for Statement {
             return Ok(Statement::Key { key: ident, value });
         }
         Err(syn::Error::new(ident.span(), format!("unexpected `{ident}`: expected a setting (`{ident} = ...;`), a step (`odd -= ...;`) or `scale K;`")))
+    }
+}
+
+/// The most tokens one statement may hold, brackets included: a step reads at most
+/// `2 * MAX_OFFSET + 1` samples, a few tokens each. Dropping a parsed expression recurses per
+/// term, and a hundred thousand terms overflowed the stack (an abort, not an error).
+pub const MAX_STATEMENT_TOKENS: usize = 4096;
+
+/// The most operators in a row (`- - -x`): the expression parser recurses per prefix
+/// operator, and a thousand of them overflowed a thread's stack.
+pub const MAX_OPERATORS_IN_A_ROW: usize = 32;
+
+/// Refuses a statement too long, or with too many operators in a row, for the expression parser
+/// to read within the stack, before it tries; pointing at the first token past the limit.
+fn check_statement_size(input: ParseStream) -> syn::Result<()> {
+    use proc_macro2::TokenTree;
+    let (mut tokens, mut in_a_row) = (0usize, 0usize);
+    // The cursors to go on from after each group entered, so that nesting costs no stack.
+    let mut after_groups = Vec::new();
+    let mut cursor = input.cursor();
+    loop {
+        let Some((tt, next)) = cursor.token_tree() else {
+            match after_groups.pop() {
+                Some(next) => {
+                    cursor = next;
+                    continue;
+                }
+                None => return Ok(()),
+            }
+        };
+        if after_groups.is_empty() && matches!(&tt, TokenTree::Punct(p) if p.as_char() == ';') {
+            return Ok(());
+        }
+        tokens += 1;
+        in_a_row = match &tt {
+            TokenTree::Punct(_) => in_a_row + 1,
+            _ => 0,
+        };
+        let too_many = if tokens > MAX_STATEMENT_TOKENS {
+            Some(format!("a statement of more than {MAX_STATEMENT_TOKENS} tokens: a lifting step reads at most {} samples of the other phase; write it with fewer terms", 2 * MAX_OFFSET + 1))
+        } else if in_a_row > MAX_OPERATORS_IN_A_ROW {
+            Some(format!("more than {MAX_OPERATORS_IN_A_ROW} operator signs in a row; write the expression with fewer signs (`- -x` is `x`)"))
+        } else {
+            None
+        };
+        if let Some(message) = too_many {
+            return Err(syn::Error::new(tt.span(), message));
+        }
+        match cursor.any_group() {
+            Some((inside, _, _, after)) => {
+                after_groups.push(after);
+                cursor = inside;
+            }
+            None => cursor = next,
+        }
     }
 }
 
@@ -592,12 +648,103 @@ fn overflow(e: &Expr) -> syn::Error {
 const UNDERFLOW: &str = "coefficient underflows to zero in 64-bit floats (it is below about 5e-324), which would silently drop its term; use larger numbers, or remove the term";
 
 fn linear<'a>(e: &'a Expr, cx: &mut StepContext) -> syn::Result<Linear<'a>> {
-    let mut lin = linear_inner(e, cx)?;
-    // A sub-expression with no taps is one constant term: report it whole (`-1`, `2*3`).
+    // A chain `a + b - c + ...` (or `a * b * c`) parses as a tree as deep as it is long, leaning
+    // left: its left spine is walked in a loop, so that a step costs stack per nesting, not per
+    // term (recursing, a few hundred terms overflowed a test thread's stack, an abort). An
+    // operator that is an error on its own is reported before its operands are read, top down,
+    // as recursing did.
+    let mut spine = Vec::new();
+    let mut leaf = e;
+    while let Expr::Binary(b) = leaf {
+        if let Some(err) = operator_error(b, cx) {
+            return Err(err);
+        }
+        spine.push((b, leaf));
+        leaf = &b.left;
+    }
+    let mut lin = constant_term(linear_inner(leaf, cx)?, leaf);
+    for (b, node) in spine.into_iter().rev() {
+        lin = constant_term(binary(b, node, lin, cx)?, node);
+    }
+    Ok(lin)
+}
+
+/// A sub-expression with no taps is one constant term: report it whole (`-1`, `2*3`).
+fn constant_term<'a>(mut lin: Linear<'a>, e: &'a Expr) -> Linear<'a> {
     if lin.taps.is_zero() {
         lin.constant_at = Some(e);
     }
-    Ok(lin)
+    lin
+}
+
+/// The error of a binary operator a step may not use here, whatever its operands.
+fn operator_error(b: &syn::ExprBinary, cx: &StepContext) -> Option<syn::Error> {
+    match b.op {
+        BinOp::Add(_) | BinOp::Sub(_) | BinOp::Mul(_) => None,
+        BinOp::Div(op) if cx.kind == ElementKind::Integer => Some(syn::Error::new_spanned(op, "integer wavelets divide with a floor shift: write `(... + r) >> s` instead of `/`")),
+        BinOp::Div(_) => None,
+        BinOp::Shr(op) => Some(syn::Error::new_spanned(op, "`>> s` may only wrap the whole sum: write `target -= (... + r) >> s;`")),
+        _ => Some(syn::Error::new_spanned(b.op, "a lifting step is a weighted sum: only `+`, `-`, `*`, `/` by a constant and one outer `>> s` are allowed")),
+    }
+}
+
+/// `e`, the binary operation `b` (one [`operator_error`] accepts), with its left operand read as `l`.
+fn binary<'a>(
+    b: &'a syn::ExprBinary,
+    e: &'a Expr,
+    l: Linear<'a>,
+    cx: &mut StepContext,
+) -> syn::Result<Linear<'a>> {
+    let r = linear(&b.right, cx)?;
+    match b.op {
+        BinOp::Add(_) | BinOp::Sub(_) => {
+            let r = if matches!(b.op, BinOp::Sub(_)) {
+                r.neg()
+            } else {
+                r
+            };
+            let constant = l
+                .constant
+                .checked_add(r.constant)
+                .ok_or_else(|| overflow(e))?;
+            let constant_at = if l.constant.is_zero() {
+                r.constant_at
+            } else {
+                l.constant_at
+            };
+            Ok(Linear {
+                taps: l.taps.add(&r.taps),
+                constant,
+                constant_at,
+            })
+        }
+        BinOp::Mul(_) => {
+            let (factor, lin) = match (l.taps.is_zero(), r.taps.is_zero()) {
+                (true, _) => (l.constant, r),
+                (false, true) => (r.constant, l),
+                (false, false) => return Err(syn::Error::new_spanned(e, "a product of two signal terms is not linear: a lifting step is a weighted sum of the other phase")),
+            };
+            scale_linear(lin, factor, e)
+        }
+        _ => {
+            if !r.taps.is_zero() {
+                return Err(syn::Error::new_spanned(
+                    &b.right,
+                    "dividing by a signal term is not linear: divide by a constant",
+                ));
+            }
+            if r.constant.is_zero() {
+                return Err(syn::Error::new_spanned(&b.right, "division by zero"));
+            }
+            // A float divisor below about 5.6e-309 is not zero, but its reciprocal is infinite.
+            let inv = r
+                .constant
+                .recip()
+                .filter(|c| c.to_f64().is_finite())
+                .ok_or_else(|| overflow(e))?;
+            scale_linear(l, inv, e)
+        }
+    }
 }
 
 fn linear_inner<'a>(e: &'a Expr, cx: &mut StepContext) -> syn::Result<Linear<'a>> {
@@ -606,48 +753,6 @@ fn linear_inner<'a>(e: &'a Expr, cx: &mut StepContext) -> syn::Result<Linear<'a>
         Expr::Group(g) => linear(&g.expr, cx),
         Expr::Lit(l) => Ok(Linear { taps: Laurent::zero(), constant: literal(&l.lit, cx.kind)?, constant_at: Some(e) }),
         Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => Ok(linear(&u.expr, cx)?.neg()),
-        Expr::Binary(b) => {
-            match b.op {
-                BinOp::Add(_) | BinOp::Sub(_) => {
-                    let l = linear(&b.left, cx)?;
-                    let mut r = linear(&b.right, cx)?;
-                    if matches!(b.op, BinOp::Sub(_)) {
-                        r = r.neg();
-                    }
-                    let constant = l.constant.checked_add(r.constant).ok_or_else(|| overflow(e))?;
-                    let constant_at = if l.constant.is_zero() { r.constant_at } else { l.constant_at };
-                    Ok(Linear { taps: l.taps.add(&r.taps), constant, constant_at })
-                }
-                BinOp::Mul(_) => {
-                    let l = linear(&b.left, cx)?;
-                    let r = linear(&b.right, cx)?;
-                    let (factor, lin) = match (l.taps.is_zero(), r.taps.is_zero()) {
-                        (true, _) => (l.constant, r),
-                        (false, true) => (r.constant, l),
-                        (false, false) => return Err(syn::Error::new_spanned(e, "a product of two signal terms is not linear: a lifting step is a weighted sum of the other phase")),
-                    };
-                    scale_linear(lin, factor, e)
-                }
-                BinOp::Div(op) => {
-                    if cx.kind == ElementKind::Integer {
-                        return Err(syn::Error::new_spanned(op, "integer wavelets divide with a floor shift: write `(... + r) >> s` instead of `/`"));
-                    }
-                    let l = linear(&b.left, cx)?;
-                    let r = linear(&b.right, cx)?;
-                    if !r.taps.is_zero() {
-                        return Err(syn::Error::new_spanned(&b.right, "dividing by a signal term is not linear: divide by a constant"));
-                    }
-                    if r.constant.is_zero() {
-                        return Err(syn::Error::new_spanned(&b.right, "division by zero"));
-                    }
-                    // A float divisor below about 5.6e-309 is not zero, but its reciprocal is infinite.
-                    let inv = r.constant.recip().filter(|c| c.to_f64().is_finite()).ok_or_else(|| overflow(e))?;
-                    scale_linear(l, inv, e)
-                }
-                BinOp::Shr(op) => Err(syn::Error::new_spanned(op, "`>> s` may only wrap the whole sum: write `target -= (... + r) >> s;`")),
-                _ => Err(syn::Error::new_spanned(b.op, "a lifting step is a weighted sum: only `+`, `-`, `*`, `/` by a constant and one outer `>> s` are allowed")),
-            }
-        }
         Expr::Index(_) if cx.scale => Err(syn::Error::new_spanned(
             e,
             "a scale factor is a constant number such as `1.149604398860241`, not a signal",
@@ -1082,6 +1187,46 @@ mod tests {
         assert_eq!((e.line, e.column), (1, 9));
         let name = "W".repeat(MAX_NAME_LEN);
         assert!(parse_wavelet(&format!("wavelet {name} {{ odd -= even[0]; }}")).is_ok());
+    }
+
+    /// A long sum costs no stack per term, and a statement too long or too signed for the
+    /// expression parser's own recursion is a located error: reading a few hundred terms
+    /// recursed per term (a few thousand overflowed the main thread), and a hundred thousand
+    /// terms or a thousand minus signs overflowed it in the parser (an abort, not an error).
+    #[test]
+    fn long_statements_use_little_stack_or_are_refused() {
+        // Just under MAX_STATEMENT_TOKENS, parsed on a small stack.
+        let terms = 2000;
+        let src = format!(
+            "wavelet W {{ odd -= (even[0]{}) >> 1; }}",
+            " + 1".repeat(terms)
+        );
+        let rounding = std::thread::Builder::new()
+            .stack_size(512 << 10)
+            .spawn(move || parse_wavelet(&src).map(|w| w.program.steps().next().unwrap().rounding))
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(rounding, Ok(terms as i64));
+        let src = format!(
+            "wavelet W {{\n    odd -= even[0]{};\n}}",
+            "*1".repeat(100_000)
+        );
+        let e = error(&src);
+        assert!(e.message.contains("more than 4096 tokens"), "{e}");
+        // The 4097th token: `odd`, `-`, `=`, `even`, `[0]`, `0`, then pairs `*`, `1`.
+        assert_eq!(
+            (e.line, e.column),
+            (2, 5 + "odd -= even[0]".len() + 4090),
+            "{e}"
+        );
+        let src = format!("wavelet W {{\n    odd -= {}even[0];\n}}", "- ".repeat(1000));
+        let e = error(&src);
+        assert!(
+            e.message.contains("more than 32 operator signs in a row"),
+            "{e}"
+        );
+        assert_eq!((e.line, e.column), (2, 12 + 2 * 30), "{e}");
     }
 
     /// A name with a non-ASCII character is an error at the name: it parsed and compiled, and
