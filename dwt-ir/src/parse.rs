@@ -280,6 +280,19 @@ fn check_statement_size(input: ParseStream) -> syn::Result<()> {
         if let Some(message) = too_many {
             return Err(syn::Error::new(tt.span(), message));
         }
+        // `3u8` or `0.5f32` read as their digits would mean what Rust's types do not: refused.
+        if let TokenTree::Literal(l) = &tt {
+            let lit = Lit::new(l.clone());
+            if !lit.suffix().is_empty() {
+                return Err(syn::Error::new(
+                    tt.span(),
+                    format!(
+                        "number with the type suffix `{}`: the wavelet language has no Rust types; write the number alone",
+                        lit.suffix()
+                    ),
+                ));
+            }
+        }
         match cursor.any_group() {
             Some((inside, _, _, after)) => {
                 after_groups.push(after);
@@ -1246,6 +1259,24 @@ mod tests {
             "{e}"
         );
         assert!(parse_wavelet("wavelet W_9 { odd -= even[0]; }").is_ok());
+    }
+
+    /// A number with a Rust type suffix (`3u8`, `300u8`, `0.5f32`, `even[0u8]`, `shift = 1u32`)
+    /// is a located error: its digits were read, whatever the type would have made of them.
+    #[test]
+    fn numbers_with_type_suffixes_are_refused() {
+        for (src, column) in [
+            ("wavelet W { odd -= 3u8*even[0]; }", 20),
+            ("wavelet W { odd -= 300u8*even[0]; }", 20),
+            ("wavelet W { odd -= even[0u8]; }", 25),
+            ("wavelet W { shift = 1u32; odd -= (even[0] + 1) >> 1; }", 21),
+            ("wavelet W { kind = float; odd -= 0.5f32*even[0]; }", 34),
+        ] {
+            let e = error(src);
+            assert_eq!((e.line, e.column), (1, column), "{src}: {e}");
+            assert!(e.message.contains("type suffix"), "{src}: {e}");
+        }
+        assert!(parse_wavelet("wavelet W { odd -= 3*even[0]; }").is_ok());
     }
 
     /// A float scale factor so small that its reciprocal is infinite is a located error: it
