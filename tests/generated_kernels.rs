@@ -114,3 +114,22 @@ fn a_wavelet_only_f64_holds_carries_f64_kernels_alone() {
     assert!(WideRange::cuda(Direction::Inverse, ElementType::F64, Layout::Mallat).is_some());
     assert!(WideRange::cuda(Direction::Inverse, ElementType::F32, Layout::Mallat).is_none());
 }
+
+/// Wavelets named like the primitive and prelude types the generated impl names (`str`,
+/// `Option`) declare and work: the generated code names those types by absolute paths (`str`
+/// gave four type errors pointing at the macro). Rust's naming lint is the user's to allow.
+#[allow(non_camel_case_types)]
+mod names_of_rust_types {
+    lifting::lifting! {
+        wavelet str { odd -= even[0]; }
+        wavelet Option { odd -= even[0]; }
+    }
+
+    #[test]
+    fn declare_and_carry_their_kernels() {
+        use lifting::ir::WaveletSpec;
+        assert_eq!(<str as WaveletSpec>::NAME, "str");
+        assert_eq!(<Option as WaveletSpec>::wavelet().name, "Option");
+        assert_eq!(<str as WaveletSpec>::CUDA.len(), 8);
+    }
+}

@@ -112,8 +112,8 @@ fn expand_one(decl: &Declaration, ir: &TokenStream2) -> syn::Result<TokenStream2
         #vis struct #ident;
 
         impl #ir::WaveletSpec for #ident {
-            const NAME: &'static str = #name;
-            const SOURCE: &'static str = #source;
+            const NAME: &'static ::core::primitive::str = #name;
+            const SOURCE: &'static ::core::primitive::str = #source;
             const GEOMETRY: #ir::WindowGeometry = #geometry;
             const INVERSE_GEOMETRY: #ir::WindowGeometry = #inverse_geometry;
             const OPENCL: &'static [#ir::KernelSource] = &[#(#opencl),*];
