@@ -201,6 +201,45 @@ struct ModuleKernel {
     helpers: String,
 }
 
+/// The most a size baked into the kernels may be: they write it as an `int` literal, an array
+/// extent or a `reqd_work_group_size` argument (32-bit unsigned).
+const MAX_KERNEL_INT: usize = i32::MAX as usize;
+
+/// Refuses work-group and window sizes the kernels cannot hold as 32-bit ints: past them the
+/// source does not compile (PoCL: "integer constant expression evaluates to value ... that
+/// cannot be represented in a 32-bit unsigned integer type", "call to 'min' is ambiguous"),
+/// with a compiler's log that names no setting, and `usize::MAX` overflowed the emitter's own
+/// arithmetic (the window's height rounded up to even). No device runs groups or windows
+/// nearly this large: the executors' checks against the device's limits refuse far smaller
+/// ones, naming the settings to lower.
+fn check_int_sizes(config: &LaunchConfig) -> Result<(), EmitError> {
+    let small_threads = config.small_band_shape.map_or(1, |(_, threads, _)| threads);
+    let group = [config.row_group_size, config.tile_threads, small_threads];
+    if group.iter().any(|&n| n > MAX_KERNEL_INT) {
+        return Err(EmitError::Config(
+            "row_group_size, tile_threads and small_band_shape's work-items must fit a 32-bit int (the kernels' work-group sizes); lower them to what the device runs (at most 1024 on CUDA)",
+        ));
+    }
+    let slab = config.slab_width.checked_mul(config.slab_rows);
+    if config.window_height > MAX_KERNEL_INT || !slab.is_some_and(|n| n <= MAX_KERNEL_INT) {
+        return Err(EmitError::Config(WINDOW_TOO_LARGE));
+    }
+    Ok(())
+}
+
+/// What [`check_int_sizes`] and [`check_window_rows`] say of a sliding window too large.
+const WINDOW_TOO_LARGE: &str = "window_height x slab_width (the sliding window's local array) and slab_width x slab_rows (its work-groups) must fit a 32-bit int; lower them to what the device's local memory and work-group size hold";
+
+/// Refuses a sliding window whose local array (`geometry`'s rows of `slab_width` values) has
+/// more values than a 32-bit int counts, as [`check_int_sizes`] does its parts.
+fn check_window_rows(geometry: &VerticalGeometry, config: &LaunchConfig) -> Result<(), EmitError> {
+    let values = geometry.window_rows.checked_mul(config.slab_width);
+    if !values.is_some_and(|n| n <= MAX_KERNEL_INT) {
+        return Err(EmitError::Config(WINDOW_TOO_LARGE));
+    }
+    Ok(())
+}
+
 /// Emits the row and column kernels of `wavelet` in `direction`.
 pub fn emit_module(
     dialect: &dyn Dialect,
@@ -236,6 +275,7 @@ pub fn emit_module(
     if config.max_row_len < 2 {
         return Err(EmitError::Config("max_row_len must be at least 2"));
     }
+    check_int_sizes(config)?;
     let moved = scales_moved_last(wavelet)?;
     let scales_moved = moved.is_some();
     let wavelet = moved.as_ref().unwrap_or(wavelet);
@@ -255,6 +295,7 @@ pub fn emit_module(
         }
     };
 
+    check_window_rows(&geometry, config)?;
     let dir = match direction {
         Direction::Forward => "forward",
         Direction::Inverse => "inverse",
