@@ -446,12 +446,42 @@ impl Emitter<'_> {
         share(w, "t", "tid", self.cfg.tile_threads, n, Unroll::Whole, body);
     }
 
+    /// Refuses tiles too large for local memory before [`Emitter::tile_plan`] searches for the
+    /// halo that makes them exact, which simulates the edge tiles of every line of up to
+    /// `6 * t + 2` samples: 0.4 s for tiles of 1024, seconds for 4096 (per module, and
+    /// `LaunchConfig::for_request` emits several), without end for larger ones, only to refuse
+    /// them. The halo of margin 0 is the least the search can take, so a tile that does not fit
+    /// with it fits with none. Sides past any tile that fits are refused on their own work
+    /// values (both phases of its indices along both axes), a bound that cannot overflow.
+    fn refuse_oversized_tile(&self, program: &Program, tile: [usize; 2]) -> Result<(), EmitError> {
+        let own = (tile.iter()).fold(self.work_bytes(), |n, &t| {
+            n.saturating_mul(t.saturating_mul(2))
+        });
+        let bytes = if own > MAX_TILE_BYTES {
+            own
+        } else {
+            let least = program.tile_halo(0);
+            self.local_bytes([
+                AxisLayout::new(&least, tile[0], true),
+                AxisLayout::new(&least, tile[1], false),
+            ])
+        };
+        if bytes > MAX_TILE_BYTES {
+            return Err(EmitError::NoTile(format!(
+                "tiles of {}x{} indices take at least {bytes} bytes of local memory, more than {MAX_TILE_BYTES}; lower LaunchConfig::tile",
+                tile[0], tile[1]
+            )));
+        }
+        Ok(())
+    }
+
     /// Emits the fused kernel, or says why there is none for this program.
     pub(crate) fn tile_plan(
         &self,
         tile: [usize; 2],
     ) -> Result<(TileHalo, [AxisLayout; 2], EdgeTiles), EmitError> {
         let program = self.wavelet.program_for(self.direction);
+        self.refuse_oversized_tile(&program, tile)?;
         let longest = tile[0].max(tile[1]);
         let lines = 6 * longest + 2;
         // A periodic band's edge tiles load their halo modulo its sides and lift as inner tiles

@@ -121,3 +121,44 @@ proptest! {
         check(&w, &[ElementType::I32, ElementType::I16]);
     }
 }
+
+/// Tiles too large for local memory are refused at once, saying to lower the tile: the search
+/// for a halo that makes them exact, which simulates every line of up to six tiles, ran first
+/// (seconds per module at 4096x4096, without end at 2^20, an overflow at `usize::MAX`) only to
+/// refuse them. The small bands' tiles ([`LaunchConfig::small_band_shape`]) alike.
+#[test]
+fn oversized_tiles_are_refused_at_once() {
+    let start = std::time::Instant::now();
+    let w = dwt_catalogue::by_name("LeGall53").unwrap();
+    let tiles = [
+        [4096, 4096],
+        [1 << 20, 1 << 20],
+        [usize::MAX, 1],
+        [1, usize::MAX],
+    ];
+    for tile in tiles {
+        let config = LaunchConfig {
+            tile,
+            small_band_shape: Some((tile, 256, 8)),
+            small_band_tiles: Some(true),
+            ..LaunchConfig::default()
+        };
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let module = emit_module(
+                &Cuda,
+                w,
+                direction,
+                ElementType::I32,
+                Layout::Mallat,
+                &config,
+            )
+            .unwrap();
+            let why = module.tile.expect_err("no tile fits").to_string();
+            assert!(why.contains("lower LaunchConfig::tile"), "{tile:?}: {why}");
+            assert!(module.small_tile.is_none(), "{tile:?}");
+        }
+    }
+    // Each took more than 6 s before (4096x4096, an optimised test build, one core).
+    let took = start.elapsed();
+    assert!(took < std::time::Duration::from_secs(5), "took {took:?}");
+}
