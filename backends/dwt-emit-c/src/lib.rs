@@ -153,6 +153,8 @@ pub const MIN_COLUMN_SEGMENT: usize = 128;
 /// `setting` is [`LaunchConfig::column_segment`]; its rule (`None`) splits the columns until
 /// the launch has [`COLUMN_GROUPS`] groups, into segments of at least [`MIN_COLUMN_SEGMENT`]
 /// rows, two windows and eight margins. Never more than 65535 segments (a grid's extent).
+/// A set length of `len` or more is whole columns (`len`): the kernels take the length as an
+/// `int`, which a setting meaning "longer than any column" (`Some(usize::MAX)`) is not.
 pub fn column_segment_rows(
     len: usize,
     groups: usize,
@@ -163,6 +165,7 @@ pub fn column_segment_rows(
     let even = |n: usize| n + n % 2;
     let rows = match setting {
         Some(0) => return len,
+        Some(n) if n >= len => return len,
         Some(n) => even(n.max(2)),
         None => {
             let least = MIN_COLUMN_SEGMENT.max(2 * height).max(8 * margin);

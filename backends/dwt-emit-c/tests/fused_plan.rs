@@ -667,6 +667,31 @@ fn columns_of_too_few_slabs_split_into_segments_read_from_a_copy() {
     assert_eq!(column_segment_rows(300_000, 2, 8, 64, Some(2)), 6);
 }
 
+/// A set column segment longer than the columns is whole columns, however long: the plan took
+/// it as the kernels' `int` argument and refused it ("1099511627776 does not fit the kernels'
+/// int indices"), and `usize::MAX` overflowed rounding it up to even.
+#[test]
+fn column_segments_longer_than_the_columns_are_whole_columns() {
+    use dwt_emit_c::column_segment_rows;
+    let with = |column_segment| {
+        let config = LaunchConfig {
+            column_segment,
+            ..LaunchConfig::two_pass()
+        };
+        plan(
+            &module("LeGall53", Direction::Forward, &config),
+            &[3000, 64],
+            2,
+        )
+        .unwrap()
+    };
+    let whole = with(Some(0));
+    for setting in [3000, 3001, 1 << 31, 1 << 40, usize::MAX] {
+        assert_eq!(with(Some(setting)), whole, "{setting}");
+        assert_eq!(column_segment_rows(3000, 2, 8, 64, Some(setting)), 3000);
+    }
+}
+
 /// A plan's steps as the buffers they read and write: `(pass, [from, to])` for a launch (`to`
 /// the same for a kernel in place), `copy` for a band copy from the data to the scratch.
 fn flow(p: &dwt_emit_c::LaunchPlan) -> Vec<(&'static str, [Buffer; 2])> {
