@@ -273,10 +273,7 @@ impl Registry {
             return Err(DwtError::UnknownBackend {
                 name: name.to_string(),
                 from: " (`auto` is how `select` picks a backend, not one)".into(),
-                available: match self.names() {
-                    names if names.is_empty() => "none, the registry is empty".into(),
-                    names => names.join(", "),
-                },
+                available: self.available_text(false),
             });
         }
         let entry = self
@@ -294,18 +291,21 @@ impl Registry {
         DwtError::UnknownBackend {
             name: name.to_string(),
             from: String::new(),
-            available: self.available_text(),
+            available: self.available_text(true),
         }
     }
 
-    fn available_text(&self) -> String {
+    /// The names an error offers, `auto` among them where `with_auto` (what `select` takes).
+    fn available_text(&self, with_auto: bool) -> String {
         if self.entries.is_empty() {
             // `auto` would choose nothing either.
             return "none, the registry is empty (`Registry::with_builtins()` has the CPU reference)"
                 .into();
         }
         let mut names = self.names();
-        names.push("auto");
+        if with_auto {
+            names.push("auto");
+        }
         names.join(", ")
     }
 
@@ -316,7 +316,7 @@ impl Registry {
         let choice = choice.trim();
         if choice.is_empty() {
             return Err(DwtError::EmptyBackendName {
-                available: self.available_text(),
+                available: self.available_text(true),
             });
         }
         if choice.eq_ignore_ascii_case("auto") {
