@@ -908,7 +908,33 @@ fn list() -> Result<()> {
     for b in lifting::registry().list() {
         let _ = writeln!(o, "    {b}");
     }
+    #[cfg(feature = "opencl")]
+    opencl_devices(&mut o);
     write_stdout(&o)
+}
+
+/// The OpenCL devices, the one the backend runs on marked `*`.
+#[cfg(feature = "opencl")]
+fn opencl_devices(o: &mut String) {
+    use lifting::opencl::{DeviceSelector, OpenClBackend, DEVICE_ENV};
+    let _ = writeln!(
+        o,
+        "opencl devices (select with {DEVICE_ENV}: a platform:device index, gpu, accelerator, cpu or a part of a name; unset, the first GPU):"
+    );
+    match OpenClBackend::devices() {
+        Ok(devices) => {
+            let chosen = DeviceSelector::from_env()
+                .and_then(|s| s.choose(&devices, DEVICE_ENV))
+                .ok();
+            for (i, d) in devices.iter().enumerate() {
+                let mark = if chosen == Some(i) { '*' } else { ' ' };
+                let _ = writeln!(o, "  {mark} {d}");
+            }
+        }
+        Err(e) => {
+            let _ = writeln!(o, "    none: {e}");
+        }
+    }
 }
 
 /// The most memory `dwt sample` takes: the scene is synthetic, so a size needing more is a

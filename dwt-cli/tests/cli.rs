@@ -2304,3 +2304,49 @@ fn an_empty_backend_flag_is_refused_and_an_empty_env_means_auto() {
         .assert()
         .success();
 }
+
+/// `dwt list` shows the OpenCL devices with their selectors and marks the one the backend runs
+/// on; `DWT_OPENCL_DEVICE` naming none marks none, and a transform on OpenCL then fails saying
+/// which devices there are, before writing anything.
+#[cfg(feature = "opencl")]
+#[test]
+fn opencl_devices_are_listed_and_a_device_matching_none_is_refused() {
+    let listed = dwt()
+        .arg("list")
+        .env_remove("DWT_OPENCL_DEVICE")
+        .output()
+        .unwrap();
+    assert!(listed.status.success());
+    let text = String::from_utf8_lossy(&listed.stdout).to_string();
+    assert!(
+        text.contains("opencl devices (select with DWT_OPENCL_DEVICE: a platform:device index"),
+        "{text}"
+    );
+    // Exactly one device is the backend's.
+    assert_eq!(text.matches("\n  * ").count(), 1, "{text}");
+    let listed = dwt()
+        .arg("list")
+        .env("DWT_OPENCL_DEVICE", "no-such-device-anywhere")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&listed.stdout).to_string();
+    assert_eq!(text.matches("\n  * ").count(), 0, "{text}");
+    assert!(
+        text.contains("opencl: unavailable (no OpenCL device matches `no-such-device-anywhere` (DWT_OPENCL_DEVICE); the devices: 0:0 "),
+        "{text}"
+    );
+
+    let d = Dir::new();
+    let input = d.p("in.png");
+    scene8(32, 24).save(&input).unwrap();
+    let out = d.p("out.npy");
+    dwt()
+        .args(["transform", s(&input), s(&out), "-w", "LeGall53", "-l", "1", "--backend", "opencl"])
+        .env("DWT_OPENCL_DEVICE", "no-such-device-anywhere")
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "backend `opencl` is not available: no OpenCL device matches `no-such-device-anywhere` (DWT_OPENCL_DEVICE)",
+        ));
+    assert!(!out.exists());
+}

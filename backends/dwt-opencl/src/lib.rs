@@ -4,8 +4,11 @@
 //! pre-shift). The launches of a transform (grids, arguments, Mallat band copies) come from
 //! [`dwt_emit_c::plan()`], which the CUDA backend interprets too.
 //!
-//! - The platform and device are discovered once per process (the first platform with a device);
-//!   no platform is [`DwtError::Unavailable`] with what to install, at once, never a panic.
+//! - The devices are listed once per process; the backend runs on the one `DWT_OPENCL_DEVICE`
+//!   or [`OpenClBackend::on_device`] picks, by default the first GPU, else the first
+//!   accelerator, else the first device (module `device_choice`). No platform is
+//!   [`DwtError::Unavailable`] with what to install, at once, never a panic; so is a selector
+//!   that matches no device, with the list of those there are.
 //! - Built programs are cached per device and source, shared by every backend value and
 //!   thread; a program is built once even when several threads ask for it at the same time
 //!   ([`BuildCache`]: a compile error is kept, a device's failure tried again at the next call).
@@ -60,7 +63,7 @@
 
 use std::collections::HashMap;
 use std::ffi::CString;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use dwt_emit_c::{
@@ -78,11 +81,13 @@ use ocl::{Buffer, Context, Device, Kernel, OclPrm, Platform, Program, Queue};
 
 pub use dwt_emit_c::{LaunchConfig, Strategy};
 
+mod device_choice;
 pub mod disk_cache;
 mod frames;
 mod host_buffer;
 mod working_set;
 
+pub use device_choice::{DeviceEntry, DeviceKind, DeviceSelector, DEVICE_ENV};
 pub use host_buffer::HostBuffer;
 use working_set::{Role, Spares, WorkingSet};
 
@@ -118,8 +123,6 @@ struct DeviceState {
     /// transforms run one at a time.
     frames_in_turns: bool,
 }
-
-static DEVICE: OnceLock<Result<DeviceState, DwtError>> = OnceLock::new();
 
 /// Held from a transform's first launch to its queue's `finish` on PoCL. A CI run of the OpenCL
 /// tests (threads transforming at once) aborted inside PoCL 3.1 once
@@ -174,7 +177,21 @@ fn platforms_installed() -> Result<(), DwtError> {
     }
 }
 
-fn discover() -> Result<DeviceState, DwtError> {
+/// A device the ICD loader lists, with the handles that open it.
+struct Found {
+    entry: DeviceEntry,
+    platform: Platform,
+    device: Device,
+}
+
+/// Every device of every platform, listed once per process.
+static FOUND: OnceLock<Result<Vec<Found>, DwtError>> = OnceLock::new();
+
+/// The devices opened so far (by their place in [`FOUND`]), each kept for the process: backends
+/// on one device share its context and program cache.
+static OPENED: Mutex<Vec<(usize, &'static DeviceState)>> = Mutex::new(Vec::new());
+
+fn discover() -> Result<Vec<Found>, DwtError> {
     // `Platform::default()` panics without a platform, and `get_platform_ids` waits 10 s before
     // saying there is none: ask the ICD loader once first.
     platforms_installed()?;
@@ -183,49 +200,107 @@ fn discover() -> Result<DeviceState, DwtError> {
     if ids.is_empty() {
         return Err(unavailable("no OpenCL platform found"));
     }
-    for id in ids {
+    let mut found = Vec::new();
+    for (p, id) in ids.into_iter().enumerate() {
         let platform = Platform::new(id);
         let Ok(devices) = Device::list_all(platform) else {
             continue;
         };
-        let Some(&device) = devices.first() else {
-            continue;
-        };
-        let context = Context::builder()
-            .platform(platform)
-            .devices(device)
-            .build()
-            .map_err(device_error)?;
-        let fp64 = device
-            .info(DeviceInfo::Extensions)
-            .map(|e| e.to_string().contains("cl_khr_fp64"))
-            .unwrap_or(false);
-        let mut state = DeviceState {
-            platform_name: platform
-                .info(PlatformInfo::Name)
-                .map(|n| n.to_string())
-                .unwrap_or_else(|_| "unknown platform".into()),
-            device_name: device.name().unwrap_or_else(|_| "unknown device".into()),
-            device,
-            context,
-            fp64,
-            programs: BuildCache::default(),
-            cache_identity: String::new(),
-            one_run_at_a_time: false,
-            frames_in_turns: false,
-        };
-        state.one_run_at_a_time = state.platform_name.contains("Portable Computing Language");
-        let cpu = match device.info(DeviceInfo::Type) {
-            Ok(ocl::enums::DeviceInfoResult::Type(t)) => t.contains(ocl::flags::DeviceType::CPU),
-            _ => true,
-        };
-        state.frames_in_turns = !cpu && !state.one_run_at_a_time;
-        state.cache_identity = disk_cache::identity(&state);
+        let platform_name = platform
+            .info(PlatformInfo::Name)
+            .map(|n| n.to_string())
+            .unwrap_or_else(|_| "unknown platform".into());
+        for (d, device) in devices.into_iter().enumerate() {
+            let kind = match device.info(DeviceInfo::Type) {
+                Ok(ocl::enums::DeviceInfoResult::Type(t)) => {
+                    use ocl::flags::DeviceType;
+                    if t.contains(DeviceType::GPU) {
+                        DeviceKind::Gpu
+                    } else if t.contains(DeviceType::ACCELERATOR) {
+                        DeviceKind::Accelerator
+                    } else if t.contains(DeviceType::CPU) {
+                        DeviceKind::Cpu
+                    } else {
+                        DeviceKind::Other
+                    }
+                }
+                _ => DeviceKind::Other,
+            };
+            found.push(Found {
+                entry: DeviceEntry {
+                    platform: p,
+                    device: d,
+                    platform_name: platform_name.clone(),
+                    device_name: device.name().unwrap_or_else(|_| "unknown device".into()),
+                    kind,
+                },
+                platform,
+                device,
+            });
+        }
+    }
+    if found.is_empty() {
+        return Err(unavailable(
+            "OpenCL platforms were found but none has a device",
+        ));
+    }
+    Ok(found)
+}
+
+/// The context and settings of a device.
+fn open(found: &Found) -> Result<DeviceState, DwtError> {
+    let Found {
+        entry,
+        platform,
+        device,
+    } = found;
+    let context = Context::builder()
+        .platform(*platform)
+        .devices(*device)
+        .build()
+        .map_err(device_error)?;
+    let fp64 = device
+        .info(DeviceInfo::Extensions)
+        .map(|e| e.to_string().contains("cl_khr_fp64"))
+        .unwrap_or(false);
+    let one_run_at_a_time = entry.platform_name.contains("Portable Computing Language");
+    let mut state = DeviceState {
+        platform_name: entry.platform_name.clone(),
+        device_name: entry.device_name.clone(),
+        device: *device,
+        context,
+        fp64,
+        programs: BuildCache::default(),
+        cache_identity: String::new(),
+        one_run_at_a_time,
+        // Nothing overlaps on a CPU device, nor where transforms run one at a time.
+        frames_in_turns: matches!(entry.kind, DeviceKind::Gpu | DeviceKind::Accelerator)
+            && !one_run_at_a_time,
+    };
+    state.cache_identity = disk_cache::identity(&state);
+    Ok(state)
+}
+
+/// The device `selector` picks (`origin`: where the selector came from, for the message),
+/// opened once per process.
+fn device_state(selector: &DeviceSelector, origin: &str) -> Result<&'static DeviceState, DwtError> {
+    let found = FOUND.get_or_init(discover).as_ref().map_err(Clone::clone)?;
+    let entries: Vec<DeviceEntry> = found.iter().map(|f| f.entry.clone()).collect();
+    let i = selector
+        .choose(&entries, origin)
+        .map_err(|reason| DwtError::Unavailable {
+            backend: NAME.into(),
+            reason,
+        })?;
+    let mut opened = OPENED.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(&(_, state)) = opened.iter().find(|(j, _)| *j == i) {
         return Ok(state);
     }
-    Err(unavailable(
-        "OpenCL platforms were found but none has a device",
-    ))
+    // Kept for the process, as the single device was before selectors: backends hand out
+    // `&'static` references to it, and a process opens each device at most once.
+    let state: &'static DeviceState = Box::leak(Box::new(open(&found[i])?));
+    opened.push((i, state));
+    Ok(state)
 }
 
 /// The OpenCL backend. Cheap to create: the device is discovered once per process and every
@@ -240,17 +315,37 @@ pub struct OpenClBackend {
 }
 
 impl OpenClBackend {
-    /// The backend on the first OpenCL device, with the default [`LaunchConfig`].
+    /// The backend on the device [`DEVICE_ENV`] names (where unset, the first GPU, else the
+    /// first accelerator, else the first device), with the default [`LaunchConfig`].
     pub fn new() -> Result<Self, DwtError> {
         Self::with_config(LaunchConfig::default())
     }
 
-    /// The backend with other launch parameters (window height, work-group sizes, row limit).
+    /// The backend with other launch parameters (window height, work-group sizes, row limit),
+    /// on the device [`DEVICE_ENV`] names. A selector that is malformed or matches no device is
+    /// [`DwtError::Unavailable`], listing the devices there are.
     pub fn with_config(config: LaunchConfig) -> Result<Self, DwtError> {
-        let state = DEVICE
-            .get_or_init(discover)
-            .as_ref()
-            .map_err(Clone::clone)?;
+        let selector = DeviceSelector::from_env().map_err(|reason| DwtError::Unavailable {
+            backend: NAME.into(),
+            reason,
+        })?;
+        Self::open(device_state(&selector, DEVICE_ENV)?, config)
+    }
+
+    /// The backend on the device `selector` picks, whatever [`DEVICE_ENV`] says; for example
+    /// `OpenClBackend::on_device(&"gpu".parse()?, LaunchConfig::default())`. No such device is
+    /// [`DwtError::Unavailable`], listing the devices there are ([`OpenClBackend::devices`]).
+    pub fn on_device(selector: &DeviceSelector, config: LaunchConfig) -> Result<Self, DwtError> {
+        Self::open(device_state(selector, "OpenClBackend::on_device")?, config)
+    }
+
+    /// Every OpenCL device of every platform, numbered as [`DeviceSelector::Index`] takes them.
+    pub fn devices() -> Result<Vec<DeviceEntry>, DwtError> {
+        let found = FOUND.get_or_init(discover).as_ref().map_err(Clone::clone)?;
+        Ok(found.iter().map(|f| f.entry.clone()).collect())
+    }
+
+    fn open(state: &'static DeviceState, config: LaunchConfig) -> Result<Self, DwtError> {
         Ok(OpenClBackend {
             state,
             config,

@@ -2,7 +2,9 @@
 //! kernels refuse), 1-D shapes, and the device-buffer API.
 
 use dwt_ir::{parse_wavelet, Direction, ElementKind, ElementType, Layout, Wavelet, WaveletSpec};
-use dwt_opencl::{LaunchConfig, OpenClBackend};
+use dwt_opencl::{
+    DeviceEntry, DeviceKind, DeviceSelector, LaunchConfig, OpenClBackend, DEVICE_ENV,
+};
 use dwt_runtime::conformance::matches_reference;
 use dwt_runtime::{cpu, Backend, DwtError, Request, Samples};
 use ocl::enums::{DeviceInfo, DeviceInfoResult};
@@ -102,6 +104,111 @@ fn no_platform_is_unavailable_at_once_with_what_to_install() {
         assert!(took < quick, "no device: took {took:?}");
     }
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Every listed device opens by its index, reports itself as listed and transforms as the CPU
+/// reference does; a selector matching none is `Unavailable` and lists the devices there are.
+#[test]
+fn devices_are_listed_and_each_opens_by_its_index() {
+    let devices = OpenClBackend::devices().expect("an OpenCL device (PoCL in CI)");
+    assert!(!devices.is_empty());
+    let w = dwt_catalogue::by_name("LeGall53").unwrap();
+    let r = request(w, Direction::Forward, &[37, 45], 2);
+    let input: Vec<i32> = (0..37 * 45).map(|i| i * 7919 % 509 - 254).collect();
+    for d in &devices {
+        let selector = DeviceSelector::Index {
+            platform: d.platform,
+            device: d.device,
+        };
+        let b = OpenClBackend::on_device(&selector, LaunchConfig::default()).unwrap();
+        assert_eq!(
+            b.device(),
+            format!("{} / {}", d.platform_name, d.device_name)
+        );
+        assert_eq!(matches_reference(&b, &r, &input), Ok(true), "{d}");
+        // By a part of its name, any case, the first device of that name.
+        let by_name: DeviceSelector = d.device_name.to_uppercase().parse().unwrap();
+        let b = OpenClBackend::on_device(&by_name, LaunchConfig::default()).unwrap();
+        assert!(b.device().ends_with(&d.device_name), "{}", b.device());
+    }
+    let e = OpenClBackend::on_device(
+        &"no-such-device-anywhere".parse().unwrap(),
+        LaunchConfig::default(),
+    )
+    .err()
+    .expect("no device of that name");
+    assert!(matches!(e, DwtError::Unavailable { .. }), "{e:?}");
+    let text = e.to_string();
+    assert!(
+        text.starts_with("backend `opencl` is not available: no OpenCL device matches `no-such-device-anywhere` (OpenClBackend::on_device); the devices: 0:0 "),
+        "{text}"
+    );
+    assert!(text.contains(&devices[0].to_string()), "{text}");
+    let past = DeviceSelector::Index {
+        platform: devices.iter().map(|d| d.platform).max().unwrap() + 1,
+        device: 0,
+    };
+    assert!(OpenClBackend::on_device(&past, LaunchConfig::default()).is_err());
+}
+
+/// Run by [`the_device_variable_picks_the_device_or_says_why_none`] in a child process with
+/// `DWT_OPENCL_DEVICE` set: prints the device the backend opened, or its error.
+#[test]
+#[ignore = "run in a child process with DWT_OPENCL_DEVICE set"]
+fn device_variable_child() {
+    match OpenClBackend::new() {
+        Ok(b) => println!("DEVICE={}", b.device()),
+        Err(e) => println!("ERROR={e}"),
+    }
+}
+
+fn with_device_variable(value: &str) -> String {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "device_variable_child",
+            "--ignored",
+            "--nocapture",
+        ])
+        .env(DEVICE_ENV, value)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    text.lines()
+        .find(|l| l.starts_with("DEVICE=") || l.starts_with("ERROR="))
+        .unwrap_or_else(|| panic!("no DEVICE or ERROR line in:\n{text}"))
+        .to_string()
+}
+
+#[test]
+fn the_device_variable_picks_the_device_or_says_why_none() {
+    let devices = OpenClBackend::devices().expect("an OpenCL device (PoCL in CI)");
+    let last = devices.last().unwrap();
+    let named = |d: &DeviceEntry| format!("DEVICE={} / {}", d.platform_name, d.device_name);
+    assert_eq!(
+        with_device_variable(&format!("{}:{}", last.platform, last.device)),
+        named(last)
+    );
+    // Unset or empty: the first GPU, else accelerator, else the first device.
+    let preferred = devices
+        .iter()
+        .find(|d| d.kind == DeviceKind::Gpu)
+        .or_else(|| devices.iter().find(|d| d.kind == DeviceKind::Accelerator))
+        .unwrap_or(&devices[0]);
+    assert_eq!(with_device_variable(""), named(preferred));
+    let e = with_device_variable("no-such-device-anywhere");
+    assert!(
+        e.starts_with("ERROR=backend `opencl` is not available: no OpenCL device matches `no-such-device-anywhere` (DWT_OPENCL_DEVICE); the devices: 0:0 "),
+        "{e}"
+    );
+    let e = with_device_variable("1");
+    assert!(
+        e.starts_with("ERROR=backend `opencl` is not available: `1` is not an OpenCL device selector: name a device by a `platform:device` index"),
+        "{e}"
+    );
+    assert!(e.ends_with("(DWT_OPENCL_DEVICE)"), "{e}");
 }
 
 #[test]
