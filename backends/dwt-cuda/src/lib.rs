@@ -44,6 +44,7 @@
 //! - What the kernels cannot do (a scale between steps on lines longer than the row limit, more
 //!   than 2^31 samples) is [`DwtError::Unsupported`], found before the data is touched.
 
+mod device_choice;
 pub mod disk_cache;
 mod frames;
 mod graph;
@@ -68,6 +69,7 @@ use dwt_runtime::{
     PrepareReport, PreparedCache, PreparedTransform, Request, Samples,
 };
 
+pub use device_choice::DEVICE_ENV;
 pub use dwt_emit_c::{LaunchConfig, Strategy};
 pub use graph::{GraphCounts, KEPT as GRAPHS_KEPT};
 #[doc(hidden)]
@@ -152,7 +154,12 @@ struct DeviceState {
     frame_streams: Mutex<Vec<[Arc<CudaStream>; frames::TURNS]>>,
 }
 
-static DEVICE: OnceLock<Result<DeviceState, DwtError>> = OnceLock::new();
+/// The driver's version once the driver and NVRTC are found usable, checked once per process.
+static DRIVER: OnceLock<Result<i32, DwtError>> = OnceLock::new();
+
+/// The devices opened so far, by ordinal, each kept for the process: backends on one device
+/// share its context and module cache.
+static OPENED: Mutex<Vec<(usize, &'static DeviceState)>> = Mutex::new(Vec::new());
 
 impl DeviceState {
     /// The stream graphs are recorded on, held by the caller until its recording ends (two
@@ -170,15 +177,67 @@ impl DeviceState {
     }
 }
 
-fn discover() -> Result<DeviceState, DwtError> {
+/// The driver's version, once the driver and NVRTC are there and fit each other.
+fn libraries() -> Result<i32, DwtError> {
     // SAFETY: each only tries to open its library.
     let driver = unsafe { cudarc::driver::sys::is_culib_present() };
     let nvrtc = unsafe { cudarc::nvrtc::sys::is_culib_present() };
     check_libraries(driver, nvrtc)?;
-    let driver_version = checked_driver_version()?;
-    let ctx = CudaContext::new(0).map_err(|e| {
+    checked_driver_version()
+}
+
+/// The names of the devices there are, by ordinal.
+fn device_names(driver_version: i32) -> Result<Vec<String>, DwtError> {
+    use cudarc::driver::result::device;
+    let none = |e: cudarc::driver::DriverError| {
         unavailable(format!(
             "no usable CUDA device ({e:?}): the NVIDIA driver (CUDA {}) is installed but offers no device (`nvidia-smi` says why)",
+            cuda_version_text(driver_version)
+        ))
+    };
+    let count = CudaContext::device_count().map_err(none)?;
+    (0..count)
+        .map(|i| {
+            let name = device::get(i).and_then(device::get_name).map_err(none)?;
+            Ok(name)
+        })
+        .collect()
+}
+
+/// Device `ordinal` (`None`: device 0; `origin` says where the ordinal came from), opened once
+/// per process.
+fn device_state(ordinal: Option<usize>, origin: &str) -> Result<&'static DeviceState, DwtError> {
+    let driver_version = DRIVER.get_or_init(libraries).clone()?;
+    let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
+    let ordinal_or_first = ordinal.unwrap_or(0);
+    if let Some(&(_, state)) = opened.iter().find(|(o, _)| *o == ordinal_or_first) {
+        return Ok(state);
+    }
+    let names = device_names(driver_version)?;
+    if names.is_empty() {
+        return Err(unavailable(format!(
+            "no usable CUDA device: the NVIDIA driver (CUDA {}) is installed but offers no device (`nvidia-smi` says why)",
+            cuda_version_text(driver_version)
+        )));
+    }
+    if ordinal_or_first >= names.len() {
+        return Err(unavailable(device_choice::no_such_device(
+            ordinal_or_first,
+            &names,
+            origin,
+        )));
+    }
+    // Kept for the process: backends hand out `&'static` references to it, and a process opens
+    // each device at most once.
+    let state: &'static DeviceState = Box::leak(Box::new(open(ordinal_or_first, driver_version)?));
+    opened.push((ordinal_or_first, state));
+    Ok(state)
+}
+
+fn open(ordinal: usize, driver_version: i32) -> Result<DeviceState, DwtError> {
+    let ctx = CudaContext::new(ordinal).map_err(|e| {
+        unavailable(format!(
+            "CUDA device {ordinal} is not usable ({e:?}): the NVIDIA driver (CUDA {}) offers it but cannot open it (`nvidia-smi` says why)",
             cuda_version_text(driver_version)
         ))
     })?;
@@ -274,18 +333,37 @@ pub struct CudaBackend {
 }
 
 impl CudaBackend {
-    /// The backend on device 0 with the default [`LaunchConfig`]; [`DwtError::Unavailable`]
-    /// saying what to install when the driver or NVRTC is missing or there is no device.
+    /// The backend on the device [`DEVICE_ENV`] names (device 0 where unset) with the default
+    /// [`LaunchConfig`]; [`DwtError::Unavailable`] saying what to install when the driver or
+    /// NVRTC is missing or there is no device.
     pub fn new() -> Result<Self, DwtError> {
         Self::with_config(LaunchConfig::default())
     }
 
-    /// The backend with other launch parameters (window height, block sizes, row limit).
+    /// The backend with other launch parameters (window height, block sizes, row limit), on
+    /// the device [`DEVICE_ENV`] names (device 0 where unset). An ordinal that is malformed or
+    /// names no device is [`DwtError::Unavailable`], listing the devices there are.
     pub fn with_config(config: LaunchConfig) -> Result<Self, DwtError> {
-        let state = DEVICE
-            .get_or_init(discover)
-            .as_ref()
-            .map_err(Clone::clone)?;
+        let ordinal = device_choice::ordinal_from_env().map_err(unavailable)?;
+        Self::open(device_state(ordinal, DEVICE_ENV)?, config)
+    }
+
+    /// The backend on CUDA device `ordinal` (counted among those `CUDA_VISIBLE_DEVICES` leaves
+    /// visible), whatever [`DEVICE_ENV`] says: one process may run a backend per GPU. No such
+    /// device is [`DwtError::Unavailable`], listing those there are.
+    pub fn on_device(ordinal: usize, config: LaunchConfig) -> Result<Self, DwtError> {
+        Self::open(
+            device_state(Some(ordinal), "CudaBackend::on_device")?,
+            config,
+        )
+    }
+
+    /// The names of the CUDA devices there are, by ordinal.
+    pub fn devices() -> Result<Vec<String>, DwtError> {
+        device_names(DRIVER.get_or_init(libraries).clone()?)
+    }
+
+    fn open(state: &'static DeviceState, config: LaunchConfig) -> Result<Self, DwtError> {
         Ok(CudaBackend {
             state,
             config,
@@ -455,9 +533,25 @@ impl CudaBackend {
         data: &mut CudaSlice<T>,
     ) -> Result<(), DwtError> {
         request.validate_for(T::TYPE, data.len())?;
+        self.check_device(data.stream(), "the data")?;
         let prepared = self.prepared(request, T::TYPE)?;
         let stream = data.stream().clone();
         self.execute(&prepared, &stream, None, data, true)
+    }
+
+    /// Refuses a buffer (by its stream) of another device than the backend's: the kernels are
+    /// loaded in the backend's context and cannot run on another's stream.
+    fn check_device(&self, stream: &CudaStream, what: &str) -> Result<(), DwtError> {
+        let theirs = stream.context();
+        if theirs.cu_ctx() == self.state.ctx.cu_ctx() {
+            return Ok(());
+        }
+        Err(unsupported(format!(
+            "{what} lies on CUDA device {} but this backend runs on device {}: allocate it on `CudaBackend::context()`, or transform it with `CudaBackend::on_device({})`",
+            theirs.ordinal(),
+            self.state.ctx.ordinal(),
+            theirs.ordinal()
+        )))
     }
 
     /// Transforms `src` into `dst` (both on the device, of the same length), on `dst`'s stream,
@@ -494,7 +588,9 @@ impl CudaBackend {
         src: &CudaSlice<T>,
         dst: &CudaSlice<T>,
     ) -> Result<(), DwtError> {
-        request.validate_into(NAME, T::TYPE, src.len(), dst.len())
+        request.validate_into(NAME, T::TYPE, src.len(), dst.len())?;
+        self.check_device(src.stream(), "the source")?;
+        self.check_device(dst.stream(), "the destination")
     }
 
     /// Whether the request would run the fused 2-D kernel (else a pass per axis and level).

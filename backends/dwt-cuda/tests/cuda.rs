@@ -1251,3 +1251,131 @@ fn columns_of_a_scale_between_steps_beyond_the_row_limit_are_lifted() {
         }
     }
 }
+
+/// Run by the tests of `DWT_CUDA_DEVICE` in a child process with it set: prints the device the
+/// backend opened, or its error.
+#[test]
+#[ignore = "run in a child process with DWT_CUDA_DEVICE set"]
+fn device_variable_child() {
+    match CudaBackend::new() {
+        Ok(b) => println!("DEVICE={}", b.device()),
+        Err(e) => println!("ERROR={e}"),
+    }
+}
+
+fn with_device_variable(value: &str) -> String {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "device_variable_child",
+            "--ignored",
+            "--nocapture",
+        ])
+        .env(dwt_cuda::DEVICE_ENV, value)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    text.lines()
+        .find(|l| l.starts_with("DEVICE=") || l.starts_with("ERROR="))
+        .unwrap_or_else(|| panic!("no DEVICE or ERROR line in:\n{text}"))
+        .to_string()
+}
+
+/// A malformed `DWT_CUDA_DEVICE` is refused saying so before the driver is asked anything, on
+/// any machine (CI has no driver).
+#[test]
+fn a_malformed_device_variable_is_refused_on_any_machine() {
+    for bad in ["gpu", "-1", "0:1"] {
+        let e = with_device_variable(bad);
+        assert!(
+            e.starts_with(&format!("ERROR=backend `cuda` is not available: `{bad}` is not a CUDA device ordinal (DWT_CUDA_DEVICE)")),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn the_device_variable_picks_the_device_or_says_why_none() {
+    let names = CudaBackend::devices().expect("a CUDA device");
+    let last = names.len() - 1;
+    let e = with_device_variable(&last.to_string());
+    assert!(e.starts_with("DEVICE=") && e.contains(&names[last]), "{e}");
+    assert!(with_device_variable("").contains(&names[0]));
+    let e = with_device_variable(&names.len().to_string());
+    assert!(
+        e.starts_with(&format!(
+            "ERROR=backend `cuda` is not available: there is no CUDA device {} (DWT_CUDA_DEVICE); the devices: 0 {}",
+            names.len(),
+            names[0]
+        )),
+        "{e}"
+    );
+}
+
+/// Each device opens by its ordinal and transforms as the CPU reference does; an ordinal past
+/// the last is `Unavailable` listing the devices; with two devices or more, data on one is
+/// refused by a backend on another (its kernels cannot run on another context's stream).
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn devices_open_by_ordinal_and_refuse_each_other_s_data() {
+    let names = CudaBackend::devices().expect("a CUDA device");
+    eprintln!("CUDA devices: {names:?}");
+    let shape = [37usize, 45];
+    let req = legall_forward(&shape, Layout::Mallat);
+    let host: Vec<i32> = ramp(&shape);
+    let mut backends = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let b = CudaBackend::on_device(i, dwt_cuda::LaunchConfig::default()).unwrap();
+        assert!(
+            b.device().contains(name.as_str()),
+            "{} / {name}",
+            b.device()
+        );
+        assert_eq!(b.context().ordinal(), i);
+        assert_eq!(matches_reference(&b, &req, &host), Ok(true), "device {i}");
+        let mut data = b.stream().clone_htod(&host).unwrap();
+        b.run_on_device(&req, &mut data).unwrap();
+        assert_eq!(
+            b.stream().clone_dtoh(&data).unwrap(),
+            legall_forward_reference(&host, &shape)
+        );
+        backends.push(b);
+    }
+    let e = CudaBackend::on_device(names.len(), dwt_cuda::LaunchConfig::default())
+        .err()
+        .expect("no such device");
+    assert!(
+        e.to_string().starts_with(&format!(
+            "backend `cuda` is not available: there is no CUDA device {} (CudaBackend::on_device); the devices: 0 {}",
+            names.len(),
+            names[0]
+        )),
+        "{e}"
+    );
+    if let [first, second, ..] = &backends[..] {
+        let mut theirs = second.stream().clone_htod(&host).unwrap();
+        let e = first.run_on_device(&req, &mut theirs).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("the data lies on CUDA device 1 but this backend runs on device 0"),
+            "{e}"
+        );
+        let mut ours = first.stream().clone_htod(&host).unwrap();
+        let e = first
+            .run_on_device_into(&req, &theirs, &mut ours)
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("the source lies on CUDA device 1"),
+            "{e}"
+        );
+        // Refused before anything ran: both still hold the input.
+        assert_eq!(second.stream().clone_dtoh(&theirs).unwrap(), host);
+        assert_eq!(first.stream().clone_dtoh(&ours).unwrap(), host);
+        eprintln!("data across devices: refused");
+    } else {
+        eprintln!("one CUDA device: the refusal of another device's data needs two (run on a machine of two GPUs)");
+    }
+}
