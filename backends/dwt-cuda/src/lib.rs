@@ -546,12 +546,13 @@ impl CudaBackend {
         if theirs.cu_ctx() == self.state.ctx.cu_ctx() {
             return Ok(());
         }
-        Err(unsupported(format!(
-            "{what} lies on CUDA device {} but this backend runs on device {}: allocate it on `CudaBackend::context()`, or transform it with `CudaBackend::on_device({})`",
-            theirs.ordinal(),
-            self.state.ctx.ordinal(),
-            theirs.ordinal()
-        )))
+        let (there, here) = (theirs.ordinal(), self.state.ctx.ordinal());
+        Err(unsupported(if there == here {
+            // cudarc opens only primary contexts: another one came from the driver API.
+            format!("{what} lies in another CUDA context of device {here} than the backend's primary one: allocate it on `CudaBackend::context()`")
+        } else {
+            format!("{what} lies on CUDA device {there} but this backend runs on device {here}: allocate it on `CudaBackend::context()`, or transform it with `CudaBackend::on_device({there})`")
+        }))
     }
 
     /// Transforms `src` into `dst` (both on the device, of the same length), on `dst`'s stream,
