@@ -1,7 +1,7 @@
 # One call on the GPU machine, carrying .device/s89: cuda/* (the test binaries of
 # `cargo test --release -p dwt-cuda --no-run`, stripped, named without their hashes).
 # Every binary's log goes into $OUT/logs.txt (the tool returns at most 8 files).
-# Usage: bash dwt-bench/results/2026-11-29-h200x2-devices/scripts/run.sh .device/s89
+# Usage: bash dwt-bench/results/2026-11-29-h200-devices/scripts/run.sh .device/s89
 set -u
 D=$1
 nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader | tee $OUT/device.txt
