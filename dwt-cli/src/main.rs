@@ -910,7 +910,36 @@ fn list() -> Result<()> {
     }
     #[cfg(feature = "opencl")]
     opencl_devices(&mut o);
+    #[cfg(feature = "cuda")]
+    cuda_devices(&mut o);
     write_stdout(&o)
+}
+
+/// The CUDA devices, the one the backend runs on marked `*` (where `DWT_CUDA_DEVICE` names one).
+#[cfg(feature = "cuda")]
+fn cuda_devices(o: &mut String) {
+    use lifting::cuda::{CudaBackend, DEVICE_ENV};
+    let _ = writeln!(
+        o,
+        "cuda devices (select with {DEVICE_ENV}: an ordinal; unset, 0):"
+    );
+    match CudaBackend::devices() {
+        Ok(names) => {
+            let chosen = std::env::var(DEVICE_ENV)
+                .ok()
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+                .map_or(Some(0), |v| v.parse::<usize>().ok());
+            for (i, name) in names.iter().enumerate() {
+                let mark = if chosen == Some(i) { '*' } else { ' ' };
+                let _ = writeln!(o, "  {mark} {i} {name}");
+            }
+        }
+        // The backend's line above says why.
+        Err(_) => {
+            let _ = writeln!(o, "    none");
+        }
+    }
 }
 
 /// The OpenCL devices, the one the backend runs on marked `*`.
@@ -931,8 +960,9 @@ fn opencl_devices(o: &mut String) {
                 let _ = writeln!(o, "  {mark} {d}");
             }
         }
-        Err(e) => {
-            let _ = writeln!(o, "    none: {e}");
+        // The backend's line above says why.
+        Err(_) => {
+            let _ = writeln!(o, "    none");
         }
     }
 }
