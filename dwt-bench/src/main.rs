@@ -23,7 +23,7 @@
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B,FILE] [--sizes 1080p,4096,8192|none] [--no-3d]
 //!           [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H]
 //!           [--slab WxR] [--column-segment N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off]
-//!           [--levels 1,3] [--pyramids on|off] [--even-rows on|off|always] [--level-pairs on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]
+//!           [--levels 1,3] [--pyramids on|off] [--one-pass-volumes on|off] [--even-rows on|off|always] [--level-pairs on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]
 //!           [--level-steps]
 //! ```
 
@@ -102,6 +102,8 @@ struct Opts {
     levels: Vec<u32>,
     /// `--pyramids on|off`: `LaunchConfig::pyramids` (default: on).
     pyramids: bool,
+    /// `--one-pass-volumes on|off`: `LaunchConfig::one_pass_volumes` (default: on).
+    one_pass_volumes: bool,
     /// `--even-rows on|off|always`: `LaunchConfig::even_rows_from` (on: the default bound;
     /// always: every size).
     even_rows: Option<usize>,
@@ -143,6 +145,7 @@ fn parse_args() -> Res<Opts> {
         register_cap: None,
         levels: vec![1, 3],
         pyramids: true,
+        one_pass_volumes: true,
         even_rows: Some(dwt_emit_c::EVEN_ROWS_MIN_SAMPLES),
         level_pairs: Some(dwt_emit_c::LEVEL_PAIRS_MIN_SAMPLES),
         layout: Layout::Mallat,
@@ -199,6 +202,7 @@ fn parse_args() -> Res<Opts> {
             "--async-load" => o.async_load = Some(on_off(&a, &value()?)?),
             "--register-cap" => o.register_cap = Some(on_off(&a, &value()?)?),
             "--pyramids" => o.pyramids = on_off(&a, &value()?)?,
+            "--one-pass-volumes" => o.one_pass_volumes = on_off(&a, &value()?)?,
             "--even-rows" => {
                 o.even_rows = size_bound(&a, &value()?, dwt_emit_c::EVEN_ROWS_MIN_SAMPLES)?
             }
@@ -222,7 +226,7 @@ fn parse_args() -> Res<Opts> {
                 }
             }
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B,FILE] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off] [--levels 1,3] [--pyramids on|off] [--even-rows on|off|always] [--level-pairs on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B,FILE] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off] [--levels 1,3] [--pyramids on|off] [--one-pass-volumes on|off] [--even-rows on|off|always] [--level-pairs on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
@@ -547,7 +551,11 @@ impl Bench<'_> {
                             &mut horizontal_ms
                         }
                         Pass::Window(Axis::Y | Axis::Z) => &mut vertical_ms,
-                        Pass::Fused | Pass::Pyramid | Pass::LevelPair | Pass::EvenRows => {
+                        Pass::Fused
+                        | Pass::Pyramid
+                        | Pass::LevelPair
+                        | Pass::EvenRows
+                        | Pass::Volume => {
                             return Err("the two-pass plan launched a fused kernel".into())
                         }
                     };
@@ -823,6 +831,7 @@ fn run() -> Res<()> {
     config.async_load = o.async_load;
     config.register_cap = o.register_cap;
     config.pyramids = o.pyramids;
+    config.one_pass_volumes = o.one_pass_volumes;
     config.even_rows_from = o.even_rows;
     config.level_pairs_from = o.level_pairs;
     if let Some(h) = o.window {
@@ -903,8 +912,9 @@ fn run() -> Res<()> {
     );
     let _ = writeln!(
         md,
-        "- Pair-local programs' first levels in pyramid kernels (`pyramids`): {}; layout: {}; interleaved forwards' even rows written last (`even_rows`): {}",
+        "- Pair-local programs' first levels in pyramid kernels (`pyramids`): {}; a 3-D forward's first level in one pass (`one_pass_volumes`): {}; layout: {}; interleaved forwards' even rows written last (`even_rows`): {}",
         if b.config().pyramids { "on" } else { "off" },
+        if b.config().one_pass_volumes { "on" } else { "off" },
         o.layout.name(),
         match b.config().even_rows_from {
             Some(n) => format!("images of {n} samples or more"),

@@ -1,6 +1,7 @@
 //! Needs NVRTC but no GPU (runs in CI): every emitted CUDA module of every catalogue wavelet,
 //! direction and element type compiles with NVRTC for sm_90 (the H100), has its fused 2-D
-//! kernel, and ptxas reports no register spills in any kernel (the interleaved forwards'
+//! kernel (and its one-pass volume kernel where it has one), and ptxas reports no register
+//! spills in any kernel (the interleaved forwards'
 //! even-rows tile on the tiles of the requests it runs on by default). Fails, never skips, when
 //! NVRTC cannot be loaded.
 
@@ -91,6 +92,8 @@ fn check_module(
     // The interleaved 2-D forwards' even rows.
     expected.extend(module.even_rows.clone());
     expected.extend(module.level_pair.as_ref().map(|p| p.kernel.clone()));
+    // The one-pass volume kernel of the 3-D forwards of LeGall 5/3 (i32) and CDF 5/3 (f32).
+    expected.extend(module.volume.as_ref().map(|v| v.kernel.clone()));
     // Their first level's tile kernel runs by default on images of EVEN_ROWS_MIN_SAMPLES or
     // more, on those requests' tiles: checked there (below). Here it need only compile (on
     // the default tiles Fidelity's i32 one spills 8 bytes under the register cap).

@@ -100,6 +100,12 @@ pub trait Dialect {
     fn async_copies(&self) -> bool {
         false
     }
+    /// Whether kernels may trade registers within a warp (CUDA's `__shfl_*_sync`) and copy to
+    /// local memory in 16-byte `cp.async` chunks: the one-pass volume kernel (module `volume`)
+    /// needs both.
+    fn warp_shuffles(&self) -> bool {
+        false
+    }
     /// Writes the helpers of [`async_copies`](Self::async_copies): `copy_async_pair(dst, src)`,
     /// two consecutive samples of `storage` (`bytes` wide each, both addresses aligned for the
     /// pair), and `wait_async()`, for a work-item's own copies.
@@ -364,6 +370,10 @@ impl Dialect for Cuda {
     }
 
     fn async_copies(&self) -> bool {
+        true
+    }
+
+    fn warp_shuffles(&self) -> bool {
         true
     }
 

@@ -11,6 +11,7 @@ use crate::plan::LaunchPlan;
 use crate::pyramid::{pair_local, PyramidPass, PYRAMID_MAX_DEPTH};
 use crate::row_segments::{row_segments, step_margins, RowSegments, ROW_SEGMENT_WIDTH};
 use crate::tile::TilePass;
+use crate::volume::{two_tap_steps, volume_element, VolumePass};
 use crate::writer::{mentions, Writer};
 use dwt_ir::{ElementType, Layout};
 
@@ -123,6 +124,10 @@ pub struct KernelModule {
     /// [`LaunchConfig::level_pairs_from`](crate::LaunchConfig::level_pairs_from): the fused
     /// plan's first launch over two or more levels of a large enough image.
     pub level_pair: Option<LevelPairPass>,
+    /// The one-pass volume kernel ([`VolumePass`]) of a 3-D forward module where it applies
+    /// ([`LaunchConfig::one_pass_volumes`](crate::LaunchConfig::one_pass_volumes)): the fused
+    /// plan lifts a volume's first level with it.
+    pub volume: Option<VolumePass>,
     /// The program the kernels lift (the wavelet's, in `direction`) and its boundary rule.
     pub program: Program,
     pub boundary: Boundary,
@@ -468,6 +473,23 @@ pub fn emit_module(
         kernels.push(kernel(&name, true, &|w| e.even_rows(w, &name)));
         name
     });
+    let volume_steps = two_tap_steps(&program, wavelet.boundary).filter(|_| {
+        config.planes
+            && config.one_pass_volumes
+            && config.strategy == Strategy::Fused
+            && direction == Direction::Forward
+            && dialect.warp_shuffles()
+            && volume_element(elem)
+            && on_read.is_none()
+    });
+    let volume = volume_steps.map(|steps| {
+        let name = dialect.kernel_name(&prefix, elem, "volume");
+        kernels.push(ModuleKernel {
+            helpers: e.volume_helpers(),
+            ..kernel(&name, false, &|w| e.volume(w, &name, steps))
+        });
+        VolumePass { kernel: name }
+    });
     // The rows and columns kernels read through the boundary rule; of the kernels that take
     // any layout only the fused kernels' general path does. A program of kernels that do not
     // would carry resolve() unused, which NVRTC warns of.
@@ -488,6 +510,7 @@ pub fn emit_module(
         even_rows,
         even_rows_tile,
         level_pair,
+        volume,
         program: program.clone(),
         boundary: wavelet.boundary,
         elem,

@@ -44,6 +44,7 @@ mod pyramid;
 mod row_segments;
 mod tile;
 mod tile_inner;
+mod volume;
 mod writer;
 
 pub use dialect::{Cuda, Dialect, OpenCl, Param};
@@ -56,6 +57,7 @@ pub use plan::{plan, Axis, BandCopy, Buffer, Launch, LaunchPlan, Pass, Step};
 pub use pyramid::{pair_local, PyramidPass, PYRAMID_MAX_DEPTH, PYRAMID_THREADS};
 pub use row_segments::{RowSegments, ROW_SEGMENT_WIDTH};
 pub use tile::{EdgeTiles, TilePass, MAX_TILE_BYTES};
+pub use volume::{VolumePass, VOLUME_COLUMN, VOLUME_SEGMENT, VOLUME_THREADS, VOLUME_TILE};
 
 use dwt_ir::{Direction, ElementType, Wavelet};
 pub use writer::Writer;
@@ -335,6 +337,11 @@ pub struct LaunchConfig {
     /// default [`LEVEL_PAIRS_MIN_SAMPLES`] (BENCHMARKS.md); `None`, never (the kernel is not
     /// emitted).
     pub level_pairs_from: Option<usize>,
+    /// Whether the fused plan lifts the first level of a 3-D forward in one launch, the depth
+    /// lifting in registers ([`VolumePass`]), where the dialect has the kernel (CUDA), the
+    /// samples are 4 bytes and the program is two two-tap symmetric steps (LeGall 5/3, CDF
+    /// 5/3): on by default; off, the tile kernel and the depth pass, for comparison.
+    pub one_pass_volumes: bool,
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused
     /// plan of a 3-D transform) rather than one image; the 2-D kernel stays free of the plane
     /// offset, which slowed it. A property of the request, not a tuning knob: the executors
@@ -727,6 +734,7 @@ impl Default for LaunchConfig {
             pyramids: true,
             even_rows_from: Some(EVEN_ROWS_MIN_SAMPLES),
             level_pairs_from: Some(LEVEL_PAIRS_MIN_SAMPLES),
+            one_pass_volumes: true,
             planes: false,
         }
     }

@@ -29,6 +29,7 @@ use dwt_ir::{Direction, Layout};
 
 use crate::emit::KernelModule;
 use crate::tile::TilePass;
+use crate::volume::{VolumePass, VOLUME_SEGMENT, VOLUME_THREADS, VOLUME_TILE};
 use crate::{column_segment_rows, Strategy};
 
 /// Which device buffer a kernel argument is.
@@ -71,6 +72,8 @@ pub enum Pass {
     /// The even-rows kernel: an interleaved forward's even rows, written whole after every
     /// level.
     EvenRows,
+    /// The one-pass volume kernel: rows, columns and depth of a volume's first level at once.
+    Volume,
 }
 
 /// One kernel launch: `groups` blocks (work-groups) along x, y and z of `block` threads
@@ -988,8 +991,19 @@ fn fused_volume(
             .ok_or_else(|| format!("level {level} of the volume has one plane: a planner bug"))
     };
     let mut steps = Vec::new();
+    let one_pass = module
+        .volume
+        .as_ref()
+        .filter(|_| module.direction == Direction::Forward)
+        .map(|v| volume_launch(v, [depth, height, width]))
+        .transpose()?
+        .flatten();
+    let first_level = u32::from(one_pass.is_some());
+    if let Some(launch) = &one_pass {
+        steps.push(Step::Launch(launch.clone()));
+    }
     if module.direction == Direction::Forward {
-        for level in 0..levels {
+        for level in first_level..levels {
             let nat = if level == 0 {
                 natural(Buffer::Source, 0)
             } else {
@@ -1015,13 +1029,49 @@ fn fused_volume(
     }
     Ok(Some(LaunchPlan {
         steps,
-        scratch: depth * height * width,
+        // The one-pass level writes the data: a single level needs no scratch.
+        scratch: match one_pass.is_some() && levels == 1 {
+            true => 0,
+            false => depth * height * width,
+        },
         reads_source: true,
         fused: true,
         // The forward: level 0's kernel, the only reader of the source, writes the scratch
-        // only. The inverse: each depth pass reads the source's samples that no step writes
-        // until level 0's tiles, the last step.
-        source_may_be_data: true,
+        // only (the one-pass kernel writes the data, which it must not read). The inverse: each
+        // depth pass reads the source's samples that no step writes until level 0's tiles, the
+        // last step.
+        source_may_be_data: one_pass.is_none(),
+    }))
+}
+
+/// The one-pass volume kernel's launch over a whole volume (level 0), source to data, or `None`
+/// where it does not take it: an axis of one sample (no lifting along it, which the kernel
+/// always lifts) or a plane past the kernel's `int` indices.
+fn volume_launch(
+    volume: &VolumePass,
+    [depth, height, width]: [usize; 3],
+) -> Result<Option<Launch>, String> {
+    if depth < 2
+        || height < 2
+        || width < 2
+        || height
+            .checked_mul(width)
+            .map_or(true, |n| n > i32::MAX as usize)
+    {
+        return Ok(None);
+    }
+    let [tx, ty] = VOLUME_TILE;
+    Ok(Some(Launch {
+        kernel: volume.kernel.clone(),
+        pass: Pass::Volume,
+        groups: [
+            width.div_ceil(tx),
+            height.div_ceil(ty),
+            depth.div_ceil(VOLUME_SEGMENT),
+        ],
+        block: [VOLUME_THREADS, 1],
+        buffers: vec![Buffer::Source, Buffer::Data],
+        ints: vec![int(depth)?, int(height)?, int(width)?, int(VOLUME_SEGMENT)?],
     }))
 }
 

@@ -491,6 +491,107 @@ fn fused_volume_levels_alternate_between_data_and_scratch() {
     assert_eq!(launches(&l)[2].ints[8..], [40, 30]);
 }
 
+/// A CUDA module of a program of two two-tap symmetric steps (LeGall 5/3, CDF 5/3) in 4-byte
+/// samples lifts a volume's first level forward in one launch, from the source to the data (so
+/// the source may not be the data), and the later levels as before; OpenCL, an inverse, i16 or
+/// f64, other programs, a periodic boundary, images and the switch off take the two passes.
+#[test]
+fn cuda_volumes_of_two_tap_programs_lift_their_first_level_in_one_pass() {
+    use dwt_emit_c::{Axis, Pass, VOLUME_SEGMENT, VOLUME_THREADS};
+    use Direction::{Forward, Inverse};
+    use ElementType::{F32, F64, I16, I32};
+    let volume = LaunchConfig::default().for_axes(3);
+    let cuda = |w: &dwt_ir::Wavelet, direction, elem, config: &LaunchConfig| {
+        emit_module(&Cuda, w, direction, elem, Layout::Mallat, config).unwrap()
+    };
+    let by_name = |name| dwt_catalogue::by_name(name).unwrap();
+    for (name, elem) in [("LeGall53", I32), ("Cdf53", F32)] {
+        let m = cuda(by_name(name), Forward, elem, &volume);
+        let kernel = &m.volume.as_ref().expect("the one-pass kernel").kernel;
+        assert!(m.source().contains(kernel.as_str()));
+        let p = plan(&m, &[20, 30, 40], 2).unwrap();
+        assert!(p.is_fused());
+        assert_eq!(
+            passes(&p),
+            [Pass::Volume, Pass::Fused, Pass::Window(Axis::Z)],
+            "{name}"
+        );
+        let l = launches(&p);
+        assert_eq!(&l[0].kernel, kernel);
+        assert_eq!(l[0].buffers, [Buffer::Source, Buffer::Data]);
+        assert_eq!(l[0].ints, [20, 30, 40, VOLUME_SEGMENT as i32]);
+        assert_eq!((l[0].groups, l[0].block), ([1, 1, 1], [VOLUME_THREADS, 1]));
+        // Level 1 reads the low octant level 0 left in the data, through the scratch, as before.
+        assert_eq!(
+            l[1].buffers,
+            [Buffer::Data, Buffer::Scratch, Buffer::Scratch]
+        );
+        assert_eq!(l[2].buffers, [Buffer::Scratch, Buffer::Data]);
+        assert!(p.reads_source && !p.source_may_be_data && !p.runs_in_place());
+        assert_eq!(p.scratch, 20 * 30 * 40);
+        // One level: one launch, no scratch; groups of 64x32 tiles and 32 planes.
+        let p = plan(&m, &[512, 512, 512], 1).unwrap();
+        assert_eq!(passes(&p), [Pass::Volume]);
+        assert_eq!(launches(&p)[0].groups, [8, 16, 16]);
+        assert_eq!(p.scratch, 0);
+        assert_eq!(passes(&plan(&m, &[2, 2, 2], 1).unwrap()), [Pass::Volume]);
+        // Switched off, the tile kernel and the depth pass.
+        let off = LaunchConfig {
+            one_pass_volumes: false,
+            ..volume
+        };
+        let m = cuda(by_name(name), Forward, elem, &off);
+        assert!(m.volume.is_none());
+        let p = plan(&m, &[20, 30, 40], 1).unwrap();
+        assert_eq!(passes(&p), [Pass::Fused, Pass::Window(Axis::Z)]);
+        assert!(p.source_may_be_data);
+    }
+    // Not for OpenCL, inverses, i16 or f64, images, or programs of other steps.
+    assert!(module("LeGall53", Forward, &volume).volume.is_none());
+    assert!(cuda(by_name("LeGall53"), Inverse, I32, &volume)
+        .volume
+        .is_none());
+    assert!(cuda(by_name("LeGall53"), Forward, I16, &volume)
+        .volume
+        .is_none());
+    assert!(cuda(by_name("Cdf53"), Forward, F64, &volume)
+        .volume
+        .is_none());
+    let image = LaunchConfig::default().for_axes(2);
+    assert!(cuda(by_name("LeGall53"), Forward, I32, &image)
+        .volume
+        .is_none());
+    for name in [
+        "Cdf97",
+        "DeslauriersDubuc97",
+        "DeslauriersDubuc137",
+        "HaarNoShift",
+        "Fidelity",
+        "Daubechies97Integer",
+    ] {
+        let w = by_name(name);
+        let elem = of_kind(w, I32, F32);
+        assert!(cuda(w, Forward, elem, &volume).volume.is_none(), "{name}");
+    }
+    // LeGall's steps on a periodic line: the kernel's reflected halo would be wrong there.
+    let periodic = dwt_ir::parse_wavelet(
+        "wavelet P { boundary = periodic; odd -= (even[0] + even[1] + 1) >> 1; even += (odd[-1] + odd[0] + 2) >> 2; }",
+    )
+    .unwrap();
+    assert!(cuda(&periodic, Forward, I32, &volume).volume.is_none());
+    // Unequal taps: the reflection is the clamp rule only for symmetric steps.
+    let lopsided = dwt_ir::parse_wavelet(
+        "wavelet L { odd -= (even[0] + 3*even[1] + 2) >> 2; even += (odd[-1] + odd[0] + 2) >> 2; }",
+    )
+    .unwrap();
+    assert!(cuda(&lopsided, Forward, I32, &volume).volume.is_none());
+    let clamped = dwt_ir::parse_wavelet(
+        "wavelet C { odd -= (even[0] + even[1] + 1) >> 1; even += (odd[-1] + odd[0] + 2) >> 2; }",
+    )
+    .unwrap();
+    assert!(cuda(&clamped, Forward, I32, &volume).volume.is_some());
+}
+
 #[test]
 fn a_volume_level_of_one_plane_takes_the_passes() {
     let m = module(
@@ -712,6 +813,7 @@ fn flow(p: &dwt_emit_c::LaunchPlan) -> Vec<(&'static str, [Buffer; 2])> {
                     Pass::Pyramid => "pyramid",
                     Pass::EvenRows => "even rows",
                     Pass::LevelPair => "level pair",
+                    Pass::Volume => "volume",
                 };
                 (name, [l.buffers[0], *l.buffers.last().unwrap()])
             }
