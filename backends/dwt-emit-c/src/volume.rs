@@ -101,9 +101,9 @@ impl Emitter<'_> {
         w.comment(format!(
             "One-pass volume kernel: the first level of a 3-D forward, a group per {tx}x{ty} x-y tile and"
         ));
-        w.comment(format!(
-            "`segment` planes (two of margin before, one after, where the volume goes on). Per plane the"
-        ));
+        w.comment(
+            "`segment` planes (two of margin before, one after, where the volume goes on). Per plane the",
+        );
         w.comment(format!(
             "tile and its halo ({ex} before and after along x, {ey} along y, reflected at the volume's edges)"
         ));
