@@ -599,6 +599,22 @@ impl CudaBackend {
         Ok(self.prepared(request, element)?.plan.is_fused())
     }
 
+    /// The launches and band copies the request runs in place on this backend
+    /// ([`run_on_device`](Self::run_on_device)): [`launch_plan`](Self::launch_plan)'s, unless
+    /// that one would first copy the data (the one-pass volume kernel's, which reads a source
+    /// and writes the data): then the plan without it, which lifts the data where it lies.
+    pub fn in_place_plan(
+        &self,
+        request: &Request,
+        element: ElementType,
+    ) -> Result<LaunchPlan, DwtError> {
+        let prepared = self.prepared(request, element)?;
+        Ok(prepared
+            .in_place
+            .clone()
+            .unwrap_or_else(|| prepared.plan.clone()))
+    }
+
     /// The launches and band copies the request runs on this backend (prepared and cached as
     /// a run would: kernels built, nothing run).
     pub fn launch_plan(
@@ -718,10 +734,25 @@ impl CudaBackend {
                 }
             }
         }
-        let source = module.source_for(&plan);
+        // A plan that may not read the data as its source (the one-pass volume kernel's) would
+        // first copy the data when run in place: there the plan without that kernel runs
+        // instead, which transforms the data where it lies.
+        let in_place = match plan.runs_in_place() || module.volume.is_none() {
+            true => None,
+            false => {
+                let mut without = module.clone();
+                without.volume = None;
+                dwt_emit_c::plan(&without, &request.shape, request.levels)
+                    .ok()
+                    .filter(|p| p.runs_in_place())
+            }
+        };
+        let source =
+            module.source_for_plans(&[&plan].into_iter().chain(&in_place).collect::<Vec<_>>());
         Ok(Emitted {
             module,
             plan,
+            in_place,
             source,
         })
     }
@@ -732,7 +763,12 @@ impl CudaBackend {
     /// and the small bands') compiled apart at once took 0.37-0.97 of the time of one program of
     /// both (BENCHMARKS.md); and a kernel several plans launch is compiled once.
     fn load(&self, emitted: Emitted) -> Result<Prepared, DwtError> {
-        let kernels = emitted.plan.kernels();
+        let mut kernels = emitted.plan.kernels();
+        for k in emitted.in_place.iter().flat_map(|p| p.kernels()) {
+            if !kernels.contains(&k) {
+                kernels.push(k);
+            }
+        }
         let sources = (kernels.iter())
             .map(|&k| {
                 (emitted.module.kernel_source(k)).ok_or_else(|| {
@@ -757,6 +793,7 @@ impl CudaBackend {
         Ok(Prepared {
             _module: emitted.module,
             plan: emitted.plan,
+            in_place: emitted.in_place,
             source: emitted.source,
             functions,
             modules,
@@ -828,7 +865,10 @@ impl CudaBackend {
         // the thread's current context, which only cudarc's own calls set: a worker thread
         // handed buffers made elsewhere would have none (CUDA_ERROR_INVALID_CONTEXT).
         self.state.ctx.bind_to_thread().map_err(device_error)?;
-        let plan = &prepared.plan;
+        let plan = match (source, &prepared.in_place) {
+            (None, Some(in_place)) => in_place,
+            _ => &prepared.plan,
+        };
         let len = data.len();
         // The guards order this stream's use of the caller's buffers after other streams'
         // (cudarc's tracking) until the steps are issued.
@@ -942,6 +982,9 @@ impl CudaBackend {
 struct Prepared {
     _module: KernelModule,
     plan: LaunchPlan,
+    /// The plan run in place (no source given) where `plan` would first copy the data there:
+    /// the same request without the one-pass volume kernel, lifting the data where it lies.
+    in_place: Option<LaunchPlan>,
     /// The source of the kernels the plan launches (each built as a program of its own).
     source: String,
     functions: HashMap<String, CudaFunction>,
@@ -962,6 +1005,8 @@ struct Prepared {
 struct Emitted {
     module: KernelModule,
     plan: LaunchPlan,
+    /// [`Prepared::in_place`].
+    in_place: Option<LaunchPlan>,
     /// The source of the kernels the plan launches.
     source: String,
 }

@@ -1427,6 +1427,16 @@ fn one_pass_volumes_match_the_reference() {
                             matches!(&plan.steps[0], Step::Launch(l) if l.pass == Pass::Volume),
                             "{what}: {plan:?}"
                         );
+                        // In place, the plan without the kernel, which copies nothing first.
+                        let in_place = b.in_place_plan(&req, dwt_ir::ElementType::I32).unwrap();
+                        assert!(in_place.runs_in_place() && !plan.runs_in_place(), "{what}");
+                        assert!(
+                            in_place
+                                .steps
+                                .iter()
+                                .all(|s| matches!(s, Step::Launch(l) if l.pass != Pass::Volume)),
+                            "{what}: {in_place:?}"
+                        );
                         let host: Vec<i32> = ramp(shape);
                         let mut want = host.clone();
                         cpu::transform(w, Direction::Forward, &mut want, shape, levels, layout)

@@ -148,7 +148,13 @@ impl KernelModule {
     /// plans launch one or two of the module's kernels (a 1-D transform its rows, a fused 2-D
     /// one its tile).
     pub fn source_for(&self, plan: &LaunchPlan) -> String {
-        let launched = plan.kernels();
+        self.source_for_plans(&[plan])
+    }
+
+    /// The source of the kernels any of `plans` launches (an executor's plan and its in-place
+    /// alternative), as [`source_for`](Self::source_for).
+    pub fn source_for_plans(&self, plans: &[&LaunchPlan]) -> String {
+        let launched: Vec<&str> = plans.iter().flat_map(|p| p.kernels()).collect();
         self.assemble(|k| launched.contains(&k.name.as_str()))
     }
 

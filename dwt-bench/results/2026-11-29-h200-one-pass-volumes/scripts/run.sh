@@ -1,13 +1,15 @@
-# One call on the GPU machine, carrying .device/s91: cuda/* (the test binaries of
-# `cargo test --release -p dwt-cuda --no-run`, stripped, without their hashes), dwt-bench-new
-# (`cargo build --release -p dwt-bench`) and the peers' wheels.
+# One call on the GPU machine, carrying .device/s92: bins.tar.xz (cuda/*, the test binaries of
+# `cargo test --release -p dwt-cuda --no-run`, stripped, without their hashes, and dwt-bench-new,
+# `cargo build --release -p dwt-bench`: compressed, since the tree and the carried folder must
+# stay under 64 MiB) and the peers' wheels.
 # 1. every CUDA test binary with --include-ignored (logs.txt);
 # 2. the 3-D cases with the one-pass volume kernel off, then on, twice, in turns (ab3d-*.md);
 # 3. the full run and floor.cu (run.tar: full/), for BENCHMARKS.md's first section.
-# Usage: bash dwt-bench/results/2026-11-29-h200-one-pass-volumes/scripts/run.sh .device/s91
+# Usage: bash dwt-bench/results/2026-11-29-h200-one-pass-volumes/scripts/run.sh .device/s92
 set -u
-D=$1
 start=$(date +%s)
+D=$(mktemp -d)
+tar -C $D -xJf $1/bins.tar.xz && cp -r $1/wheels $D/
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $OUT/device.txt
 export DWT_CACHE_DIR=$(mktemp -d)
 for t in dwt_cuda nvrtc driver cuda host_memory thread_context threads frames conformance; do
