@@ -6,13 +6,14 @@
 # 2. the 3-D cases with the one-pass volume kernel off, then on, twice, in turns (ab3d-*.md);
 # 3. the full run and floor.cu (run.tar: full/), for BENCHMARKS.md's first section.
 # Usage: bash dwt-bench/results/2026-11-29-h200-one-pass-volumes/scripts/run.sh .device/s92
+# (TESTS: the test binaries to run; ROUNDS: the rounds of the 3-D comparison.)
 set -u
 start=$(date +%s)
 D=$(mktemp -d)
 tar -C $D -xJf $1/bins.tar.xz && cp -r $1/wheels $D/
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $OUT/device.txt
 export DWT_CACHE_DIR=$(mktemp -d)
-for t in dwt_cuda nvrtc driver cuda host_memory thread_context threads frames conformance; do
+for t in ${TESTS:-dwt_cuda nvrtc driver cuda host_memory thread_context threads frames conformance}; do
   s=$(date +%s)
   timeout 200 $D/cuda/$t --include-ignored > $OUT/$t.log 2>&1
   echo "$t rc=$? $(( $(date +%s) - s )) s $(grep 'test result' $OUT/$t.log)" | tee -a $OUT/device.txt
@@ -21,7 +22,7 @@ for t in dwt_cuda nvrtc driver cuda host_memory thread_context threads frames co
   rm $OUT/$t.log
 done
 work=$(mktemp -d)
-for round in 1 2; do
+for round in ${ROUNDS:-1 2}; do
   for mode in off on; do
     timeout 120 $D/dwt-bench-new --sizes none --reps 20 --one-pass-volumes $mode --out $work/ab3d-$mode-$round.md > /dev/null 2>&1
     echo "ab3d $mode $round rc=$?" | tee -a $OUT/device.txt
