@@ -21,6 +21,10 @@
 //!   of a program with a halo in one launch, the first level's low band kept on chip, its margin
 //!   recomputed by neighbouring groups; the planner runs a large image's first two levels with
 //!   it where the sides are multiples of its tiles;
+//! - a one-pass volume kernel ([`VolumePass`], module `volume`): the first level of a 3-D
+//!   forward in one launch, for programs of two two-tap symmetric steps in 4-byte samples, in
+//!   CUDA: each group lifts an x-y tile along x and y per plane and keeps its columns' samples
+//!   in registers along z, where the depth steps run;
 //! - an even-rows pass (module `even_rows`): an interleaved forward over several levels writes
 //!   the image's even rows whole at the end, from the first level's subband (0, 1) (kept compact
 //!   in scratch by a variant of the fused kernel) and the coarser levels, which the planner
