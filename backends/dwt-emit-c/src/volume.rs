@@ -45,7 +45,12 @@ pub struct VolumePass {
 }
 
 /// The predict and the update of `program` where the one-pass kernel lifts it (see the module
-/// doc), with the scale after them if any; `None` otherwise. Periodic lines are not reflected.
+/// doc), with the scale after them if any; `None` otherwise. The predict (odd) reads `even[0]`
+/// and `even[1]`, the update (even) `odd[-1]` and `odd[0]`, each with one coefficient: steps
+/// symmetric about their target, which keep a whole-sample symmetric line symmetric, so that
+/// the halo loaded reflected at a line's ends lifts to what the clamp rule and whole-sample
+/// symmetry read (LeGall 5/3, CDF 5/3). A one-tap step (Haar's) is not: at an odd length the
+/// reflected halo's lifted value is not the clamped one. Periodic lines are not reflected.
 pub(crate) fn two_tap_steps(program: &Program, boundary: Boundary) -> Option<[&Step; 2]> {
     if boundary == Boundary::Periodic {
         return None;
@@ -54,16 +59,25 @@ pub(crate) fn two_tap_steps(program: &Program, boundary: Boundary) -> Option<[&S
         [Op::Lift(p), Op::Lift(u)] | [Op::Lift(p), Op::Lift(u), Op::Scale { .. }] => (p, u),
         _ => None?,
     };
-    let symmetric = |s: &Step, target: Phase, from: i32| {
+    let symmetric = |s: &Step, target: Phase| {
+        let first = reads_from(target);
         let terms: Vec<(i32, Coeff)> = s.taps.terms().collect();
         s.target == target
             && terms.len() == 2
-            && terms[0].0 == from
-            && terms[1].0 == from + 1
+            && terms[0].0 == first
+            && terms[1].0 == first + 1
             && terms[0].1 == terms[1].1
     };
-    (symmetric(predict, Phase::Odd, 0) && symmetric(update, Phase::Even, -1))
-        .then_some([predict, update])
+    (symmetric(predict, Phase::Odd) && symmetric(update, Phase::Even)).then_some([predict, update])
+}
+
+/// The nearer of the two source offsets a step of `target` may read: `even[0]` for an odd
+/// target, `odd[-1]` for an even one.
+fn reads_from(target: Phase) -> i32 {
+    match target {
+        Phase::Odd => 0,
+        Phase::Even => -1,
+    }
 }
 
 /// Whether modules of `elem` take the kernel: 16-byte chunks of 4-byte samples.
@@ -282,7 +296,7 @@ impl Emitter<'_> {
             // even `target` from odd `o_before`, `o_after`, each in a block of its own.
             let lift = |w: &mut Writer, step: &Step, target: &str, a: &str, b: &str| {
                 let (before, after) = (a.to_string(), b.to_string());
-                let first = step.offsets().0;
+                let first = reads_from(step.target);
                 w.block("", |w| {
                     self.step_body(
                         w,

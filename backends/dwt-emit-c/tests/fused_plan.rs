@@ -566,6 +566,7 @@ fn cuda_volumes_of_two_tap_programs_lift_their_first_level_in_one_pass() {
         "DeslauriersDubuc97",
         "DeslauriersDubuc137",
         "HaarNoShift",
+        "HaarWithShift",
         "Fidelity",
         "Daubechies97Integer",
     ] {
@@ -590,6 +591,16 @@ fn cuda_volumes_of_two_tap_programs_lift_their_first_level_in_one_pass() {
     )
     .unwrap();
     assert!(cuda(&clamped, Forward, I32, &volume).volume.is_some());
+    // One-tap steps (Haar's, above, and these), a step reaching two samples away, or three
+    // steps, are not the kernel's.
+    for text in [
+        "wavelet F { odd -= even[1]; even += (odd[-1] + 1) >> 1; }",
+        "wavelet R { odd -= (even[-1] + even[2] + 1) >> 1; even += (odd[-1] + odd[0] + 2) >> 2; }",
+        "wavelet S { odd -= even[0]; even += (odd[0] + 1) >> 1; odd -= even[0]; }",
+    ] {
+        let w = dwt_ir::parse_wavelet(text).unwrap();
+        assert!(cuda(&w, Forward, I32, &volume).volume.is_none(), "{text}");
+    }
 }
 
 #[test]
