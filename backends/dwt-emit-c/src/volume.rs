@@ -310,6 +310,22 @@ impl Emitter<'_> {
                     )
                 });
             };
+            // The pending odd plane (P) predicted from the even one before it (E) and the next
+            // (`next_even`), then E updated from the odd plane before it (O; itself where
+            // `first`, the volume's start) and the new one, both stored: planes `z`.
+            let depth_pair = |w: &mut Writer, first: &str, next_even: &str, z: [&str; 2]| {
+                w.line(format!("const int first = {first};"));
+                w.line("#pragma unroll");
+                w.block(format!("for (int j = 0; j < {sy}; ++j)"), |w| {
+                    w.line(format!("{t} of = P[j];"));
+                    lift(w, predict, "of", "E[j]", next_even);
+                    w.line(format!("const {t} below = first ? of : O[j];"));
+                    lift(w, update, "E[j]", "below", "of");
+                    w.line("O[j] = of;");
+                });
+                store(w, z[0], false, "E");
+                store(w, z[1], true, "O");
+            };
             w.line("#pragma unroll");
             w.block(format!("for (int k = 0; k < {}; ++k)", STAGES - 1), |w| {
                 w.line("if (r0 + k < r1) load(r0 + k, k);");
@@ -409,17 +425,7 @@ impl Emitter<'_> {
                     w.comment("plane p - 2 updated (the odd plane before it clamped at the volume's start).");
                     w.block("if (k == 0)", |w| {
                         w.block("if (p >= r0 + 2)", |w| {
-                            w.line("const int first = p == 2;");
-                            w.line("#pragma unroll");
-                            w.block(format!("for (int j = 0; j < {sy}; ++j)"), |w| {
-                                w.line(format!("{t} of = P[j];"));
-                                lift(w, predict, "of", "E[j]", "col[j + 2]");
-                                w.line(format!("const {t} below = first ? of : O[j];"));
-                                lift(w, update, "E[j]", "below", "of");
-                                w.line("O[j] = of;");
-                            });
-                            store(w, "p - 2", false, "E");
-                            store(w, "p - 1", true, "O");
+                            depth_pair(w, "p == 2", "col[j + 2]", ["p - 2", "p - 1"])
                         });
                         w.line("#pragma unroll");
                         w.line(format!("for (int j = 0; j < {sy}; ++j) E[j] = col[j + 2];"));
@@ -434,17 +440,7 @@ impl Emitter<'_> {
             w.comment("and update depth - 2; depth odd, update depth - 1 (the odd after it clamped to depth - 2).");
             w.block("if (r1 == depth)", |w| {
                 w.block("if ((depth & 1) == 0)", |w| {
-                    w.line("const int first = depth == 2;");
-                    w.line("#pragma unroll");
-                    w.block(format!("for (int j = 0; j < {sy}; ++j)"), |w| {
-                        w.line(format!("{t} of = P[j];"));
-                        lift(w, predict, "of", "E[j]", "E[j]");
-                        w.line(format!("const {t} below = first ? of : O[j];"));
-                        lift(w, update, "E[j]", "below", "of");
-                        w.line("O[j] = of;");
-                    });
-                    store(w, "depth - 2", false, "E");
-                    store(w, "depth - 1", true, "O");
+                    depth_pair(w, "depth == 2", "E[j]", ["depth - 2", "depth - 1"])
                 });
                 w.block("else", |w| {
                     w.line("#pragma unroll");
