@@ -127,6 +127,26 @@ macro_rules! within {
 within!(f32, 1e-5);
 within!(f64, 1e-12);
 
+/// For a backend's own tests of what it reads from its environment: runs test `test` of the
+/// calling test binary again in a child process (`--exact --ignored --nocapture`) with `env`
+/// set, and returns the first line of its output that starts with one of `prefixes`. Panics,
+/// with the child's output, where the child fails or prints no such line.
+pub fn child_test_line(test: &str, env: &[(&str, &str)], prefixes: &[&str]) -> String {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let out = std::process::Command::new(exe)
+        .args(["--exact", test, "--ignored", "--nocapture"])
+        .envs(env.iter().copied())
+        .output()
+        .expect("the test binary runs again as a child");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{test} failed in the child:\n{text}");
+    text.lines()
+        .find(|l| prefixes.iter().any(|p| l.starts_with(p)))
+        .unwrap_or_else(|| panic!("no line starting with {prefixes:?} from {test}:\n{text}"))
+        .to_string()
+}
+
 /// Runs `request` on `backend` and on the CPU reference, both from `input`; `Ok(false)` when the
 /// backend refused it as unsupported.
 pub fn matches_reference<E: Compare>(

@@ -163,23 +163,11 @@ fn device_variable_child() {
 }
 
 fn with_device_variable(value: &str) -> String {
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "device_variable_child",
-            "--ignored",
-            "--nocapture",
-        ])
-        .env(DEVICE_ENV, value)
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{text}");
-    text.lines()
-        .find(|l| l.starts_with("DEVICE=") || l.starts_with("ERROR="))
-        .unwrap_or_else(|| panic!("no DEVICE or ERROR line in:\n{text}"))
-        .to_string()
+    dwt_runtime::conformance::child_test_line(
+        "device_variable_child",
+        &[(DEVICE_ENV, value)],
+        &["DEVICE=", "ERROR="],
+    )
 }
 
 #[test]
