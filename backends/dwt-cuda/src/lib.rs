@@ -734,19 +734,10 @@ impl CudaBackend {
                 }
             }
         }
-        // A plan that may not read the data as its source (the one-pass volume kernel's) would
-        // first copy the data when run in place: there the plan without that kernel runs
-        // instead, which transforms the data where it lies.
-        let in_place = match plan.runs_in_place() || module.volume.is_none() {
-            true => None,
-            false => {
-                let mut without = module.clone();
-                without.volume = None;
-                dwt_emit_c::plan(&without, &request.shape, request.levels)
-                    .ok()
-                    .filter(|p| p.runs_in_place())
-            }
-        };
+        // Where this plan would first copy the data when run in place (the one-pass volume
+        // kernel's), the plan without that kernel runs in place instead.
+        let in_place = dwt_emit_c::plan_in_place(&module, &request.shape, request.levels)
+            .map_err(unsupported)?;
         let source =
             module.source_for_plans(&[&plan].into_iter().chain(&in_place).collect::<Vec<_>>());
         Ok(Emitted {

@@ -57,7 +57,7 @@ pub use even_rows::{EVEN_ROWS_MIN_SAMPLES, EVEN_ROWS_THREADS};
 pub use level_pair::{
     LevelPairPass, LEVEL_PAIRS_MIN_SAMPLES, LEVEL_PAIR_SEGMENT, LEVEL_PAIR_THREADS, LEVEL_PAIR_TILE,
 };
-pub use plan::{plan, Axis, BandCopy, Buffer, Launch, LaunchPlan, Pass, Step};
+pub use plan::{plan, plan_in_place, Axis, BandCopy, Buffer, Launch, LaunchPlan, Pass, Step};
 pub use pyramid::{pair_local, PyramidPass, PYRAMID_MAX_DEPTH, PYRAMID_THREADS};
 pub use row_segments::{RowSegments, ROW_SEGMENT_WIDTH};
 pub use tile::{EdgeTiles, TilePass, MAX_TILE_BYTES};

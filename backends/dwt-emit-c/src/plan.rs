@@ -320,6 +320,32 @@ fn int(v: usize) -> Result<i32, String> {
 /// depth pass (or a row longer than `LaunchConfig::row_limit`) without vertical kernels, and sizes past the
 /// kernels' 32-bit indices.
 pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<LaunchPlan, String> {
+    plan_with(module, shape, levels, true)
+}
+
+/// The plan an executor runs in place (no source buffer) where [`plan`]'s would first copy the
+/// data there: the same transform without the one-pass volume kernel ([`VolumePass`]), which
+/// reads a source and writes the data, so that the data is lifted where it lies. `None` where
+/// [`plan`]'s runs in place itself.
+pub fn plan_in_place(
+    module: &KernelModule,
+    shape: &[usize],
+    levels: u32,
+) -> Result<Option<LaunchPlan>, String> {
+    if plan(module, shape, levels)?.runs_in_place() {
+        return Ok(None);
+    }
+    let without = plan_with(module, shape, levels, false)?;
+    Ok(without.runs_in_place().then_some(without))
+}
+
+/// [`plan`], taking the one-pass volume kernel where `one_pass` and the module has it.
+fn plan_with(
+    module: &KernelModule,
+    shape: &[usize],
+    levels: u32,
+    one_pass: bool,
+) -> Result<LaunchPlan, String> {
     let dims = shape.len();
     if !(1..=3).contains(&dims) {
         return Err(format!("{dims} axes: the kernels take 1 to 3"));
@@ -337,7 +363,9 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
     if module.config.strategy == Strategy::Fused {
         let fused = match *shape {
             [height, width] => fused(module, [height, width], levels)?,
-            [depth, height, width] => fused_volume(module, [depth, height, width], levels)?,
+            [depth, height, width] => {
+                fused_volume(module, [depth, height, width], levels, one_pass)?
+            }
             _ => None,
         };
         if let Some(fused) = fused {
@@ -954,6 +982,7 @@ fn fused_volume(
     module: &KernelModule,
     [depth, height, width]: [usize; 3],
     levels: u32,
+    one_pass: bool,
 ) -> Result<Option<LaunchPlan>, String> {
     let Ok(tile) = &module.tile else {
         return Ok(None);
@@ -994,7 +1023,7 @@ fn fused_volume(
     let one_pass = module
         .volume
         .as_ref()
-        .filter(|_| module.direction == Direction::Forward)
+        .filter(|_| one_pass && module.direction == Direction::Forward)
         .map(|v| volume_launch(v, [depth, height, width]))
         .transpose()?
         .flatten();

@@ -529,6 +529,17 @@ fn cuda_volumes_of_two_tap_programs_lift_their_first_level_in_one_pass() {
         assert_eq!(l[2].buffers, [Buffer::Scratch, Buffer::Data]);
         assert!(p.reads_source && !p.source_may_be_data && !p.runs_in_place());
         assert_eq!(p.scratch, 20 * 30 * 40);
+        // In place, the plan without the kernel: the tile kernel and the depth pass per level,
+        // the data lifted where it lies.
+        let in_place = dwt_emit_c::plan_in_place(&m, &[20, 30, 40], 2)
+            .unwrap()
+            .expect("an in-place plan");
+        assert!(in_place.runs_in_place());
+        assert_eq!(
+            passes(&in_place),
+            [Pass::Fused, Pass::Window(Axis::Z)].repeat(2),
+            "{name}"
+        );
         // One level: one launch, no scratch; groups of 64x32 tiles and 32 planes.
         let p = plan(&m, &[512, 512, 512], 1).unwrap();
         assert_eq!(passes(&p), [Pass::Volume]);
@@ -545,7 +556,13 @@ fn cuda_volumes_of_two_tap_programs_lift_their_first_level_in_one_pass() {
         let p = plan(&m, &[20, 30, 40], 1).unwrap();
         assert_eq!(passes(&p), [Pass::Fused, Pass::Window(Axis::Z)]);
         assert!(p.source_may_be_data);
+        // A plan that runs in place needs no other.
+        assert_eq!(dwt_emit_c::plan_in_place(&m, &[20, 30, 40], 1), Ok(None));
     }
+    assert_eq!(
+        dwt_emit_c::plan_in_place(&module("LeGall53", Forward, &volume), &[20, 30, 40], 2),
+        Ok(None)
+    );
     // Not for OpenCL, inverses, i16 or f64, images, or programs of other steps.
     assert!(module("LeGall53", Forward, &volume).volume.is_none());
     assert!(cuda(by_name("LeGall53"), Inverse, I32, &volume)
