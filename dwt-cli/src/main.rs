@@ -915,55 +915,51 @@ fn list() -> Result<()> {
     write_stdout(&o)
 }
 
-/// The CUDA devices, the one the backend runs on marked `*` (where `DWT_CUDA_DEVICE` names one).
+/// The CUDA devices, the one the backend runs on marked `*`.
 #[cfg(feature = "cuda")]
 fn cuda_devices(o: &mut String) {
-    use lifting::cuda::{CudaBackend, DEVICE_ENV};
-    let _ = writeln!(
+    use lifting::cuda::{ordinal_from_env, CudaBackend, DEVICE_ENV};
+    let listed = CudaBackend::devices().ok().map(|names| {
+        let chosen = ordinal_from_env().ok().map(|o| o.unwrap_or(0));
+        let lines = names.iter().enumerate().map(|(i, n)| format!("{i} {n}"));
+        (lines.collect(), chosen)
+    });
+    device_lines(
         o,
-        "cuda devices (select with {DEVICE_ENV}: an ordinal; unset, 0):"
+        format!("cuda devices (select with {DEVICE_ENV}: an ordinal; unset, 0):"),
+        listed,
     );
-    match CudaBackend::devices() {
-        Ok(names) => {
-            let chosen = std::env::var(DEVICE_ENV)
-                .ok()
-                .map(|v| v.trim().to_string())
-                .filter(|v| !v.is_empty())
-                .map_or(Some(0), |v| v.parse::<usize>().ok());
-            for (i, name) in names.iter().enumerate() {
-                let mark = if chosen == Some(i) { '*' } else { ' ' };
-                let _ = writeln!(o, "  {mark} {i} {name}");
-            }
-        }
-        // The backend's line above says why.
-        Err(_) => {
-            let _ = writeln!(o, "    none");
-        }
-    }
 }
 
 /// The OpenCL devices, the one the backend runs on marked `*`.
 #[cfg(feature = "opencl")]
 fn opencl_devices(o: &mut String) {
     use lifting::opencl::{DeviceSelector, OpenClBackend, DEVICE_ENV};
-    let _ = writeln!(
+    let listed = OpenClBackend::devices().ok().map(|devices| {
+        let chosen = DeviceSelector::from_env()
+            .and_then(|s| s.choose(&devices, DEVICE_ENV))
+            .ok();
+        (devices.iter().map(ToString::to_string).collect(), chosen)
+    });
+    device_lines(
         o,
-        "opencl devices (select with {DEVICE_ENV}: a platform:device index, gpu, accelerator, cpu or a part of a name; unset, the first GPU):"
+        format!("opencl devices (select with {DEVICE_ENV}: a platform:device index, gpu, accelerator, cpu or a part of a name; unset, the first GPU):"),
+        listed,
     );
-    match OpenClBackend::devices() {
-        Ok(devices) => {
-            let chosen = DeviceSelector::from_env()
-                .and_then(|s| s.choose(&devices, DEVICE_ENV))
-                .ok();
-            for (i, d) in devices.iter().enumerate() {
-                let mark = if chosen == Some(i) { '*' } else { ' ' };
-                let _ = writeln!(o, "  {mark} {d}");
-            }
-        }
-        // The backend's line above says why.
-        Err(_) => {
-            let _ = writeln!(o, "    none");
-        }
+}
+
+/// A backend's devices under `header`, the one it runs on marked `*`; `none` where it lists
+/// none (the backend's line above says why).
+#[cfg(any(feature = "opencl", feature = "cuda"))]
+fn device_lines(o: &mut String, header: String, listed: Option<(Vec<String>, Option<usize>)>) {
+    let _ = writeln!(o, "{header}");
+    let Some((devices, chosen)) = listed else {
+        let _ = writeln!(o, "    none");
+        return;
+    };
+    for (i, d) in devices.iter().enumerate() {
+        let mark = if chosen == Some(i) { '*' } else { ' ' };
+        let _ = writeln!(o, "  {mark} {d}");
     }
 }
 

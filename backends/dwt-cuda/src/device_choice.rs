@@ -20,8 +20,9 @@ pub(crate) fn parse_ordinal(text: &str) -> Result<Option<usize>, String> {
     }
 }
 
-/// The ordinal [`DEVICE_ENV`] names (`None` where unset or empty).
-pub(crate) fn ordinal_from_env() -> Result<Option<usize>, String> {
+/// The ordinal [`DEVICE_ENV`] names (`None` where unset or empty: device 0), or why it names
+/// none.
+pub fn ordinal_from_env() -> Result<Option<usize>, String> {
     match std::env::var(DEVICE_ENV) {
         Ok(text) => parse_ordinal(&text),
         Err(std::env::VarError::NotPresent) => Ok(None),

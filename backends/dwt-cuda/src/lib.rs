@@ -69,7 +69,7 @@ use dwt_runtime::{
     PrepareReport, PreparedCache, PreparedTransform, Request, Samples,
 };
 
-pub use device_choice::DEVICE_ENV;
+pub use device_choice::{ordinal_from_env, DEVICE_ENV};
 pub use dwt_emit_c::{LaunchConfig, Strategy};
 pub use graph::{GraphCounts, KEPT as GRAPHS_KEPT};
 #[doc(hidden)]
