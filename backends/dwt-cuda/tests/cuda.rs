@@ -1375,25 +1375,28 @@ fn devices_open_by_ordinal_and_refuse_each_other_s_data() {
 }
 
 /// The one-pass volume kernel (a 3-D forward's first level, the depth lifting in registers) of
-/// LeGall 5/3 in i32 and CDF 5/3 in f32 against the CPU reference: odd and even sides, volumes
-/// of several segments of planes, tiles inside the rows (16-byte loads) and at their edges,
-/// bands short of a tile, 1 to 3 levels, both layouts, out of place and in place (where the
-/// plan first copies the data: the kernel must not read what it writes).
+/// one pair of steps (LeGall 5/3 in i32, CDF 5/3 in f32) and two (the integer Daubechies 9/7 in
+/// i32, CDF 9/7 in f32) against the CPU reference, the integer programs exactly: odd and even
+/// sides, volumes of several segments of planes, tiles inside the rows (16-byte loads) and at
+/// their edges, bands short of a tile, sides shorter than the halo (reflected more than once),
+/// 1 to 3 levels, both layouts; the integer programs also in place (the plan without the kernel).
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn one_pass_volumes_match_the_reference() {
     let b = CudaBackend::new().expect("a CUDA device");
     let stream = b.stream();
-    let shapes: [&[usize]; 6] = [
+    let shapes: [&[usize]; 8] = [
         &[37, 45, 70],
         &[36, 45, 70],
         &[70, 40, 200],
         &[2, 2, 2],
+        &[3, 2, 5],
         &[33, 3, 132],
         &[65, 64, 64],
+        &[68, 36, 68],
     ];
     let mut runs = 0;
-    for name in ["LeGall53", "Cdf53"] {
+    for name in ["LeGall53", "Cdf53", "Daubechies97Integer", "Cdf97"] {
         let w = dwt_catalogue::by_name(name).unwrap();
         for shape in shapes {
             for levels in 1..=3u32 {
@@ -1409,7 +1412,7 @@ fn one_pass_volumes_match_the_reference() {
                         layout,
                     };
                     let what = format!("{name} {shape:?} {levels} levels {layout:?}");
-                    if name == "LeGall53" {
+                    if w.kind == dwt_ir::ElementKind::Integer {
                         let plan = b.launch_plan(&req, dwt_ir::ElementType::I32).unwrap();
                         assert!(
                             matches!(&plan.steps[0], Step::Launch(l) if l.pass == Pass::Volume),
@@ -1459,5 +1462,5 @@ fn one_pass_volumes_match_the_reference() {
             }
         }
     }
-    assert!(runs >= 50, "{runs}");
+    assert!(runs >= 130, "{runs}");
 }

@@ -92,7 +92,8 @@ fn check_module(
     // The interleaved 2-D forwards' even rows.
     expected.extend(module.even_rows.clone());
     expected.extend(module.level_pair.as_ref().map(|p| p.kernel.clone()));
-    // The one-pass volume kernel of the 3-D forwards of LeGall 5/3 (i32) and CDF 5/3 (f32).
+    // The one-pass volume kernel of the 3-D forwards of two-tap pairs of steps: LeGall 5/3 and
+    // the integer Daubechies 9/7 (i32), CDF 5/3 and CDF 9/7 (f32).
     expected.extend(module.volume.as_ref().map(|v| v.kernel.clone()));
     // Their first level's tile kernel runs by default on images of EVEN_ROWS_MIN_SAMPLES or
     // more, on those requests' tiles: checked there (below). Here it need only compile (on

@@ -11,7 +11,7 @@ use crate::plan::LaunchPlan;
 use crate::pyramid::{pair_local, PyramidPass, PYRAMID_MAX_DEPTH};
 use crate::row_segments::{row_segments, step_margins, RowSegments, ROW_SEGMENT_WIDTH};
 use crate::tile::TilePass;
-use crate::volume::{two_tap_steps, volume_element, VolumePass};
+use crate::volume::{two_tap_pairs, volume_element, VolumePass};
 use crate::writer::{mentions, Writer};
 use dwt_ir::{ElementType, Layout};
 
@@ -479,7 +479,7 @@ pub fn emit_module(
         kernels.push(kernel(&name, true, &|w| e.even_rows(w, &name)));
         name
     });
-    let volume_steps = two_tap_steps(&program, wavelet.boundary).filter(|_| {
+    let volume_steps = two_tap_pairs(&program, wavelet.boundary).filter(|_| {
         config.planes
             && config.one_pass_volumes
             && config.strategy == Strategy::Fused
@@ -492,7 +492,7 @@ pub fn emit_module(
         let name = dialect.kernel_name(&prefix, elem, "volume");
         kernels.push(ModuleKernel {
             helpers: e.volume_helpers(),
-            ..kernel(&name, false, &|w| e.volume(w, &name, steps))
+            ..kernel(&name, false, &|w| e.volume(w, &name, &steps))
         });
         VolumePass { kernel: name }
     });

@@ -22,8 +22,8 @@
 //!   recomputed by neighbouring groups; the planner runs a large image's first two levels with
 //!   it where the sides are multiples of its tiles;
 //! - a one-pass volume kernel ([`VolumePass`], module `volume`): the first level of a 3-D
-//!   forward in one launch, for programs of two two-tap symmetric steps in 4-byte samples, in
-//!   CUDA: each group lifts an x-y tile along x and y per plane and keeps its columns' samples
+//!   forward in one launch, for programs of one or two pairs of two-tap symmetric steps in
+//!   4-byte samples, in CUDA: each group lifts an x-y tile along x and y per plane and keeps its columns' samples
 //!   in registers along z, where the depth steps run;
 //! - an even-rows pass (module `even_rows`): an interleaved forward over several levels writes
 //!   the image's even rows whole at the end, from the first level's subband (0, 1) (kept compact
@@ -343,8 +343,9 @@ pub struct LaunchConfig {
     pub level_pairs_from: Option<usize>,
     /// Whether the fused plan lifts the first level of a 3-D forward in one launch, the depth
     /// lifting in registers ([`VolumePass`]), where the dialect has the kernel (CUDA), the
-    /// samples are 4 bytes and the program is two two-tap symmetric steps (LeGall 5/3, CDF
-    /// 5/3): on by default; off, the tile kernel and the depth pass, for comparison.
+    /// samples are 4 bytes and the program is one or two pairs of two-tap symmetric steps
+    /// (LeGall 5/3, CDF 5/3, the integer Daubechies 9/7, CDF 9/7): on by default; off, the tile
+    /// kernel and the depth pass, for comparison.
     pub one_pass_volumes: bool,
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused
     /// plan of a 3-D transform) rather than one image; the 2-D kernel stays free of the plane

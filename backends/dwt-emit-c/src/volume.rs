@@ -1,20 +1,21 @@
 //! The one-pass volume kernel: the first level of a 3-D forward in one launch, the depth lifting
-//! in registers, for programs of two two-tap symmetric steps (a predict from `even[0]`,
-//! `even[1]`, then an update from `odd[-1]`, `odd[0]`, each of one coefficient: LeGall 5/3,
-//! CDF 5/3) in 4-byte samples, in CUDA (shuffles and `cp.async`).
+//! in registers, for programs of one or two pairs of two-tap symmetric steps (a predict from
+//! `even[0]`, `even[1]`, then an update from `odd[-1]`, `odd[0]`, each of one coefficient:
+//! LeGall 5/3, CDF 5/3, the integer Daubechies 9/7, CDF 9/7), with a scale after them or none,
+//! in 4-byte samples, in CUDA (shuffles and `cp.async`).
 //!
 //! The fused plan's other 3-D levels move the band through memory twice (the tile kernel on
 //! every x-y plane, then the depth pass). Here each group owns an x-y tile of
-//! [`VOLUME_TILE`] samples and a segment of [`VOLUME_SEGMENT`] planes (with two planes of margin
-//! before it and one after where the volume goes on). Per plane the tile and its halo arrive by
+//! [`VOLUME_TILE`] samples and a segment of [`VOLUME_SEGMENT`] planes (with a margin of planes
+//! on either side, as many as the steps reach). Per plane the tile and its halo arrive by
 //! `cp.async` into one of three buffers (two planes in flight, in 16-byte chunks where the tile
 //! lies inside the rows); half a warp lifts each row from 16-byte reads, neighbours by shuffles;
 //! each work-item lifts a column segment of [`VOLUME_COLUMN`] samples in registers, and those
 //! samples are its own along z: the depth steps run in registers, with no barrier, and each
-//! finished sample goes to its subband place. The halo is loaded reflected at the volume's
-//! edges, which for such steps is the clamp rule and whole-sample symmetry alike. A hand-written
-//! LeGall 5/3 form of this kernel took 0.58 of the two passes' time at 512^3 on an H200
-//! (BENCHMARKS.md).
+//! finished sample goes to its subband place. The halo, along x, y and z alike, is loaded
+//! reflected at the volume's edges, which for such steps is the clamp rule and whole-sample
+//! symmetry alike. A hand-written LeGall 5/3 form of this kernel took 0.58 of the two passes'
+//! time at 512^3 on an H200 (BENCHMARKS.md).
 
 use dwt_ir::{Boundary, Coeff, ElementType, Layout, Op, Phase, Program, Step};
 
@@ -30,13 +31,23 @@ pub const VOLUME_THREADS: usize = 256;
 pub const VOLUME_SEGMENT: usize = 32;
 /// Samples of a column a work-item lifts along y and keeps along z.
 pub const VOLUME_COLUMN: usize = 8;
-/// Groups a multiprocessor holds (the register budget: 80 a work-item).
-const GROUPS_PER_MULTIPROCESSOR: usize = 3;
-/// The halo loaded before the tile along x (a 16-byte chunk) and on either side along y.
+/// The halo loaded before and after the tile along x: a 16-byte chunk, which the most pairs
+/// of steps reach (two samples a pair before the tile, one fewer after it).
 const HALO_X: usize = 4;
-const HALO_Y: usize = 2;
+/// The most pairs of steps the kernel lifts (the halo along x).
+const MAX_PAIRS: usize = HALO_X / 2;
 /// Planes of the tile in local memory at once: one lifted while two are in flight.
 const STAGES: usize = 3;
+
+/// Groups a multiprocessor holds for programs of `pairs` pairs of steps: the register budget
+/// (80 a work-item at three, 128 at two) against the registers the depth steps keep, eight
+/// samples a plane for `2 * pairs + 1` planes; more pairs at three groups spill.
+fn groups_per_multiprocessor(pairs: usize) -> usize {
+    match pairs {
+        1 => 3,
+        _ => 2,
+    }
+}
 
 /// The one-pass volume kernel of a module ([`crate::KernelModule::volume`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,31 +55,49 @@ pub struct VolumePass {
     pub kernel: String,
 }
 
-/// The predict and the update of `program` where the one-pass kernel lifts it (see the module
-/// doc), with the scale after them if any; `None` otherwise. The predict (odd) reads `even[0]`
-/// and `even[1]`, the update (even) `odd[-1]` and `odd[0]`, each with one coefficient: steps
-/// symmetric about their target, which keep a whole-sample symmetric line symmetric, so that
-/// the halo loaded reflected at a line's ends lifts to what the clamp rule and whole-sample
-/// symmetry read (LeGall 5/3, CDF 5/3). A one-tap step (Haar's) is not: at an odd length the
-/// reflected halo's lifted value is not the clamped one. Periodic lines are not reflected.
-pub(crate) fn two_tap_steps(program: &Program, boundary: Boundary) -> Option<[&Step; 2]> {
+/// The steps of `program` in pairs (predict, update) where the one-pass kernel lifts it (see
+/// the module doc), `None` otherwise: at most [`MAX_PAIRS`] pairs, then a scale or nothing.
+/// Each predict (odd) reads `even[0]` and `even[1]`, each update (even) `odd[-1]` and `odd[0]`,
+/// each with one coefficient: steps symmetric about their target, which keep a whole-sample
+/// symmetric line symmetric, so that the halo loaded reflected at a line's ends lifts to what
+/// the clamp rule and whole-sample symmetry read (LeGall 5/3, CDF 5/3, the integer Daubechies
+/// 9/7, CDF 9/7). A one-tap step (Haar's) is not: at an odd length the reflected halo's lifted
+/// value is not the clamped one. Periodic lines are not reflected.
+pub(crate) fn two_tap_pairs(program: &Program, boundary: Boundary) -> Option<Vec<[&Step; 2]>> {
     if boundary == Boundary::Periodic {
         return None;
     }
-    let (predict, update) = match &program.ops[..] {
-        [Op::Lift(p), Op::Lift(u)] | [Op::Lift(p), Op::Lift(u), Op::Scale { .. }] => (p, u),
-        _ => None?,
+    let lifts = match &program.ops[..] {
+        [lifts @ .., Op::Scale { .. }] => lifts,
+        lifts => lifts,
     };
-    let symmetric = |s: &Step, target: Phase| {
-        let first = reads_from(target);
-        let terms: Vec<(i32, Coeff)> = s.taps.terms().collect();
-        s.target == target
-            && terms.len() == 2
-            && terms[0].0 == first
-            && terms[1].0 == first + 1
-            && terms[0].1 == terms[1].1
-    };
-    (symmetric(predict, Phase::Odd) && symmetric(update, Phase::Even)).then_some([predict, update])
+    fn symmetric(op: &Op, target: Phase) -> Option<&Step> {
+        match op {
+            Op::Lift(s) => {
+                let first = reads_from(target);
+                let terms: Vec<(i32, Coeff)> = s.taps.terms().collect();
+                let two_tap = s.target == target
+                    && terms.len() == 2
+                    && terms[0].0 == first
+                    && terms[1].0 == first + 1
+                    && terms[0].1 == terms[1].1;
+                two_tap.then_some(s)
+            }
+            _ => None,
+        }
+    }
+    if lifts.is_empty() || lifts.len() % 2 != 0 || lifts.len() / 2 > MAX_PAIRS {
+        return None;
+    }
+    lifts
+        .chunks(2)
+        .map(|pair| {
+            Some([
+                symmetric(&pair[0], Phase::Odd)?,
+                symmetric(&pair[1], Phase::Even)?,
+            ])
+        })
+        .collect()
 }
 
 /// The nearer of the two source offsets a step of `target` may read: `even[0]` for an odd
@@ -86,20 +115,31 @@ pub(crate) fn volume_element(elem: ElementType) -> bool {
 }
 
 impl Emitter<'_> {
-    /// The one-pass volume kernel `name` (see the module doc): `(src, dst, depth, rows, cols,
-    /// segment)`, the volume contiguous (`cols` samples a row, `rows * cols` a plane), `dst`
-    /// another buffer than `src`; groups `[cols / 64, rows / 32, depth / segment]` (rounded up)
-    /// of [`VOLUME_THREADS`].
-    pub(crate) fn volume(&self, w: &mut Writer, name: &str, [predict, update]: [&Step; 2]) {
+    /// The one-pass volume kernel `name` (see the module doc) for the steps `pairs`: `(src,
+    /// dst, depth, rows, cols, segment)`, the volume contiguous (`cols` samples a row, `rows *
+    /// cols` a plane), `dst` another buffer than `src`; groups `[cols / 64, rows / 32, depth /
+    /// segment]` (rounded up) of [`VOLUME_THREADS`].
+    pub(crate) fn volume(&self, w: &mut Writer, name: &str, pairs: &[[&Step; 2]]) {
         let d = self.d;
         let t = d.storage_type(self.elem);
-        let vec4 = format!("{t}4");
         let [tx, ty] = VOLUME_TILE;
         let sy = VOLUME_COLUMN;
-        let (lx, ly) = (tx + 2 * HALO_X, ty + 2 * HALO_Y);
+        let n = pairs.len();
+        assert!((1..=MAX_PAIRS).contains(&n), "{n} pairs of steps");
+        // The steps in order, and how far each reaches: a target of step `s` is needed within
+        // `reach(s)` samples of the tile (or column segment, or plane segment), the last step's
+        // within it; each step before reads one sample further on either side.
+        let steps: Vec<&Step> = pairs.iter().flatten().copied().collect();
+        let reach = |s: usize| 2 * n - 1 - s;
+        // Along y and z the steps reach 2n samples before and 2n - 1 after; the tile loads 2n
+        // rows on either side, which keeps its row count even (the row pass below).
+        let ey = 2 * n;
+        let ex = HALO_X;
+        let (lx, ly) = (tx + 2 * ex, ty + 2 * ey);
         let pitch = lx;
         let chunks = lx / 4;
         let threads = VOLUME_THREADS;
+        let groups = groups_per_multiprocessor(n);
         assert_eq!(tx, 64, "half a warp lifts a row of 64 along x");
         assert_eq!(
             threads / tx * sy,
@@ -111,25 +151,41 @@ impl Emitter<'_> {
             true => format!("pre_shift({x})"),
             false => x.to_string(),
         };
-        let [ex, ey] = [HALO_X, HALO_Y];
+        // The target `target` of `step` lifted from `before` (the nearer source: even[0] or
+        // odd[-1]) and `after`, in a block of its own.
+        let lift = |w: &mut Writer, step: &Step, target: &str, before: &str, after: &str| {
+            let first = reads_from(step.target);
+            w.block("", |w| {
+                self.step_body(
+                    w,
+                    step,
+                    target,
+                    &|k| match k - i64::from(first) {
+                        0 => before.to_string(),
+                        _ => after.to_string(),
+                    },
+                    true,
+                )
+            });
+        };
         w.comment(format!(
             "One-pass volume kernel: the first level of a 3-D forward, a group per {tx}x{ty} x-y tile and"
         ));
-        w.comment(
-            "`segment` planes (two of margin before, one after, where the volume goes on). Per plane the",
-        );
         w.comment(format!(
-            "tile and its halo ({ex} before and after along x, {ey} along y, reflected at the volume's edges)"
+            "`segment` planes ({} of margin before, {} after). Per plane the tile and its halo ({ex} before and",
+            2 * n,
+            2 * n - 1
         ));
         w.comment(format!(
-            "arrive by cp.async into one of {STAGES} buffers, half a warp lifts each row from 16-byte reads,"
+            "after along x, {ey} along y; along x, y and z reflected at the volume's edges) arrive by cp.async"
         ));
         w.comment(format!(
-            "and each work-item lifts {sy} samples of a column in registers and keeps them along z: the"
+            "into one of {STAGES} buffers, half a warp lifts each row from 16-byte reads, and each work-item"
         ));
-        w.comment(
-            "depth steps run in registers, each finished sample stored to its subband place.",
-        );
+        w.comment(format!(
+            "lifts {sy} samples of a column in registers and keeps them along z: the depth steps run in"
+        ));
+        w.comment("registers, each finished sample stored to its subband place.");
         let sig = d
             .kernel_signature(
                 name,
@@ -146,7 +202,7 @@ impl Emitter<'_> {
             )
             .replace(
                 &format!("__launch_bounds__({threads})"),
-                &format!("__launch_bounds__({threads}, {GROUPS_PER_MULTIPROCESSOR})"),
+                &format!("__launch_bounds__({threads}, {groups})"),
             );
         self.kernel_block(w, sig, |w| {
             w.line(format!(
@@ -159,7 +215,17 @@ impl Emitter<'_> {
                 "const int x0 = (int)blockIdx.x * {tx}, y0 = (int)blockIdx.y * {ty};"
             ));
             w.line("const int seg_lo = (int)blockIdx.z * segment, seg_hi = min(seg_lo + segment, depth);");
-            w.line("const int r0 = max(seg_lo - 2, 0), r1 = min(seg_hi + 1, depth);");
+            w.comment(format!(
+                "Planes r0 (even) to r1: the segment's, {} before and {} after, reflected past the volume's ends;",
+                2 * n,
+                2 * n - 1
+            ));
+            w.comment("one more where the last is even, which the loop lifts with its pair.");
+            w.line(format!(
+                "const int r0 = seg_lo - {}, r1 = seg_hi + {} + (seg_hi & 1);",
+                2 * n,
+                2 * n - 1
+            ));
             w.line("const size_t plane = (size_t)rows * cols;");
             w.comment("Each work-item's loads, the same places in every plane: rows warp, warp + 8, ...");
             w.comment("of the tile, columns lane, lane + 32, ... (reflected at the volume's edges).");
@@ -179,7 +245,9 @@ impl Emitter<'_> {
                 "const int inner_x = (cols & 3) == 0 && x0 >= {ex} && x0 - {ex} + {lx} <= cols && ((unsigned long long)src & 15) == 0;"
             ));
             w.block("auto load = [&](int p, int b)", |w| {
-                w.line(format!("const {t}* sp = src + (size_t)p * plane;"));
+                w.line(format!(
+                    "const {t}* sp = src + (size_t)volume_reflect(p, depth) * plane;"
+                ));
                 w.line(format!("{t}* tb = tile[b];"));
                 w.block("if (inner_x)", |w| {
                     w.block(
@@ -253,10 +321,26 @@ impl Emitter<'_> {
                     self.literal(low)
                 ));
             }
-            w.line(format!("{t} E[{sy}], O[{sy}], P[{sy}];"));
+            // The depth steps' registers: the pending odd plane (P), the even plane before it
+            // (E) and the plane each step but the last lifted last (S0, S1, ...); F, the even
+            // plane the last step finishes.
+            let kept: Vec<String> = (0..2 * n - 1).map(|s| format!("S{s}")).collect();
+            let all: Vec<String> = ["P", "E"]
+                .iter()
+                .map(|r| r.to_string())
+                .chain(kept.iter().cloned())
+                .collect();
+            w.line(format!(
+                "{t} {}, F[{sy}];",
+                all.iter()
+                    .map(|r| format!("{r}[{sy}]"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
             w.line("#pragma unroll");
             w.line(format!(
-                "for (int j = 0; j < {sy}; ++j) E[j] = O[j] = P[j] = {};",
+                "for (int j = 0; j < {sy}; ++j) {}[j] = {};",
+                all.join("[j] = "),
                 self.literal(0.0)
             ));
             // Plane `z`'s stores of `v`: sample j at row gy0 + j (even rows from `even_at`, odd
@@ -292,40 +376,6 @@ impl Emitter<'_> {
                     },
                 );
             };
-            // The predict of odd sample `target` from even samples `e0`, `e1`, and the update of
-            // even `target` from odd `o_before`, `o_after`, each in a block of its own.
-            let lift = |w: &mut Writer, step: &Step, target: &str, a: &str, b: &str| {
-                let (before, after) = (a.to_string(), b.to_string());
-                let first = reads_from(step.target);
-                w.block("", |w| {
-                    self.step_body(
-                        w,
-                        step,
-                        target,
-                        &|k| match k - i64::from(first) {
-                            0 => before.clone(),
-                            _ => after.clone(),
-                        },
-                        true,
-                    )
-                });
-            };
-            // The pending odd plane (P) predicted from the even one before it (E) and the next
-            // (`next_even`), then E updated from the odd plane before it (O; itself where
-            // `first`, the volume's start) and the new one, both stored: planes `z`.
-            let depth_pair = |w: &mut Writer, first: &str, next_even: &str, z: [&str; 2]| {
-                w.line(format!("const int first = {first};"));
-                w.line("#pragma unroll");
-                w.block(format!("for (int j = 0; j < {sy}; ++j)"), |w| {
-                    w.line(format!("{t} of = P[j];"));
-                    lift(w, predict, "of", "E[j]", next_even);
-                    w.line(format!("const {t} below = first ? of : O[j];"));
-                    lift(w, update, "E[j]", "below", "of");
-                    w.line("O[j] = of;");
-                });
-                store(w, z[0], false, "E");
-                store(w, z[1], true, "O");
-            };
             w.line("#pragma unroll");
             w.block(format!("for (int k = 0; k < {}; ++k)", STAGES - 1), |w| {
                 w.line("if (r0 + k < r1) load(r0 + k, k);");
@@ -345,111 +395,224 @@ impl Emitter<'_> {
                         "if (ahead < r1) load(ahead, (ahead - r0) % {STAGES});"
                     ));
                     w.line("else volume_commit();");
-                    w.comment("Rows: half a warp per row, lane q of the half samples 4q..4q+3, neighbours by shuffles.");
-                    w.block("", |w| {
-                        w.line("const int q = lane & 15;");
-                        w.block(
-                            format!(
-                                "for (int r = 2 * warp + (lane >> 4); r < {ly}; r += {})",
-                                threads / 16
-                            ),
-                            |w| {
-                                w.line(format!("const {t}* row = &tile[b][r * {pitch}];"));
-                                w.line(format!(
-                                    "const {vec4} v = *reinterpret_cast<const {vec4}*>(&row[{ex} + 4 * q]);"
-                                ));
-                                w.line(format!(
-                                    "{t} e0 = {}, o0 = {}, e1 = {}, o1 = {};",
-                                    load("v.x"),
-                                    load("v.y"),
-                                    load("v.z"),
-                                    load("v.w")
-                                ));
-                                w.line(format!(
-                                    "{t} en = __shfl_down_sync(0xffffffffu, e0, 1, 16);"
-                                ));
-                                w.line(format!(
-                                    "if (q == 15) en = {};",
-                                    load(&format!("row[{}]", ex + tx))
-                                ));
-                                lift(w, predict, "o0", "e0", "e1");
-                                lift(w, predict, "o1", "e1", "en");
-                                w.line(format!(
-                                    "{t} op = __shfl_up_sync(0xffffffffu, o1, 1, 16);"
-                                ));
-                                w.block("if (q == 0)", |w| {
-                                    w.line(format!(
-                                        "const {t} em = {};",
-                                        load(&format!("row[{}]", ex - 2))
-                                    ));
-                                    w.line(format!("op = {};", load(&format!("row[{}]", ex - 1))));
-                                    lift(w, predict, "op", "em", "e0");
-                                });
-                                lift(w, update, "e0", "op", "o0");
-                                lift(w, update, "e1", "o0", "o1");
-                                w.line(format!(
-                                    "*reinterpret_cast<{vec4}*>(&rowsx[r][4 * q]) = make_{vec4}(e0, o0, e1, o1);"
-                                ));
-                            },
-                        );
-                    });
+                    self.volume_rows(w, &steps, ly, pitch, &load);
                     w.line(d.barrier());
+                    let len = sy + 4 * n - 1;
                     w.comment(format!(
-                        "Columns: {sy} samples from tile row {ey} + {sy} * (tid / {tx}), with 2 above and 1 below."
+                        "Columns: {sy} samples from tile row {ey} + {sy} * (tid / {tx}), with {} above and {} below.",
+                        2 * n,
+                        2 * n - 1
                     ));
-                    w.line(format!("{t} col[{}];", sy + 3));
+                    w.line(format!("{t} col[{len}];"));
                     w.line("#pragma unroll");
                     w.line(format!(
-                        "for (int i = 0; i < {}; ++i) col[i] = rowsx[{ey} + (tid / {tx}) * {sy} - 2 + i][c];",
-                        sy + 3
+                        "for (int i = 0; i < {len}; ++i) col[i] = rowsx[(tid / {tx}) * {sy} + i][c];"
                     ));
-                    for i in (1..sy + 2).step_by(2) {
-                        lift(
-                            w,
-                            predict,
-                            &format!("col[{i}]"),
-                            &format!("col[{}]", i - 1),
-                            &format!("col[{}]", i + 1),
-                        );
+                    // Sample j of the segment is col[2n + j]; step s lifts the targets of its
+                    // phase within reach(s) of the segment.
+                    for (s, step) in steps.iter().enumerate() {
+                        let (lo, hi) = (2 * n - reach(s), 2 * n + sy - 1 + reach(s));
+                        let parity = usize::from(step.target == Phase::Odd);
+                        for i in (lo..=hi).filter(|i| i % 2 == parity) {
+                            lift(
+                                w,
+                                step,
+                                &format!("col[{i}]"),
+                                &format!("col[{}]", i - 1),
+                                &format!("col[{}]", i + 1),
+                            );
+                        }
                     }
-                    for i in (2..sy + 2).step_by(2) {
-                        lift(
-                            w,
-                            update,
-                            &format!("col[{i}]"),
-                            &format!("col[{}]", i - 1),
-                            &format!("col[{}]", i + 1),
-                        );
-                    }
-                    w.comment("Depth, in registers: on an even plane p the odd plane p - 1 is predicted and the even");
-                    w.comment("plane p - 2 updated (the odd plane before it clamped at the volume's start).");
+                    w.comment(
+                        "Depth, in registers: on an even plane p step s lifts plane p - 1 - s, from the planes",
+                    );
+                    w.comment(format!(
+                        "either side as the step before left them; planes p - {} and p - {} are finished.",
+                        2 * n,
+                        2 * n - 1
+                    ));
                     w.block("if (k == 0)", |w| {
                         w.block("if (p >= r0 + 2)", |w| {
-                            depth_pair(w, "p == 2", "col[j + 2]", ["p - 2", "p - 1"])
+                            w.line("#pragma unroll");
+                            w.block(format!("for (int j = 0; j < {sy}; ++j)"), |w| {
+                                // Step s's target is what step s - 2 left (P and E before the
+                                // first two), its sources what step s - 1 left before and the
+                                // value it just made.
+                                let mut after = format!("col[j + {}]", 2 * n);
+                                for (s, step) in steps.iter().enumerate() {
+                                    let target = match s {
+                                        0 => "P[j]".to_string(),
+                                        1 => "E[j]".to_string(),
+                                        _ => format!("S{}[j]", s - 2),
+                                    };
+                                    let before = match s {
+                                        0 => "E[j]".to_string(),
+                                        _ => format!("S{}[j]", s - 1),
+                                    };
+                                    w.line(format!("{t} v{s} = {target};"));
+                                    lift(w, step, &format!("v{s}"), &before, &after);
+                                    after = format!("v{s}");
+                                }
+                                for s in 0..2 * n - 1 {
+                                    w.line(format!("S{s}[j] = v{s};"));
+                                }
+                                w.line(format!("F[j] = v{};", 2 * n - 1));
+                            });
+                            store(w, &format!("p - {}", 2 * n), false, "F");
+                            store(w, &format!("p - {}", 2 * n - 1), true, &kept[2 * n - 2]);
                         });
                         w.line("#pragma unroll");
-                        w.line(format!("for (int j = 0; j < {sy}; ++j) E[j] = col[j + 2];"));
+                        w.line(format!("for (int j = 0; j < {sy}; ++j) E[j] = col[j + {}];", 2 * n));
                     });
                     w.block("else", |w| {
                         w.line("#pragma unroll");
-                        w.line(format!("for (int j = 0; j < {sy}; ++j) P[j] = col[j + 2];"));
+                        w.line(format!("for (int j = 0; j < {sy}; ++j) P[j] = col[j + {}];", 2 * n));
                     });
                 });
             });
-            w.comment("The volume's end: depth even, predict depth - 1 (the even after it clamped to depth - 2)");
-            w.comment("and update depth - 2; depth odd, update depth - 1 (the odd after it clamped to depth - 2).");
-            w.block("if (r1 == depth)", |w| {
-                w.block("if ((depth & 1) == 0)", |w| {
-                    depth_pair(w, "depth == 2", "E[j]", ["depth - 2", "depth - 1"])
-                });
-                w.block("else", |w| {
-                    w.line("#pragma unroll");
-                    w.block(format!("for (int j = 0; j < {sy}; ++j)"), |w| {
-                        lift(w, update, "E[j]", "O[j]", "O[j]");
-                    });
-                    store(w, "depth - 1", false, "E");
-                });
+        });
+    }
+
+    /// The volume kernel's row pass over the `ly` rows of tile buffer `b` into `rowsx`: half a
+    /// warp per row, lane q lifting samples 4q..4q+3, their neighbours by shuffles; lane 0 also
+    /// lifts the halo before the tile (samples -1, -2, ... as `l1`, `l2`, ...) and lane 15 the
+    /// halo after it (samples 64, 65, ... as `h0`, `h1`, ...), each step the targets the steps
+    /// after it read.
+    fn volume_rows(
+        &self,
+        w: &mut Writer,
+        steps: &[&Step],
+        ly: usize,
+        pitch: usize,
+        load: &dyn Fn(&str) -> String,
+    ) {
+        let d = self.d;
+        let t = d.storage_type(self.elem);
+        let vec4 = format!("{t}4");
+        let ex = HALO_X;
+        let n = steps.len() / 2;
+        let reach = |s: usize| 2 * n - 1 - s;
+        let threads = VOLUME_THREADS;
+        // Sample x of the row (relative to the tile) where lanes 0 and 15 hold it.
+        let name = |x: i64| match x {
+            x if x < 0 => format!("l{}", -x),
+            0 => "e0".to_string(),
+            63 => "o1".to_string(),
+            x => format!("h{}", x - 64),
+        };
+        let (left, right): (Vec<i64>, Vec<i64>) = (
+            (1..=2 * n as i64).map(|k| -k).collect(),
+            (0..2 * n as i64 - 1).map(|k| 64 + k).collect(),
+        );
+        let lift = |w: &mut Writer, step: &Step, x: i64| {
+            let first = reads_from(step.target);
+            let (target, before, after) = (name(x), name(x - 1), name(x + 1));
+            w.block("", |w| {
+                self.step_body(
+                    w,
+                    step,
+                    &target,
+                    &|k| match k - i64::from(first) {
+                        0 => before.clone(),
+                        _ => after.clone(),
+                    },
+                    true,
+                )
             });
+        };
+        w.comment("Rows: half a warp per row, lane q of the half samples 4q..4q+3, neighbours by shuffles;");
+        w.comment("lanes 0 and 15 lift the halo either side as far as the steps after read it.");
+        w.block("", |w| {
+            w.line("const int q = lane & 15;");
+            w.block(
+                format!(
+                    "for (int r = 2 * warp + (lane >> 4); r < {ly}; r += {})",
+                    threads / 16
+                ),
+                |w| {
+                    w.line(format!("const {t}* row = &tile[b][r * {pitch}];"));
+                    w.line(format!(
+                        "const {vec4} v = *reinterpret_cast<const {vec4}*>(&row[{ex} + 4 * q]);"
+                    ));
+                    w.line(format!(
+                        "{t} e0 = {}, o0 = {}, e1 = {}, o1 = {};",
+                        load("v.x"),
+                        load("v.y"),
+                        load("v.z"),
+                        load("v.w")
+                    ));
+                    let zero = self.literal(0.0);
+                    let halo: Vec<String> = left.iter().chain(&right).map(|&x| name(x)).collect();
+                    w.line(format!(
+                        "{t} {};",
+                        halo.iter()
+                            .map(|h| format!("{h} = {zero}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                    for (lane, xs) in [(0, &left), (15, &right)] {
+                        w.block(format!("if (q == {lane})"), |w| {
+                            for &x in xs {
+                                let at = ex as i64 + x;
+                                w.line(format!("{} = {};", name(x), load(&format!("row[{at}]"))));
+                            }
+                        });
+                    }
+                    for (s, step) in steps.iter().enumerate() {
+                        let odd = step.target == Phase::Odd;
+                        let reached = |x: &i64| {
+                            x.rem_euclid(2) == i64::from(odd)
+                                && (-(reach(s) as i64)..64 + reach(s) as i64).contains(x)
+                        };
+                        for (lane, xs) in [(0, &left), (15, &right)] {
+                            let targets: Vec<i64> = xs.iter().copied().filter(reached).collect();
+                            if !targets.is_empty() {
+                                w.block(format!("if (q == {lane})"), |w| {
+                                    for &x in &targets {
+                                        lift(w, step, x);
+                                    }
+                                });
+                            }
+                        }
+                        let lift_own = |w: &mut Writer, target: &str, before: &str, after: &str| {
+                            let first = reads_from(step.target);
+                            w.block("", |w| {
+                                self.step_body(
+                                    w,
+                                    step,
+                                    target,
+                                    &|k| match k - i64::from(first) {
+                                        0 => before.to_string(),
+                                        _ => after.to_string(),
+                                    },
+                                    true,
+                                )
+                            });
+                        };
+                        w.block("", |w| match odd {
+                            true => {
+                                w.line(format!(
+                                    "{t} en = __shfl_down_sync(0xffffffffu, e0, 1, 16);"
+                                ));
+                                w.line("if (q == 15) en = h0;");
+                                lift_own(w, "o0", "e0", "e1");
+                                lift_own(w, "o1", "e1", "en");
+                            }
+                            false => {
+                                w.line(format!(
+                                    "{t} op = __shfl_up_sync(0xffffffffu, o1, 1, 16);"
+                                ));
+                                w.line("if (q == 0) op = l1;");
+                                lift_own(w, "e0", "op", "o0");
+                                lift_own(w, "e1", "o0", "o1");
+                            }
+                        });
+                    }
+                    w.line(format!(
+                        "*reinterpret_cast<{vec4}*>(&rowsx[r][4 * q]) = make_{vec4}(e0, o0, e1, o1);"
+                    ));
+                },
+            );
         });
     }
 
@@ -461,9 +624,11 @@ impl Emitter<'_> {
         let q = self.d.helper_qualifier();
         let t = self.d.storage_type(self.elem);
         w.block(format!("{q} int volume_reflect(int i, int n)"), |w| {
-            w.line("i = i < 0 ? -i : i;");
-            w.line("i = i >= n ? 2 * n - 2 - i : i;");
-            w.line("return min(max(i, 0), n - 1);");
+            // Reflected as often as the halo needs on short lines; no division, which cost the
+            // LeGall 5/3 kernel spills under its register cap.
+            w.comment("Whole-sample symmetric about both ends: reflected until inside (a line of one: 0).");
+            w.line("while ((unsigned)i >= (unsigned)n && n > 1) i = i < 0 ? -i : 2 * n - 2 - i;");
+            w.line("return n > 1 ? i : 0;");
         });
         for (bytes, cache) in [(4, "ca"), (16, "cg")] {
             w.block(

@@ -112,6 +112,27 @@ fn a_volume_module() {
     snapshot_in(&OpenCl, "volume_", w, Direction::Inverse, elem, layout, 3);
 }
 
+/// The one-pass volume kernel of a program of two pairs of steps and a scale (CDF 9/7, f32):
+/// the halo lanes 0 and 15 lift through four steps, columns of 8 with 4 rows above and 3
+/// below, four depth steps in registers. The kernel alone, with its prelude and helpers.
+#[test]
+fn a_volume_kernel_of_two_pairs_of_steps() {
+    let w = dwt_catalogue::by_name("Cdf97").expect("catalogue wavelet");
+    let config = LaunchConfig::default().for_axes(3);
+    let module = emit_module(
+        &Cuda,
+        w,
+        Direction::Forward,
+        ElementType::F32,
+        Layout::Mallat,
+        &config,
+    )
+    .expect("catalogue wavelets emit");
+    let kernel = &module.volume.as_ref().expect("a one-pass kernel").kernel;
+    let source = module.kernel_source(kernel).expect("the kernel's source");
+    insta::assert_snapshot!("cuda_volume_kernel_cdf97_forward_f32_mallat", source);
+}
+
 /// The modules of a 1920x1080 request (`LaunchConfig::for_request`): beside the fused kernel, the
 /// one its plan runs on the bands of levels 2 and up (`small_tile`: LeGall 5/3's on tiles of 16x8
 /// indices; Fidelity's forward on the configured 32x16, its first level on 32x32, its small
