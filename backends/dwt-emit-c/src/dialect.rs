@@ -100,12 +100,25 @@ pub trait Dialect {
     fn async_copies(&self) -> bool {
         false
     }
-    /// Whether kernels may trade registers within a warp (CUDA's `__shfl_*_sync`) and copy to
-    /// local memory in 16-byte `cp.async` chunks: the one-pass volume kernel (module `volume`)
-    /// needs both.
+    /// Whether kernels may trade registers within a warp (CUDA's `__shfl_*_sync`): the one-pass
+    /// volume kernel (module `volume`) lifts a row per half warp so; without, each work-item
+    /// lifts its samples' neighbours itself.
     fn warp_shuffles(&self) -> bool {
         false
     }
+    /// A pointer to `ty` in local memory.
+    fn local_pointer(&self, ty: &str) -> String;
+    /// The four consecutive elements of stored type `t` in local memory from address `at`
+    /// (16-byte aligned), as a vector with fields `.x` to `.w`.
+    fn local_load4(&self, t: ElementType, at: &str) -> String {
+        format!(
+            "*({})({at})",
+            self.local_pointer(&format!("const {}4", self.storage_type(t)))
+        )
+    }
+    /// A statement storing `v` as the four consecutive elements of stored type `t` in local
+    /// memory from address `at` (16-byte aligned).
+    fn local_store4(&self, t: ElementType, at: &str, v: [&str; 4]) -> String;
     /// Writes the helpers of [`async_copies`](Self::async_copies): `copy_async_pair(dst, src)`,
     /// two consecutive samples of `storage` (`bytes` wide each, both addresses aligned for the
     /// pair), and `wait_async()`, for a work-item's own copies.
@@ -207,6 +220,15 @@ impl Dialect for OpenCl {
 
     fn global_pointer(&self, ty: &str) -> String {
         format!("__global {ty}*")
+    }
+
+    fn local_pointer(&self, ty: &str) -> String {
+        format!("__local {ty}*")
+    }
+
+    fn local_store4(&self, t: ElementType, at: &str, [x, y, z, w]: [&str; 4]) -> String {
+        let v = format!("{}4", self.storage_type(t));
+        format!("*(__local {v}*)({at}) = ({v})({x}, {y}, {z}, {w});")
     }
 
     fn barrier(&self) -> &'static str {
@@ -347,6 +369,15 @@ impl Dialect for Cuda {
 
     fn global_pointer(&self, ty: &str) -> String {
         format!("{ty}*")
+    }
+
+    fn local_pointer(&self, ty: &str) -> String {
+        format!("{ty}*")
+    }
+
+    fn local_store4(&self, t: ElementType, at: &str, [x, y, z, w]: [&str; 4]) -> String {
+        let v = format!("{}4", self.storage_type(t));
+        format!("*({v}*)({at}) = make_{v}({x}, {y}, {z}, {w});")
     }
 
     fn barrier(&self) -> &'static str {

@@ -484,7 +484,6 @@ pub fn emit_module(
             && config.one_pass_volumes
             && config.strategy == Strategy::Fused
             && direction == Direction::Forward
-            && dialect.warp_shuffles()
             && volume_element(elem)
             && on_read.is_none()
     });

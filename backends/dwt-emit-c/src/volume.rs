@@ -2,7 +2,8 @@
 //! in registers, for programs of one or two pairs of two-tap symmetric steps (a predict from
 //! `even[0]`, `even[1]`, then an update from `odd[-1]`, `odd[0]`, each of one coefficient:
 //! LeGall 5/3, CDF 5/3, the integer Daubechies 9/7, CDF 9/7), with a scale after them or none,
-//! in 4-byte samples, in CUDA (shuffles and `cp.async`).
+//! in 4-byte samples, in CUDA (shuffles and `cp.async`) and OpenCL C (plain copies, each
+//! work-item lifting its own samples' neighbours along x).
 //!
 //! The fused plan's other 3-D levels move the band through memory twice (the tile kernel on
 //! every x-y plane, then the depth pass). Here each group owns an x-y tile of
@@ -177,15 +178,18 @@ impl Emitter<'_> {
             2 * n - 1
         ));
         w.comment(format!(
-            "after along x, {ey} along y; along x, y and z reflected at the volume's edges) arrive by cp.async"
+            "after along x, {ey} along y; along x, y and z reflected at the volume's edges) arrive in one of"
         ));
         w.comment(format!(
-            "into one of {STAGES} buffers, half a warp lifts each row from 16-byte reads, and each work-item"
+            "{STAGES} buffers (in CUDA by cp.async, two planes in flight); half a warp lifts each row from"
         ));
         w.comment(format!(
-            "lifts {sy} samples of a column in registers and keeps them along z: the depth steps run in"
+            "16-byte reads (in CUDA trading neighbours by shuffles), and each work-item lifts {sy} samples"
         ));
-        w.comment("registers, each finished sample stored to its subband place.");
+        w.comment(
+            "of a column in registers and keeps them along z: the depth steps run in registers, each",
+        );
+        w.comment("finished sample stored to its subband place.");
         let sig = d
             .kernel_signature(
                 name,
@@ -205,16 +209,21 @@ impl Emitter<'_> {
                 &format!("__launch_bounds__({threads}, {groups})"),
             );
         self.kernel_block(w, sig, |w| {
+            w.line(d.aligned_local_array(t, "tile", &[STAGES, ly * pitch], 16));
+            w.line(d.aligned_local_array(t, "rowsx", &[ly, tx], 16));
             w.line(format!(
-                "__shared__ __align__(16) {t} tile[{STAGES}][{}];",
-                ly * pitch
+                "const int tid = {}, lane = tid & 31, warp = tid >> 5;",
+                d.local_id(0)
             ));
-            w.line(format!("__shared__ __align__(16) {t} rowsx[{ly}][{tx}];"));
-            w.line("const int tid = (int)threadIdx.x, lane = tid & 31, warp = tid >> 5;");
             w.line(format!(
-                "const int x0 = (int)blockIdx.x * {tx}, y0 = (int)blockIdx.y * {ty};"
+                "const int x0 = {} * {tx}, y0 = {} * {ty};",
+                d.group_id(0),
+                d.group_id(1)
             ));
-            w.line("const int seg_lo = (int)blockIdx.z * segment, seg_hi = min(seg_lo + segment, depth);");
+            w.line(format!(
+                "const int seg_lo = {} * segment, seg_hi = min(seg_lo + segment, depth);",
+                d.group_id(2)
+            ));
             w.comment(format!(
                 "Planes r0 (even) to r1: the segment's, {} before and {} after, reflected past the volume's ends;",
                 2 * n,
@@ -242,13 +251,16 @@ impl Emitter<'_> {
             ));
             w.comment("Chunks of 16 bytes where the tile's rows lie inside the volume's and are aligned.");
             w.line(format!(
-                "const int inner_x = (cols & 3) == 0 && x0 >= {ex} && x0 - {ex} + {lx} <= cols && ((unsigned long long)src & 15) == 0;"
+                "const int inner_x = (cols & 3) == 0 && x0 >= {ex} && x0 - {ex} + {lx} <= cols && ((size_t)src & 15) == 0;"
             ));
-            w.block("auto load = [&](int p, int b)", |w| {
+            // Plane `p` (reflected past the volume's ends) into tile buffer `b`, inline where
+            // called: OpenCL C has no lambdas.
+            let src_plane = d.global_pointer(&format!("const {t}"));
+            let emit_load = |w: &mut Writer, p: &str, b: &str| {
+                w.line(format!("const int lb = {b};"));
                 w.line(format!(
-                    "const {t}* sp = src + (size_t)volume_reflect(p, depth) * plane;"
+                    "{src_plane} sp = src + (size_t)volume_reflect({p}, depth) * plane;"
                 ));
-                w.line(format!("{t}* tb = tile[b];"));
                 w.block("if (inner_x)", |w| {
                     w.block(
                         format!("for (int s = tid; s < {}; s += {threads})", ly * chunks),
@@ -257,7 +269,7 @@ impl Emitter<'_> {
                                 "const int ly = s / {chunks}, cx = s - ly * {chunks};"
                             ));
                             w.line(format!(
-                                "volume_copy16(&tb[ly * {pitch} + 4 * cx], sp + (size_t)volume_reflect(y0 - {ey} + ly, rows) * cols + x0 - {ex} + 4 * cx);"
+                                "volume_copy16(&tile[lb][ly * {pitch} + 4 * cx], sp + (size_t)volume_reflect(y0 - {ey} + ly, rows) * cols + x0 - {ex} + 4 * cx);"
                             ));
                         },
                     );
@@ -271,15 +283,14 @@ impl Emitter<'_> {
                             w.block(format!("for (int qx = 0; qx < {colq}; ++qx)"), |w| {
                                 w.line("const int lx = lane + 32 * qx;");
                                 w.line(format!(
-                                    "if (lx < {lx}) volume_copy4(&tb[ly * {pitch} + lx], sp + gyo[qy] + gxo[qx]);"
+                                    "if (lx < {lx}) volume_copy4(&tile[lb][ly * {pitch} + lx], sp + gyo[qy] + gxo[qx]);"
                                 ));
                             });
                         });
                     });
                 });
                 w.line("volume_commit();");
-            });
-            w.line(";");
+            };
             w.comment(format!(
                 "The column segment this work-item lifts along y and owns along z: {sy} samples from gy0."
             ));
@@ -308,8 +319,9 @@ impl Emitter<'_> {
                 Layout::Interleaved => "gy0",
             };
             w.line(format!("const int mx = {mx};"));
+            let dst_sample = d.global_pointer(t);
             w.line(format!(
-                "{t}* const even_at = dst + (size_t)({first_row}) * cols + mx;"
+                "{dst_sample} const even_at = dst + (size_t)({first_row}) * cols + mx;"
             ));
             w.line(format!("const size_t odd_rows = {odd_rows};"));
             w.line(format!("const int rows_left = rows - gy0, all_rows = rows_left >= {sy}, column_in = gx < cols;"));
@@ -351,7 +363,7 @@ impl Emitter<'_> {
                     |w| {
                         w.line(format!("const int z = {z};"));
                         w.line(format!(
-                            "{t}* const at = even_at + (size_t)({}) * plane;",
+                            "{dst_sample} const at = even_at + (size_t)({}) * plane;",
                             mz(z_odd)
                         ));
                         for j in 0..sy {
@@ -378,22 +390,23 @@ impl Emitter<'_> {
             };
             w.line("#pragma unroll");
             w.block(format!("for (int k = 0; k < {}; ++k)", STAGES - 1), |w| {
-                w.line("if (r0 + k < r1) load(r0 + k, k);");
+                w.block("if (r0 + k < r1)", |w| emit_load(w, "r0 + k", "k"));
                 w.line("else volume_commit();");
             });
-            w.comment("Planes in pairs from r0 (even): k is the plane's parity where the code is written.");
-            w.block("for (int pp = r0; pp < r1; pp += 2)", |w| {
-                w.line("#pragma unroll");
-                w.block("for (int k = 0; k < 2; ++k)", |w| {
-                    w.line("const int p = pp + k;");
-                    w.line("if (p >= r1) break;");
-                    w.line(format!("const int b = (p - r0) % {STAGES};"));
+            // One plane an iteration, its parity a uniform branch below: barriers stay out of
+            // branches (PoCL, `Dialect::barriers_in_uniform_branches`).
+            w.block("for (int p = r0; p < r1; ++p)", |w| {
+                {
+                    w.comment("Plane p's parity (r0 is even) and tile buffer.");
+                    w.line(format!(
+                        "const int k = (p - r0) & 1, b = (p - r0) % {STAGES};"
+                    ));
                     w.line(format!("volume_wait_all_but_{}();", STAGES - 2));
                     w.line(d.barrier());
                     w.line(format!("const int ahead = p + {};", STAGES - 1));
-                    w.line(format!(
-                        "if (ahead < r1) load(ahead, (ahead - r0) % {STAGES});"
-                    ));
+                    w.block("if (ahead < r1)", |w| {
+                        emit_load(w, "ahead", &format!("(ahead - r0) % {STAGES}"))
+                    });
                     w.line("else volume_commit();");
                     self.volume_rows(w, &steps, ly, pitch, &load);
                     w.line(d.barrier());
@@ -468,16 +481,19 @@ impl Emitter<'_> {
                         w.line("#pragma unroll");
                         w.line(format!("for (int j = 0; j < {sy}; ++j) P[j] = col[j + {}];", 2 * n));
                     });
-                });
+                }
             });
         });
     }
 
     /// The volume kernel's row pass over the `ly` rows of tile buffer `b` into `rowsx`: half a
-    /// warp per row, lane q lifting samples 4q..4q+3, their neighbours by shuffles; lane 0 also
-    /// lifts the halo before the tile (samples -1, -2, ... as `l1`, `l2`, ...) and lane 15 the
-    /// halo after it (samples 64, 65, ... as `h0`, `h1`, ...), each step the targets the steps
-    /// after it read.
+    /// warp per row, lane q lifting samples 4q..4q+3. With shuffles ([`Dialect::warp_shuffles`])
+    /// the lanes trade their neighbours, lane 0 also lifts the halo before the tile (samples
+    /// -1, -2, ... as `l1`, `l2`, ...) and lane 15 the halo after it (samples 64, 65, ... as
+    /// `h0`, `h1`, ...); without, every lane lifts the halo of its own four samples so. Each step
+    /// lifts the halo's targets that the steps after it read.
+    ///
+    /// [`Dialect::warp_shuffles`]: crate::dialect::Dialect::warp_shuffles
     fn volume_rows(
         &self,
         w: &mut Writer,
@@ -488,40 +504,61 @@ impl Emitter<'_> {
     ) {
         let d = self.d;
         let t = d.storage_type(self.elem);
-        let vec4 = format!("{t}4");
-        let ex = HALO_X;
-        let n = steps.len() / 2;
-        let reach = |s: usize| 2 * n - 1 - s;
+        let ex = HALO_X as i64;
+        let n = steps.len() as i64 / 2;
+        let reach = |s: usize| 2 * n - 1 - s as i64;
         let threads = VOLUME_THREADS;
-        // Sample x of the row (relative to the tile) where lanes 0 and 15 hold it.
+        let shuffles = d.warp_shuffles();
+        // The samples a halo is around: the half warp's row of 64, or the work-item's 4; and
+        // where in the tile's row they begin, less the halo before the tile.
+        let (width, first) = match shuffles {
+            true => (VOLUME_TILE[0] as i64, "rb"),
+            false => (4, "rb + 4 * q"),
+        };
+        // Sample x (from the first) where the lanes holding the halo keep it.
         let name = |x: i64| match x {
             x if x < 0 => format!("l{}", -x),
             0 => "e0".to_string(),
-            63 => "o1".to_string(),
-            x => format!("h{}", x - 64),
+            x if x == width - 1 => "o1".to_string(),
+            x => format!("h{}", x - width),
         };
         let (left, right): (Vec<i64>, Vec<i64>) = (
-            (1..=2 * n as i64).map(|k| -k).collect(),
-            (0..2 * n as i64 - 1).map(|k| 64 + k).collect(),
+            (1..=2 * n).map(|k| -k).collect(),
+            (0..2 * n - 1).map(|k| width + k).collect(),
         );
-        let lift = |w: &mut Writer, step: &Step, x: i64| {
+        // Step `step` on `target` from `before` (the nearer source) and `after`, in a block.
+        let lift = |w: &mut Writer, step: &Step, target: &str, before: &str, after: &str| {
             let first = reads_from(step.target);
-            let (target, before, after) = (name(x), name(x - 1), name(x + 1));
             w.block("", |w| {
                 self.step_body(
                     w,
                     step,
-                    &target,
+                    target,
                     &|k| match k - i64::from(first) {
-                        0 => before.clone(),
-                        _ => after.clone(),
+                        0 => before.to_string(),
+                        _ => after.to_string(),
                     },
                     true,
                 )
             });
         };
-        w.comment("Rows: half a warp per row, lane q of the half samples 4q..4q+3, neighbours by shuffles;");
-        w.comment("lanes 0 and 15 lift the halo either side as far as the steps after read it.");
+        // The halo's lines: with shuffles only lane 0 (before) and lane 15 (after) hold one.
+        let on_lane = |w: &mut Writer, lane: u32, body: &dyn Fn(&mut Writer)| match shuffles {
+            true => w.block(format!("if (q == {lane})"), body),
+            false => body(w),
+        };
+        match shuffles {
+            true => {
+                w.comment("Rows: half a warp per row, lane q of the half samples 4q..4q+3, neighbours by shuffles;");
+                w.comment(
+                    "lanes 0 and 15 lift the halo either side as far as the steps after read it.",
+                );
+            }
+            false => {
+                w.comment("Rows: half a warp per row, work-item q of the half samples 4q..4q+3, lifting their");
+                w.comment("neighbours either side itself as far as the steps after read them.");
+            }
+        }
         w.block("", |w| {
             w.line("const int q = lane & 15;");
             w.block(
@@ -530,9 +567,10 @@ impl Emitter<'_> {
                     threads / 16
                 ),
                 |w| {
-                    w.line(format!("const {t}* row = &tile[b][r * {pitch}];"));
+                    w.line(format!("const int rb = r * {pitch};"));
                     w.line(format!(
-                        "const {vec4} v = *reinterpret_cast<const {vec4}*>(&row[{ex} + 4 * q]);"
+                        "const {t}4 v = {};",
+                        d.local_load4(self.elem, &format!("&tile[b][rb + {ex} + 4 * q]"))
                     ));
                     w.line(format!(
                         "{t} e0 = {}, o0 = {}, e1 = {}, o1 = {};",
@@ -541,88 +579,90 @@ impl Emitter<'_> {
                         load("v.z"),
                         load("v.w")
                     ));
-                    let zero = self.literal(0.0);
-                    let halo: Vec<String> = left.iter().chain(&right).map(|&x| name(x)).collect();
-                    w.line(format!(
-                        "{t} {};",
-                        halo.iter()
-                            .map(|h| format!("{h} = {zero}"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ));
-                    for (lane, xs) in [(0, &left), (15, &right)] {
-                        w.block(format!("if (q == {lane})"), |w| {
-                            for &x in xs {
-                                let at = ex as i64 + x;
-                                w.line(format!("{} = {};", name(x), load(&format!("row[{at}]"))));
+                    let read = |x: i64| load(&format!("tile[b][{first} + {}]", ex + x));
+                    match shuffles {
+                        true => {
+                            let zero = self.literal(0.0);
+                            let halo: Vec<String> =
+                                left.iter().chain(&right).map(|&x| name(x)).collect();
+                            w.line(format!(
+                                "{t} {};",
+                                halo.iter()
+                                    .map(|h| format!("{h} = {zero}"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ));
+                            for (lane, xs) in [(0, &left), (15, &right)] {
+                                on_lane(w, lane, &|w| {
+                                    for &x in xs {
+                                        w.line(format!("{} = {};", name(x), read(x)));
+                                    }
+                                });
                             }
-                        });
+                        }
+                        false => {
+                            for &x in left.iter().chain(&right) {
+                                w.line(format!("{t} {} = {};", name(x), read(x)));
+                            }
+                        }
                     }
                     for (s, step) in steps.iter().enumerate() {
                         let odd = step.target == Phase::Odd;
                         let reached = |x: &i64| {
                             x.rem_euclid(2) == i64::from(odd)
-                                && (-(reach(s) as i64)..64 + reach(s) as i64).contains(x)
+                                && (-reach(s)..width + reach(s)).contains(x)
                         };
                         for (lane, xs) in [(0, &left), (15, &right)] {
                             let targets: Vec<i64> = xs.iter().copied().filter(reached).collect();
                             if !targets.is_empty() {
-                                w.block(format!("if (q == {lane})"), |w| {
+                                on_lane(w, lane, &|w| {
                                     for &x in &targets {
-                                        lift(w, step, x);
+                                        lift(w, step, &name(x), &name(x - 1), &name(x + 1));
                                     }
                                 });
                             }
                         }
-                        let lift_own = |w: &mut Writer, target: &str, before: &str, after: &str| {
-                            let first = reads_from(step.target);
-                            w.block("", |w| {
-                                self.step_body(
-                                    w,
-                                    step,
-                                    target,
-                                    &|k| match k - i64::from(first) {
-                                        0 => before.to_string(),
-                                        _ => after.to_string(),
-                                    },
-                                    true,
-                                )
-                            });
-                        };
-                        w.block("", |w| match odd {
-                            true => {
+                        // The neighbour after the last odd sample (an even one) and before the
+                        // first even one (an odd one): the next lane's and the last's, or the halo.
+                        w.block("", |w| match (odd, shuffles) {
+                            (true, true) => {
                                 w.line(format!(
                                     "{t} en = __shfl_down_sync(0xffffffffu, e0, 1, 16);"
                                 ));
                                 w.line("if (q == 15) en = h0;");
-                                lift_own(w, "o0", "e0", "e1");
-                                lift_own(w, "o1", "e1", "en");
+                                lift(w, step, "o0", "e0", "e1");
+                                lift(w, step, "o1", "e1", "en");
                             }
-                            false => {
-                                w.line(format!(
-                                    "{t} op = __shfl_up_sync(0xffffffffu, o1, 1, 16);"
-                                ));
+                            (true, false) => {
+                                lift(w, step, "o0", "e0", "e1");
+                                lift(w, step, "o1", "e1", "h0");
+                            }
+                            (false, true) => {
+                                w.line(format!("{t} op = __shfl_up_sync(0xffffffffu, o1, 1, 16);"));
                                 w.line("if (q == 0) op = l1;");
-                                lift_own(w, "e0", "op", "o0");
-                                lift_own(w, "e1", "o0", "o1");
+                                lift(w, step, "e0", "op", "o0");
+                                lift(w, step, "e1", "o0", "o1");
+                            }
+                            (false, false) => {
+                                lift(w, step, "e0", "l1", "o0");
+                                lift(w, step, "e1", "o0", "o1");
                             }
                         });
                     }
-                    w.line(format!(
-                        "*reinterpret_cast<{vec4}*>(&rowsx[r][4 * q]) = make_{vec4}(e0, o0, e1, o1);"
-                    ));
+                    w.line(d.local_store4(self.elem, "&rowsx[r][4 * q]", ["e0", "o0", "e1", "o1"]));
                 },
             );
         });
     }
 
-    /// The volume kernel's helpers: the reflection of an index into `[0, n)` (n >= 2), and the
-    /// asynchronous copies of 4 and 16 bytes with their commit and wait (plain copies before
-    /// sm_80).
+    /// The volume kernel's helpers: the reflection of an index into `[0, n)`, and the copies of
+    /// 4 and 16 bytes from global to local memory with their commit and wait: `cp.async` in
+    /// CUDA (sm_80 and later), plain copies otherwise, which need no wait.
     pub(crate) fn volume_helpers(&self) -> String {
         let mut w = Writer::new();
-        let q = self.d.helper_qualifier();
-        let t = self.d.storage_type(self.elem);
+        let d = self.d;
+        let q = d.helper_qualifier();
+        let t = d.storage_type(self.elem);
         w.block(format!("{q} int volume_reflect(int i, int n)"), |w| {
             // Reflected as often as the halo needs on short lines; no division, which cost the
             // LeGall 5/3 kernel spills under its register cap.
@@ -630,38 +670,65 @@ impl Emitter<'_> {
             w.line("while ((unsigned)i >= (unsigned)n && n > 1) i = i < 0 ? -i : 2 * n - 2 - i;");
             w.line("return n > 1 ? i : 0;");
         });
-        for (bytes, cache) in [(4, "ca"), (16, "cg")] {
-            w.block(
-                format!("{q} void volume_copy{bytes}({t}* dst, const {t}* src)"),
-                |w| {
-                    w.line("#if __CUDA_ARCH__ >= 800");
-                    w.line(format!(
-                        "asm volatile(\"cp.async.{cache}.shared.global [%0], [%1], {bytes};\" :: \"r\"((unsigned)__cvta_generic_to_shared(dst)), \"l\"(src) : \"memory\");"
-                    ));
+        let asynchronous = d.async_copies();
+        // `body` where the copies are asynchronous, else `plain`.
+        let either = |w: &mut Writer, body: &str, plain: Option<&str>| match asynchronous {
+            true => {
+                w.line("#if __CUDA_ARCH__ >= 800");
+                w.line(body);
+                if let Some(plain) = plain {
                     w.line("#else");
-                    match bytes {
-                        4 => w.line("*dst = *src;"),
-                        _ => w.line(format!(
-                            "*reinterpret_cast<{t}4*>(dst) = *reinterpret_cast<const {t}4*>(src);"
-                        )),
-                    }
-                    w.line("#endif");
+                    w.line(plain);
+                }
+                w.line("#endif");
+            }
+            false => {
+                if let Some(plain) = plain {
+                    w.line(plain)
+                }
+            }
+        };
+        let (to, from) = (d.local_pointer(t), d.global_pointer(&format!("const {t}")));
+        for (bytes, cache) in [(4, "ca"), (16, "cg")] {
+            let plain = match bytes {
+                4 => "*dst = *src;".to_string(),
+                _ => format!(
+                    "*({})dst = *({})src;",
+                    d.local_pointer(&format!("{t}4")),
+                    d.global_pointer(&format!("const {t}4"))
+                ),
+            };
+            w.block(
+                format!("{q} void volume_copy{bytes}({to} dst, {from} src)"),
+                |w| {
+                    either(
+                        w,
+                        &format!(
+                            "asm volatile(\"cp.async.{cache}.shared.global [%0], [%1], {bytes};\" :: \"r\"((unsigned)__cvta_generic_to_shared(dst)), \"l\"(src) : \"memory\");"
+                        ),
+                        Some(&plain),
+                    )
                 },
             );
         }
-        w.block(format!("{q} void volume_commit()"), |w| {
-            w.line("#if __CUDA_ARCH__ >= 800");
-            w.line("asm volatile(\"cp.async.commit_group;\" ::: \"memory\");");
-            w.line("#endif");
+        w.block(format!("{q} void volume_commit(void)"), |w| {
+            either(
+                w,
+                "asm volatile(\"cp.async.commit_group;\" ::: \"memory\");",
+                None,
+            )
         });
         let pending = STAGES - 2;
-        w.block(format!("{q} void volume_wait_all_but_{pending}()"), |w| {
-            w.line("#if __CUDA_ARCH__ >= 800");
-            w.line(format!(
-                "asm volatile(\"cp.async.wait_group {pending};\" ::: \"memory\");"
-            ));
-            w.line("#endif");
-        });
+        w.block(
+            format!("{q} void volume_wait_all_but_{pending}(void)"),
+            |w| {
+                either(
+                    w,
+                    &format!("asm volatile(\"cp.async.wait_group {pending};\" ::: \"memory\");"),
+                    None,
+                )
+            },
+        );
         w.finish()
     }
 }

@@ -404,9 +404,14 @@ fn launches(p: &dwt_emit_c::LaunchPlan) -> Vec<&dwt_emit_c::Launch> {
 
 #[test]
 fn volumes_take_the_fused_pass_on_their_planes_then_the_depth_pass() {
+    // Two passes a level: the forward's first level in one pass has its own test below.
+    let volume = LaunchConfig {
+        one_pass_volumes: false,
+        ..LaunchConfig::default().for_axes(3)
+    };
     for w in dwt_catalogue::all() {
         for direction in [Direction::Forward, Direction::Inverse] {
-            let m = module(&w.name, direction, &LaunchConfig::default().for_axes(3));
+            let m = module(&w.name, direction, &volume);
             let tile = &m.tile.as_ref().unwrap().kernel;
             let depth = &m.vertical.columns_kernel;
             let p = plan(&m, &[512, 512, 512], 3).unwrap();
@@ -442,7 +447,11 @@ fn volumes_take_the_fused_pass_on_their_planes_then_the_depth_pass() {
 
 #[test]
 fn fused_volume_levels_alternate_between_data_and_scratch() {
-    let volume = LaunchConfig::default().for_axes(3);
+    // Two passes a level (the one-pass kernel's plan is tested below).
+    let volume = LaunchConfig {
+        one_pass_volumes: false,
+        ..LaunchConfig::default().for_axes(3)
+    };
     let m = module("LeGall53", Direction::Forward, &volume);
     let p = plan(&m, &[20, 30, 40], 2).unwrap();
     let l = launches(&p);
@@ -564,12 +573,26 @@ fn cuda_volumes_of_two_tap_programs_lift_their_first_level_in_one_pass() {
         // A plan that runs in place needs no other.
         assert_eq!(dwt_emit_c::plan_in_place(&m, &[20, 30, 40], 1), Ok(None));
     }
+    // OpenCL modules have it too (each work-item lifting its own samples' neighbours along x);
+    // not inverses, i16 or f64, images, or programs of other steps.
+    let opencl = module("LeGall53", Forward, &volume);
+    let kernel = &opencl
+        .volume
+        .as_ref()
+        .expect("OpenCL's one-pass kernel")
+        .kernel;
     assert_eq!(
-        dwt_emit_c::plan_in_place(&module("LeGall53", Forward, &volume), &[20, 30, 40], 2),
-        Ok(None)
+        passes(&plan(&opencl, &[20, 30, 40], 2).unwrap()),
+        [Pass::Volume, Pass::Fused, Pass::Window(Axis::Z)]
     );
-    // Not for OpenCL, inverses, i16 or f64, images, or programs of other steps.
-    assert!(module("LeGall53", Forward, &volume).volume.is_none());
+    assert!(!opencl.source().contains("__shfl") && opencl.source().contains(kernel.as_str()));
+    let in_place = dwt_emit_c::plan_in_place(&opencl, &[20, 30, 40], 2)
+        .unwrap()
+        .expect("an in-place plan");
+    assert_eq!(
+        passes(&in_place),
+        [Pass::Fused, Pass::Window(Axis::Z)].repeat(2)
+    );
     assert!(cuda(by_name("LeGall53"), Inverse, I32, &volume)
         .volume
         .is_none());

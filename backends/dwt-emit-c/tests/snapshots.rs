@@ -113,24 +113,30 @@ fn a_volume_module() {
 }
 
 /// The one-pass volume kernel of a program of two pairs of steps and a scale (CDF 9/7, f32):
-/// the halo lanes 0 and 15 lift through four steps, columns of 8 with 4 rows above and 3
-/// below, four depth steps in registers. The kernel alone, with its prelude and helpers.
+/// columns of 8 with 4 rows above and 3 below, four depth steps in registers; along x in CUDA
+/// the halo lanes 0 and 15 lift through four steps, in OpenCL every work-item lifts its own
+/// samples' neighbours. The kernel alone, with its prelude and helpers.
 #[test]
 fn a_volume_kernel_of_two_pairs_of_steps() {
     let w = dwt_catalogue::by_name("Cdf97").expect("catalogue wavelet");
     let config = LaunchConfig::default().for_axes(3);
-    let module = emit_module(
-        &Cuda,
-        w,
-        Direction::Forward,
-        ElementType::F32,
-        Layout::Mallat,
-        &config,
-    )
-    .expect("catalogue wavelets emit");
-    let kernel = &module.volume.as_ref().expect("a one-pass kernel").kernel;
-    let source = module.kernel_source(kernel).expect("the kernel's source");
-    insta::assert_snapshot!("cuda_volume_kernel_cdf97_forward_f32_mallat", source);
+    for (dialect, prefix) in [(&Cuda as &dyn Dialect, "cuda_"), (&OpenCl, "")] {
+        let module = emit_module(
+            dialect,
+            w,
+            Direction::Forward,
+            ElementType::F32,
+            Layout::Mallat,
+            &config,
+        )
+        .expect("catalogue wavelets emit");
+        let kernel = &module.volume.as_ref().expect("a one-pass kernel").kernel;
+        let source = module.kernel_source(kernel).expect("the kernel's source");
+        insta::assert_snapshot!(
+            format!("{prefix}volume_kernel_cdf97_forward_f32_mallat"),
+            source
+        );
+    }
 }
 
 /// The modules of a 1920x1080 request (`LaunchConfig::for_request`): beside the fused kernel, the
