@@ -147,27 +147,8 @@ impl Emitter<'_> {
             ty,
             "the columns' segments cover the tile"
         );
-        let shift = self.pre_shifted();
-        let load = |x: &str| match shift {
-            true => format!("pre_shift({x})"),
-            false => x.to_string(),
-        };
-        // The target `target` of `step` lifted from `before` (the nearer source: even[0] or
-        // odd[-1]) and `after`, in a block of its own.
         let lift = |w: &mut Writer, step: &Step, target: &str, before: &str, after: &str| {
-            let first = reads_from(step.target);
-            w.block("", |w| {
-                self.step_body(
-                    w,
-                    step,
-                    target,
-                    &|k| match k - i64::from(first) {
-                        0 => before.to_string(),
-                        _ => after.to_string(),
-                    },
-                    true,
-                )
-            });
+            self.two_tap_lift(w, step, target, before, after)
         };
         w.comment(format!(
             "One-pass volume kernel: the first level of a 3-D forward, a group per {tx}x{ty} x-y tile and"
@@ -403,7 +384,7 @@ impl Emitter<'_> {
                         emit_load(w, "ahead", &format!("(ahead - r0) % {STAGES}"))
                     });
                     w.line("else volume_commit();");
-                    self.volume_rows(w, &steps, ly, pitch, &load);
+                    self.volume_rows(w, &steps, ly, pitch);
                     w.line(d.barrier());
                     let len = sy + 4 * n - 1;
                     w.comment(format!(
@@ -513,14 +494,7 @@ impl Emitter<'_> {
     /// lifts the halo's targets that the steps after it read.
     ///
     /// [`Dialect::warp_shuffles`]: crate::dialect::Dialect::warp_shuffles
-    fn volume_rows(
-        &self,
-        w: &mut Writer,
-        steps: &[&Step],
-        ly: usize,
-        pitch: usize,
-        load: &dyn Fn(&str) -> String,
-    ) {
+    fn volume_rows(&self, w: &mut Writer, steps: &[&Step], ly: usize, pitch: usize) {
         let d = self.d;
         let t = d.storage_type(self.elem);
         let ex = HALO_X as i64;
@@ -545,22 +519,10 @@ impl Emitter<'_> {
             (1..=2 * n).map(|k| -k).collect(),
             (0..2 * n - 1).map(|k| width + k).collect(),
         );
-        // Step `step` on `target` from `before` (the nearer source) and `after`, in a block.
         let lift = |w: &mut Writer, step: &Step, target: &str, before: &str, after: &str| {
-            let first = reads_from(step.target);
-            w.block("", |w| {
-                self.step_body(
-                    w,
-                    step,
-                    target,
-                    &|k| match k - i64::from(first) {
-                        0 => before.to_string(),
-                        _ => after.to_string(),
-                    },
-                    true,
-                )
-            });
+            self.two_tap_lift(w, step, target, before, after)
         };
+        let load = |x: &str| self.volume_sample(x);
         // The halo's lines: with shuffles only lane 0 (before) and lane 15 (after) hold one.
         let on_lane = |w: &mut Writer, lane: u32, body: &dyn Fn(&mut Writer)| match shuffles {
             true => w.block(format!("if (q == {lane})"), body),
@@ -672,6 +634,32 @@ impl Emitter<'_> {
                 },
             );
         });
+    }
+
+    /// `target` of the two-tap `step` lifted from `before` (its nearer source: `even[0]` or
+    /// `odd[-1]`) and `after`, in a block of its own.
+    fn two_tap_lift(&self, w: &mut Writer, step: &Step, target: &str, before: &str, after: &str) {
+        let first = reads_from(step.target);
+        w.block("", |w| {
+            self.step_body(
+                w,
+                step,
+                target,
+                &|k| match k - i64::from(first) {
+                    0 => before.to_string(),
+                    _ => after.to_string(),
+                },
+                true,
+            )
+        });
+    }
+
+    /// Stored sample `x` as the kernel lifts it: pre-shifted where the program shifts.
+    fn volume_sample(&self, x: &str) -> String {
+        match self.pre_shifted() {
+            true => format!("pre_shift({x})"),
+            false => x.to_string(),
+        }
     }
 
     /// The volume kernel's helpers: the reflection of an index into `[0, n)`, and the copies of
