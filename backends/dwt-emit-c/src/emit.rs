@@ -481,7 +481,7 @@ pub fn emit_module(
     });
     let volume_steps = two_tap_pairs(&program, wavelet.boundary).filter(|_| {
         config.planes
-            && config.one_pass_volumes
+            && config.one_pass_volumes.unwrap_or(dialect.warp_shuffles())
             && config.strategy == Strategy::Fused
             && direction == Direction::Forward
             && volume_element(elem)

@@ -342,11 +342,14 @@ pub struct LaunchConfig {
     /// emitted).
     pub level_pairs_from: Option<usize>,
     /// Whether the fused plan lifts the first level of a 3-D forward in one launch, the depth
-    /// lifting in registers ([`VolumePass`]), where the dialect has the kernel (CUDA), the
-    /// samples are 4 bytes and the program is one or two pairs of two-tap symmetric steps
-    /// (LeGall 5/3, CDF 5/3, the integer Daubechies 9/7, CDF 9/7): on by default; off, the tile
-    /// kernel and the depth pass, for comparison.
-    pub one_pass_volumes: bool,
+    /// lifting in registers ([`VolumePass`]), where the samples are 4 bytes and the program is
+    /// one or two pairs of two-tap symmetric steps (LeGall 5/3, CDF 5/3, the integer Daubechies
+    /// 9/7, CDF 9/7). `None` (the default): where the dialect trades neighbours by warp shuffles
+    /// (CUDA), where it was faster; OpenCL's form, whose work-items lift their neighbours
+    /// along x themselves, took 1.08x and 1.00x the two passes' time through NVIDIA's OpenCL
+    /// on an H200 and up to 1.57x on PoCL (BENCHMARKS.md). `Some(true)`: wherever the program
+    /// and samples allow, OpenCL too; `Some(false)`: never (the tile kernel and the depth pass).
+    pub one_pass_volumes: Option<bool>,
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused
     /// plan of a 3-D transform) rather than one image; the 2-D kernel stays free of the plane
     /// offset, which slowed it. A property of the request, not a tuning knob: the executors
@@ -739,7 +742,7 @@ impl Default for LaunchConfig {
             pyramids: true,
             even_rows_from: Some(EVEN_ROWS_MIN_SAMPLES),
             level_pairs_from: Some(LEVEL_PAIRS_MIN_SAMPLES),
-            one_pass_volumes: true,
+            one_pass_volumes: None,
             planes: false,
         }
     }

@@ -406,7 +406,7 @@ fn launches(p: &dwt_emit_c::LaunchPlan) -> Vec<&dwt_emit_c::Launch> {
 fn volumes_take_the_fused_pass_on_their_planes_then_the_depth_pass() {
     // Two passes a level: the forward's first level in one pass has its own test below.
     let volume = LaunchConfig {
-        one_pass_volumes: false,
+        one_pass_volumes: Some(false),
         ..LaunchConfig::default().for_axes(3)
     };
     for w in dwt_catalogue::all() {
@@ -449,7 +449,7 @@ fn volumes_take_the_fused_pass_on_their_planes_then_the_depth_pass() {
 fn fused_volume_levels_alternate_between_data_and_scratch() {
     // Two passes a level (the one-pass kernel's plan is tested below).
     let volume = LaunchConfig {
-        one_pass_volumes: false,
+        one_pass_volumes: Some(false),
         ..LaunchConfig::default().for_axes(3)
     };
     let m = module("LeGall53", Direction::Forward, &volume);
@@ -562,7 +562,7 @@ fn cuda_volumes_of_two_tap_programs_lift_their_first_level_in_one_pass() {
         assert_eq!(passes(&plan(&m, &[2, 2, 2], 1).unwrap()), [Pass::Volume]);
         // Switched off, the tile kernel and the depth pass.
         let off = LaunchConfig {
-            one_pass_volumes: false,
+            one_pass_volumes: Some(false),
             ..volume
         };
         let m = cuda(by_name(name), Forward, elem, &off);
@@ -573,9 +573,15 @@ fn cuda_volumes_of_two_tap_programs_lift_their_first_level_in_one_pass() {
         // A plan that runs in place needs no other.
         assert_eq!(dwt_emit_c::plan_in_place(&m, &[20, 30, 40], 1), Ok(None));
     }
-    // OpenCL modules have it too (each work-item lifting its own samples' neighbours along x);
-    // not inverses, i16 or f64, images, or programs of other steps.
-    let opencl = module("LeGall53", Forward, &volume);
+    // OpenCL modules have it where asked for (each work-item lifting its own samples'
+    // neighbours along x), not by default, where it was no faster; not inverses, i16 or f64,
+    // images, or programs of other steps.
+    assert!(module("LeGall53", Forward, &volume).volume.is_none());
+    let everywhere = LaunchConfig {
+        one_pass_volumes: Some(true),
+        ..volume
+    };
+    let opencl = module("LeGall53", Forward, &everywhere);
     let kernel = &opencl
         .volume
         .as_ref()

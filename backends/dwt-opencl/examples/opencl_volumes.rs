@@ -1,0 +1,78 @@
+//! The one-pass volume kernel against the two passes per level on whatever OpenCL device there
+//! is: `run_on_device_into` (out of place, so neither plan copies) of LeGall 5/3 512^3 i32 and
+//! CDF 9/7 256^3 f32, three levels forward, with `LaunchConfig::one_pass_volumes` on and off
+//! (`Some(true)`, `Some(false)`), in turns. Wall clock around the call (which returns when the queue has finished), median of 15
+//! after warm-up; a markdown table.
+use std::time::Instant;
+
+use dwt_ir::{Direction, Layout};
+use dwt_opencl::{LaunchConfig, OpenClBackend};
+use dwt_runtime::{Backend, Request};
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+fn time<T: dwt_opencl::DeviceElement + Default>(b: &OpenClBackend, req: &Request) -> f64 {
+    let n: usize = req.shape.iter().product();
+    let queue = b.queue().unwrap();
+    let buffer = || {
+        ocl::Buffer::<T>::builder()
+            .queue(queue.clone())
+            .len(n)
+            .fill_val(T::default())
+            .build()
+            .unwrap()
+    };
+    let (src, dst) = (buffer(), buffer());
+    for _ in 0..3 {
+        b.run_on_device_into(req, &src, &dst).unwrap();
+    }
+    median(
+        (0..15)
+            .map(|_| {
+                let t = Instant::now();
+                b.run_on_device_into(req, &src, &dst).unwrap();
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect(),
+    )
+}
+
+fn main() {
+    let with = |one_pass| {
+        OpenClBackend::with_config(LaunchConfig {
+            one_pass_volumes: Some(one_pass),
+            ..LaunchConfig::default()
+        })
+        .expect("an OpenCL device")
+    };
+    let (on, off) = (with(true), with(false));
+    println!("device: {}\n", on.device());
+    println!("| case | two passes | one pass | one pass / two |");
+    println!("|---|---|---|---|");
+    for (name, side, float) in [("LeGall53", 512, false), ("Cdf97", 256, true)] {
+        let req = Request {
+            wavelet: dwt_catalogue::by_name(name).unwrap(),
+            direction: Direction::Forward,
+            shape: vec![side; 3],
+            levels: 3,
+            layout: Layout::Mallat,
+        };
+        let mut times = [Vec::new(), Vec::new()];
+        for _ in 0..2 {
+            for (k, b) in [&off, &on].into_iter().enumerate() {
+                times[k].push(match float {
+                    false => time::<i32>(b, &req),
+                    true => time::<f32>(b, &req),
+                });
+            }
+        }
+        let [two, one] = times.map(|t| t.into_iter().fold(f64::MAX, f64::min));
+        println!(
+            "| {name} {side}^3 L3 fwd | {two:.3} ms | {one:.3} ms | {:.2} |",
+            one / two
+        );
+    }
+}
