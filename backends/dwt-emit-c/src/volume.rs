@@ -605,27 +605,33 @@ impl Emitter<'_> {
                         }
                         // The neighbour after the last odd sample (an even one) and before the
                         // first even one (an odd one): the next lane's and the last's, or the halo.
-                        w.block("", |w| match (odd, shuffles) {
-                            (true, true) => {
-                                w.line(format!(
-                                    "{t} en = __shfl_down_sync(0xffffffffu, e0, 1, 16);"
-                                ));
-                                w.line("if (q == 15) en = h0;");
+                        w.block("", |w| match odd {
+                            true => {
+                                let next = match shuffles {
+                                    true => {
+                                        w.line(format!(
+                                            "{t} en = __shfl_down_sync(0xffffffffu, e0, 1, 16);"
+                                        ));
+                                        w.line("if (q == 15) en = h0;");
+                                        "en"
+                                    }
+                                    false => "h0",
+                                };
                                 lift(w, step, "o0", "e0", "e1");
-                                lift(w, step, "o1", "e1", "en");
+                                lift(w, step, "o1", "e1", next);
                             }
-                            (true, false) => {
-                                lift(w, step, "o0", "e0", "e1");
-                                lift(w, step, "o1", "e1", "h0");
-                            }
-                            (false, true) => {
-                                w.line(format!("{t} op = __shfl_up_sync(0xffffffffu, o1, 1, 16);"));
-                                w.line("if (q == 0) op = l1;");
-                                lift(w, step, "e0", "op", "o0");
-                                lift(w, step, "e1", "o0", "o1");
-                            }
-                            (false, false) => {
-                                lift(w, step, "e0", "l1", "o0");
+                            false => {
+                                let before = match shuffles {
+                                    true => {
+                                        w.line(format!(
+                                            "{t} op = __shfl_up_sync(0xffffffffu, o1, 1, 16);"
+                                        ));
+                                        w.line("if (q == 0) op = l1;");
+                                        "op"
+                                    }
+                                    false => "l1",
+                                };
+                                lift(w, step, "e0", before, "o0");
                                 lift(w, step, "e1", "o0", "o1");
                             }
                         });
