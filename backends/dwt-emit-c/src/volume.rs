@@ -110,6 +110,16 @@ fn reads_from(target: Phase) -> i32 {
     }
 }
 
+/// The targets step `s` of `steps` lifts on a run of `width` samples (the tile's row, a column
+/// segment; sample 0 even) with its halo: those of its phase within `reach` of the run, where
+/// `reach` is how far the steps after it read (one sample a step; none for the last). Samples
+/// relative to the run's first.
+fn step_targets(steps: &[&Step], s: usize, width: i64) -> impl Iterator<Item = i64> {
+    let reach = (steps.len() - 1 - s) as i64;
+    let parity = i64::from(steps[s].target == Phase::Odd);
+    (-reach..width + reach).filter(move |x| x.rem_euclid(2) == parity)
+}
+
 /// Whether modules of `elem` take the kernel: 16-byte chunks of 4-byte samples.
 pub(crate) fn volume_element(elem: ElementType) -> bool {
     matches!(elem, ElementType::I32 | ElementType::F32)
@@ -127,11 +137,9 @@ impl Emitter<'_> {
         let sy = VOLUME_COLUMN;
         let n = pairs.len();
         assert!((1..=MAX_PAIRS).contains(&n), "{n} pairs of steps");
-        // The steps in order, and how far each reaches: a target of step `s` is needed within
-        // `reach(s)` samples of the tile (or column segment, or plane segment), the last step's
-        // within it; each step before reads one sample further on either side.
+        // The steps in order (each reads one sample further than the steps after it: see
+        // `step_targets`).
         let steps: Vec<&Step> = pairs.iter().flatten().copied().collect();
-        let reach = |s: usize| 2 * n - 1 - s;
         // Along y and z the steps reach 2n samples before and 2n - 1 after; the tile loads 2n
         // rows on either side, which keeps its row count even (the row pass below).
         let ey = 2 * n;
@@ -150,6 +158,7 @@ impl Emitter<'_> {
         let lift = |w: &mut Writer, step: &Step, target: &str, before: &str, after: &str| {
             self.two_tap_lift(w, step, target, before, after)
         };
+        assert_eq!(ly % 2, 0, "both halves of a warp take as many rows");
         w.comment(format!(
             "One-pass volume kernel: the first level of a 3-D forward, a group per {tx}x{ty} x-y tile and"
         ));
@@ -376,8 +385,7 @@ impl Emitter<'_> {
             });
             // Plane p (of parity k, in tile buffer b) lifted and its finished planes stored.
             let plane = |w: &mut Writer| {
-                {
-                    w.line(format!("volume_wait_all_but_{}();", STAGES - 2));
+                w.line(format!("volume_wait_all_but_{}();", STAGES - 2));
                     w.line(d.barrier());
                     w.line(format!("const int ahead = p + {};", STAGES - 1));
                     w.block("if (ahead < r1)", |w| {
@@ -397,12 +405,10 @@ impl Emitter<'_> {
                     w.line(format!(
                         "for (int i = 0; i < {len}; ++i) col[i] = rowsx[(tid / {tx}) * {sy} + i][c];"
                     ));
-                    // Sample j of the segment is col[2n + j]; step s lifts the targets of its
-                    // phase within reach(s) of the segment.
+                    // Sample j of the segment is col[2n + j].
                     for (s, step) in steps.iter().enumerate() {
-                        let (lo, hi) = (2 * n - reach(s), 2 * n + sy - 1 + reach(s));
-                        let parity = usize::from(step.target == Phase::Odd);
-                        for i in (lo..=hi).filter(|i| i % 2 == parity) {
+                        for x in step_targets(&steps, s, sy as i64) {
+                            let i = x + 2 * n as i64;
                             lift(
                                 w,
                                 step,
@@ -457,7 +463,6 @@ impl Emitter<'_> {
                         w.line("#pragma unroll");
                         w.line(format!("for (int j = 0; j < {sy}; ++j) P[j] = col[j + {}];", 2 * n));
                     });
-                }
             };
             if d.barriers_in_uniform_branches() {
                 // The parity known where the code is written: a runtime parity cost CUDA 6-9%
@@ -499,7 +504,6 @@ impl Emitter<'_> {
         let t = d.storage_type(self.elem);
         let ex = HALO_X as i64;
         let n = steps.len() as i64 / 2;
-        let reach = |s: usize| 2 * n - 1 - s as i64;
         let threads = VOLUME_THREADS;
         let shuffles = d.warp_shuffles();
         // The samples a halo is around: the half warp's row of 64, or the work-item's 4; and
@@ -589,12 +593,10 @@ impl Emitter<'_> {
                     }
                     for (s, step) in steps.iter().enumerate() {
                         let odd = step.target == Phase::Odd;
-                        let reached = |x: &i64| {
-                            x.rem_euclid(2) == i64::from(odd)
-                                && (-reach(s)..width + reach(s)).contains(x)
-                        };
+                        let targets: Vec<i64> = step_targets(steps, s, width).collect();
                         for (lane, xs) in [(0, &left), (15, &right)] {
-                            let targets: Vec<i64> = xs.iter().copied().filter(reached).collect();
+                            let targets: Vec<i64> =
+                                xs.iter().copied().filter(|x| targets.contains(x)).collect();
                             if !targets.is_empty() {
                                 on_lane(w, lane, &|w| {
                                     for &x in &targets {
