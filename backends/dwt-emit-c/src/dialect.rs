@@ -119,6 +119,9 @@ pub trait Dialect {
     /// A statement storing `v` as the four consecutive elements of stored type `t` in local
     /// memory from address `at` (16-byte aligned).
     fn local_store4(&self, t: ElementType, at: &str, v: [&str; 4]) -> String;
+    /// A statement storing `v` as the four consecutive elements of stored type `t` in global
+    /// memory from address `at` (16-byte aligned).
+    fn global_store4(&self, t: ElementType, at: &str, v: [&str; 4]) -> String;
     /// Writes the helpers of [`async_copies`](Self::async_copies): `copy_async_pair(dst, src)`,
     /// two consecutive samples of `storage` (`bytes` wide each, both addresses aligned for the
     /// pair), and `wait_async()`, for a work-item's own copies.
@@ -229,6 +232,11 @@ impl Dialect for OpenCl {
     fn local_store4(&self, t: ElementType, at: &str, [x, y, z, w]: [&str; 4]) -> String {
         let v = format!("{}4", self.storage_type(t));
         format!("*(__local {v}*)({at}) = ({v})({x}, {y}, {z}, {w});")
+    }
+
+    fn global_store4(&self, t: ElementType, at: &str, [x, y, z, w]: [&str; 4]) -> String {
+        let v = format!("{}4", self.storage_type(t));
+        format!("*(__global {v}*)({at}) = ({v})({x}, {y}, {z}, {w});")
     }
 
     fn barrier(&self) -> &'static str {
@@ -378,6 +386,10 @@ impl Dialect for Cuda {
     fn local_store4(&self, t: ElementType, at: &str, [x, y, z, w]: [&str; 4]) -> String {
         let v = format!("{}4", self.storage_type(t));
         format!("*({v}*)({at}) = make_{v}({x}, {y}, {z}, {w});")
+    }
+
+    fn global_store4(&self, t: ElementType, at: &str, v: [&str; 4]) -> String {
+        self.local_store4(t, at, v)
     }
 
     fn barrier(&self) -> &'static str {

@@ -11,7 +11,8 @@ use crate::plan::LaunchPlan;
 use crate::pyramid::{pair_local, PyramidPass, PYRAMID_MAX_DEPTH};
 use crate::row_segments::{row_segments, step_margins, RowSegments, ROW_SEGMENT_WIDTH};
 use crate::tile::TilePass;
-use crate::volume::{two_tap_pairs, volume_element, VolumePass};
+use crate::volume::{self, two_tap_pairs, volume_element, VolumePass, VOLUME_TILE};
+use crate::volume_inverse::{MAX_INVERSE_PAIRS, VOLUME_INVERSE_TILE};
 use crate::writer::{mentions, Writer};
 use dwt_ir::{ElementType, Layout};
 
@@ -479,21 +480,37 @@ pub fn emit_module(
         kernels.push(kernel(&name, true, &|w| e.even_rows(w, &name)));
         name
     });
-    let volume_steps = two_tap_pairs(&program, wavelet.boundary).filter(|_| {
-        config.planes
-            && config.one_pass_volumes.unwrap_or(dialect.warp_shuffles())
-            && config.strategy == Strategy::Fused
-            && direction == Direction::Forward
-            && volume_element(elem)
-            && on_read.is_none()
-    });
+    let max_pairs = match direction {
+        Direction::Forward => volume::MAX_PAIRS,
+        Direction::Inverse => MAX_INVERSE_PAIRS,
+    };
+    let volume_steps =
+        two_tap_pairs(&program, wavelet.boundary, direction, max_pairs).filter(|_| {
+            config.planes
+                && config.one_pass_volumes.unwrap_or(dialect.warp_shuffles())
+                && config.strategy == Strategy::Fused
+                && volume_element(elem)
+                && match direction {
+                    Direction::Forward => on_read.is_none(),
+                    Direction::Inverse => on_write.is_none(),
+                }
+        });
     let volume = volume_steps.map(|steps| {
         let name = dialect.kernel_name(&prefix, elem, "volume");
         kernels.push(ModuleKernel {
             helpers: e.volume_helpers(),
-            ..kernel(&name, false, &|w| e.volume(w, &name, &steps))
+            ..kernel(&name, false, &|w| match direction {
+                Direction::Forward => e.volume(w, &name, &steps),
+                Direction::Inverse => e.volume_inverse(w, &name, &steps),
+            })
         });
-        VolumePass { kernel: name }
+        VolumePass {
+            kernel: name,
+            tile: match direction {
+                Direction::Forward => VOLUME_TILE,
+                Direction::Inverse => VOLUME_INVERSE_TILE,
+            },
+        }
     });
     // The rows and columns kernels read through the boundary rule; of the kernels that take
     // any layout only the fused kernels' general path does. A program of kernels that do not

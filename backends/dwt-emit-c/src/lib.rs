@@ -49,6 +49,7 @@ mod row_segments;
 mod tile;
 mod tile_inner;
 mod volume;
+mod volume_inverse;
 mod writer;
 
 pub use dialect::{Cuda, Dialect, OpenCl, Param};
@@ -62,6 +63,7 @@ pub use pyramid::{pair_local, PyramidPass, PYRAMID_MAX_DEPTH, PYRAMID_THREADS};
 pub use row_segments::{RowSegments, ROW_SEGMENT_WIDTH};
 pub use tile::{EdgeTiles, TilePass, MAX_TILE_BYTES};
 pub use volume::{VolumePass, VOLUME_COLUMN, VOLUME_SEGMENT, VOLUME_THREADS, VOLUME_TILE};
+pub use volume_inverse::VOLUME_INVERSE_TILE;
 
 use dwt_ir::{Direction, ElementType, Wavelet};
 pub use writer::Writer;

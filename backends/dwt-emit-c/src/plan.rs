@@ -29,7 +29,7 @@ use dwt_ir::{Direction, Layout};
 
 use crate::emit::KernelModule;
 use crate::tile::TilePass;
-use crate::volume::{VolumePass, VOLUME_SEGMENT, VOLUME_THREADS, VOLUME_TILE};
+use crate::volume::{VolumePass, VOLUME_SEGMENT, VOLUME_THREADS};
 use crate::{column_segment_rows, Strategy};
 
 /// Which device buffer a kernel argument is.
@@ -978,6 +978,11 @@ fn even_rows_launch(
 ///   (the coarsest level's from the source) and its high octants from the source, and writes it
 ///   merged along z to the scratch; the kernel reads the subbands there and writes the band's
 ///   natural samples to the data's origin, where the next level finds its low octant.
+///
+/// With the module's one-pass volume kernel ([`VolumePass`]), level 0 is one launch: the
+/// forward's first, reading the source and writing the data; the inverse's last, reading the
+/// source and the low octant the coarser levels left in the scratch (their passes swapping the
+/// two buffers' parts).
 fn fused_volume(
     module: &KernelModule,
     [depth, height, width]: [usize; 3],
@@ -1023,15 +1028,15 @@ fn fused_volume(
     let one_pass = module
         .volume
         .as_ref()
-        .filter(|_| one_pass && module.direction == Direction::Forward)
-        .map(|v| volume_launch(v, [depth, height, width]))
+        .filter(|_| one_pass)
+        .map(|v| volume_launch(v, module.direction, [depth, height, width], levels))
         .transpose()?
         .flatten();
-    let first_level = u32::from(one_pass.is_some());
-    if let Some(launch) = &one_pass {
-        steps.push(Step::Launch(launch.clone()));
-    }
     if module.direction == Direction::Forward {
+        let first_level = u32::from(one_pass.is_some());
+        if let Some(launch) = &one_pass {
+            steps.push(Step::Launch(launch.clone()));
+        }
         for level in first_level..levels {
             let nat = if level == 0 {
                 natural(Buffer::Source, 0)
@@ -1046,14 +1051,22 @@ fn fused_volume(
         // high octants still in the source: the depth pass reads each from where it is, so the
         // source is never copied. The data's high octants are never written before the level 0
         // tiles write the whole volume, so the source may be the data.
-        for level in (0..levels).rev() {
-            let lows = lows_of(level, levels);
-            steps.push(lift_depth(level, Buffer::Source, lows, Buffer::Scratch)?);
-            steps.push(lift_planes(
-                level,
-                natural(Buffer::Data, level),
-                Buffer::Scratch,
-            )?);
+        // With the one-pass kernel for level 0, which reads the source and writes the data, the
+        // coarser levels pass through the two buffers the other way about: each depth pass
+        // writes the data, each level's tiles the scratch, where the next level (and the
+        // one-pass kernel) finds its low octant.
+        let (lows, mid, out) = match one_pass {
+            Some(_) => (Buffer::Scratch, Buffer::Data, Buffer::Scratch),
+            None => (Buffer::Data, Buffer::Scratch, Buffer::Data),
+        };
+        let last_two_pass = u32::from(one_pass.is_some());
+        for level in (last_two_pass..levels).rev() {
+            let level_lows = lows_of(level, levels).map(|_| lows);
+            steps.push(lift_depth(level, Buffer::Source, level_lows, mid)?);
+            steps.push(lift_planes(level, natural(out, level), mid)?);
+        }
+        if let Some(launch) = &one_pass {
+            steps.push(Step::Launch(launch.clone()));
         }
     }
     Ok(Some(LaunchPlan {
@@ -1068,17 +1081,21 @@ fn fused_volume(
         // The forward: level 0's kernel, the only reader of the source, writes the scratch
         // only (the one-pass kernel writes the data, which it must not read). The inverse: each
         // depth pass reads the source's samples that no step writes until level 0's tiles, the
-        // last step.
+        // last step (the one-pass kernel reads the source as it writes the data).
         source_may_be_data: one_pass.is_none(),
     }))
 }
 
-/// The one-pass volume kernel's launch over a whole volume (level 0), source to data, or `None`
-/// where it does not take it: an axis of one sample (no lifting along it, which the kernel
-/// always lifts) or a plane past the kernel's `int` indices.
+/// The one-pass volume kernel's launch over a whole volume (level 0) of a transform of
+/// `levels`, or `None` where it does not take it: an axis of one sample (no lifting along it,
+/// which the kernel always lifts) or a plane past the kernel's `int` indices. The forward reads
+/// the source and writes the data; the inverse reads the source and the low octant, from the
+/// scratch where the coarser levels left it or the source itself, and writes the data.
 fn volume_launch(
     volume: &VolumePass,
+    direction: Direction,
     [depth, height, width]: [usize; 3],
+    levels: u32,
 ) -> Result<Option<Launch>, String> {
     if depth < 2
         || height < 2
@@ -1089,7 +1106,12 @@ fn volume_launch(
     {
         return Ok(None);
     }
-    let [tx, ty] = VOLUME_TILE;
+    let [tx, ty] = volume.tile;
+    let buffers = match (direction, levels) {
+        (Direction::Forward, _) => vec![Buffer::Source, Buffer::Data],
+        (Direction::Inverse, 1) => vec![Buffer::Source, Buffer::Source, Buffer::Data],
+        (Direction::Inverse, _) => vec![Buffer::Source, Buffer::Scratch, Buffer::Data],
+    };
     Ok(Some(Launch {
         kernel: volume.kernel.clone(),
         pass: Pass::Volume,
@@ -1099,7 +1121,7 @@ fn volume_launch(
             depth.div_ceil(VOLUME_SEGMENT),
         ],
         block: [VOLUME_THREADS, 1],
-        buffers: vec![Buffer::Source, Buffer::Data],
+        buffers,
         ints: vec![int(depth)?, int(height)?, int(width)?, int(VOLUME_SEGMENT)?],
     }))
 }

@@ -18,7 +18,7 @@
 //! symmetry alike. A hand-written LeGall 5/3 form of this kernel took 0.58 of the two passes'
 //! time at 512^3 on an H200 (BENCHMARKS.md).
 
-use dwt_ir::{Boundary, Coeff, ElementType, Layout, Op, Phase, Program, Step};
+use dwt_ir::{Boundary, Coeff, Direction, ElementType, Layout, Op, Phase, Program, Step};
 
 use crate::dialect::Param;
 use crate::emit::Emitter;
@@ -36,7 +36,7 @@ pub const VOLUME_COLUMN: usize = 8;
 /// of steps reach (two samples a pair before the tile, one fewer after it).
 const HALO_X: usize = 4;
 /// The most pairs of steps the kernel lifts (the halo along x).
-const MAX_PAIRS: usize = HALO_X / 2;
+pub(crate) const MAX_PAIRS: usize = HALO_X / 2;
 /// Planes of the tile in local memory at once: one lifted while two are in flight.
 const STAGES: usize = 3;
 
@@ -54,23 +54,33 @@ fn groups_per_multiprocessor(pairs: usize) -> usize {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VolumePass {
     pub kernel: String,
+    /// Samples along x and y of a group's tile ([`VOLUME_TILE`] forward).
+    pub tile: [usize; 2],
 }
 
-/// The steps of `program` in pairs (predict, update) where the one-pass kernel lifts it (see
-/// the module doc), `None` otherwise: at most [`MAX_PAIRS`] pairs, then a scale or nothing.
+/// The steps of `program` in pairs where a one-pass kernel lifts it (see the module doc),
+/// `None` otherwise: at most `max_pairs` pairs and a scale, after them (forward: pairs of a
+/// predict and an update) or before them (inverse: pairs of an update and a predict), or none.
 /// Each predict (odd) reads `even[0]` and `even[1]`, each update (even) `odd[-1]` and `odd[0]`,
 /// each with one coefficient: steps symmetric about their target, which keep a whole-sample
 /// symmetric line symmetric, so that the halo loaded reflected at a line's ends lifts to what
 /// the clamp rule and whole-sample symmetry read (LeGall 5/3, CDF 5/3, the integer Daubechies
-/// 9/7, CDF 9/7). A one-tap step (Haar's) is not: at an odd length the reflected halo's lifted
-/// value is not the clamped one. Periodic lines are not reflected.
-pub(crate) fn two_tap_pairs(program: &Program, boundary: Boundary) -> Option<Vec<[&Step; 2]>> {
+/// 9/7, CDF 9/7), forward and back. A one-tap step (Haar's) is not: at an odd length the
+/// reflected halo's lifted value is not the clamped one. Periodic lines are not reflected.
+pub(crate) fn two_tap_pairs(
+    program: &Program,
+    boundary: Boundary,
+    direction: Direction,
+    max_pairs: usize,
+) -> Option<Vec<[&Step; 2]>> {
     if boundary == Boundary::Periodic {
         return None;
     }
-    let lifts = match &program.ops[..] {
-        [lifts @ .., Op::Scale { .. }] => lifts,
-        lifts => lifts,
+    let (lifts, phases) = match (direction, &program.ops[..]) {
+        (Direction::Forward, [lifts @ .., Op::Scale { .. }]) => (lifts, [Phase::Odd, Phase::Even]),
+        (Direction::Inverse, [Op::Scale { .. }, lifts @ ..]) => (lifts, [Phase::Even, Phase::Odd]),
+        (Direction::Forward, lifts) => (lifts, [Phase::Odd, Phase::Even]),
+        (Direction::Inverse, lifts) => (lifts, [Phase::Even, Phase::Odd]),
     };
     fn symmetric(op: &Op, target: Phase) -> Option<&Step> {
         match op {
@@ -87,15 +97,15 @@ pub(crate) fn two_tap_pairs(program: &Program, boundary: Boundary) -> Option<Vec
             _ => None,
         }
     }
-    if lifts.is_empty() || lifts.len() % 2 != 0 || lifts.len() / 2 > MAX_PAIRS {
+    if lifts.is_empty() || lifts.len() % 2 != 0 || lifts.len() / 2 > max_pairs.min(MAX_PAIRS) {
         return None;
     }
     lifts
         .chunks(2)
         .map(|pair| {
             Some([
-                symmetric(&pair[0], Phase::Odd)?,
-                symmetric(&pair[1], Phase::Even)?,
+                symmetric(&pair[0], phases[0])?,
+                symmetric(&pair[1], phases[1])?,
             ])
         })
         .collect()
@@ -114,7 +124,7 @@ fn reads_from(target: Phase) -> i32 {
 /// segment; sample 0 even) with its halo: those of its phase within `reach` of the run, where
 /// `reach` is how far the steps after it read (one sample a step; none for the last). Samples
 /// relative to the run's first.
-fn step_targets(steps: &[&Step], s: usize, width: i64) -> impl Iterator<Item = i64> {
+pub(crate) fn step_targets(steps: &[&Step], s: usize, width: i64) -> impl Iterator<Item = i64> {
     let reach = (steps.len() - 1 - s) as i64;
     let parity = i64::from(steps[s].target == Phase::Odd);
     (-reach..width + reach).filter(move |x| x.rem_euclid(2) == parity)
@@ -646,7 +656,14 @@ impl Emitter<'_> {
 
     /// `target` of the two-tap `step` lifted from `before` (its nearer source: `even[0]` or
     /// `odd[-1]`) and `after`, in a block of its own.
-    fn two_tap_lift(&self, w: &mut Writer, step: &Step, target: &str, before: &str, after: &str) {
+    pub(crate) fn two_tap_lift(
+        &self,
+        w: &mut Writer,
+        step: &Step,
+        target: &str,
+        before: &str,
+        after: &str,
+    ) {
         let first = reads_from(step.target);
         w.block("", |w| {
             self.step_body(
@@ -663,14 +680,15 @@ impl Emitter<'_> {
     }
 
     /// Stored sample `x` as the kernel lifts it: pre-shifted where the program shifts.
-    fn volume_sample(&self, x: &str) -> String {
+    pub(crate) fn volume_sample(&self, x: &str) -> String {
         match self.pre_shifted() {
             true => format!("pre_shift({x})"),
             false => x.to_string(),
         }
     }
 
-    /// The volume kernel's helpers: the reflection of an index into `[0, n)`, and the copies of
+    /// The volume kernels' helpers: the reflection of an index into `[0, n)`, the inverse's
+    /// place of a sample in Mallat's order, and the copies of
     /// 4 and 16 bytes from global to local memory with their commit and wait: `cp.async` in
     /// CUDA (sm_80 and later), plain copies otherwise, which need no wait.
     pub(crate) fn volume_helpers(&self) -> String {
@@ -685,6 +703,12 @@ impl Emitter<'_> {
             w.line("while ((unsigned)i >= (unsigned)n && n > 1) i = i < 0 ? -i : 2 * n - 2 - i;");
             w.line("return n > 1 ? i : 0;");
         });
+        if self.direction == Direction::Inverse && self.layout == Layout::Mallat {
+            w.block(format!("{q} int volume_split(int i, int n)"), |w| {
+                w.comment("Where sample i of a line of n lies in Mallat's order: evens first.");
+                w.line("return (i & 1) ? (n + 1) / 2 + i / 2 : i / 2;");
+            });
+        }
         let asynchronous = d.async_copies();
         // `body` where the copies are asynchronous, else `plain`.
         let either = |w: &mut Writer, body: &str, plain: Option<&str>| match asynchronous {
@@ -704,7 +728,12 @@ impl Emitter<'_> {
             }
         };
         let (to, from) = (d.local_pointer(t), d.global_pointer(&format!("const {t}")));
-        for (bytes, cache) in [(4, "ca"), (16, "cg")] {
+        // The inverse gathers its samples one at a time.
+        let copies: &[(usize, &str)] = match self.direction {
+            Direction::Forward => &[(4, "ca"), (16, "cg")],
+            Direction::Inverse => &[(4, "ca")],
+        };
+        for &(bytes, cache) in copies {
             let plain = match bytes {
                 4 => "*dst = *src;".to_string(),
                 _ => format!(

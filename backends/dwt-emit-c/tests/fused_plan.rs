@@ -502,8 +502,8 @@ fn fused_volume_levels_alternate_between_data_and_scratch() {
 
 /// A CUDA module of a program of two two-tap symmetric steps (LeGall 5/3, CDF 5/3) in 4-byte
 /// samples lifts a volume's first level forward in one launch, from the source to the data (so
-/// the source may not be the data), and the later levels as before; OpenCL, an inverse, i16 or
-/// f64, other programs, a periodic boundary, images and the switch off take the two passes.
+/// the source may not be the data), and the later levels as before; OpenCL, i16 or f64, other
+/// programs, a periodic boundary, images and the switch off take the two passes.
 #[test]
 fn cuda_volumes_of_two_tap_programs_lift_their_first_level_in_one_pass() {
     use dwt_emit_c::{Axis, Pass, VOLUME_SEGMENT, VOLUME_THREADS};
@@ -599,9 +599,6 @@ fn cuda_volumes_of_two_tap_programs_lift_their_first_level_in_one_pass() {
         passes(&in_place),
         [Pass::Fused, Pass::Window(Axis::Z)].repeat(2)
     );
-    assert!(cuda(by_name("LeGall53"), Inverse, I32, &volume)
-        .volume
-        .is_none());
     assert!(cuda(by_name("LeGall53"), Forward, I16, &volume)
         .volume
         .is_none());
@@ -654,6 +651,86 @@ fn cuda_volumes_of_two_tap_programs_lift_their_first_level_in_one_pass() {
         let w = dwt_ir::parse_wavelet(text).unwrap();
         assert!(cuda(&w, Forward, I32, &volume).volume.is_none(), "{text}");
     }
+}
+
+/// A CUDA module of an inverse of one pair of two-tap symmetric steps (LeGall 5/3, CDF 5/3) in
+/// 4-byte samples lifts a volume's last level in one launch, reading the source and the low
+/// octant (in the source for one level, else in the scratch, where the coarser levels' tiles
+/// leave it, their depth passes writing the data), writing the data. Two pairs (the integer
+/// Daubechies 9/7, CDF 9/7), OpenCL by default, in place and the switch off take the passes.
+#[test]
+fn cuda_volume_inverses_of_one_pair_lift_their_last_level_in_one_pass() {
+    use dwt_emit_c::{Axis, Pass, VOLUME_INVERSE_TILE, VOLUME_SEGMENT, VOLUME_THREADS};
+    use Buffer::{Data, Scratch, Source};
+    use Direction::Inverse;
+    use ElementType::{F32, I32};
+    let volume = LaunchConfig::default().for_axes(3);
+    let cuda = |name: &str, elem, config: &LaunchConfig| {
+        let w = dwt_catalogue::by_name(name).unwrap();
+        emit_module(&Cuda, w, Inverse, elem, Layout::Mallat, config).unwrap()
+    };
+    assert_eq!(VOLUME_INVERSE_TILE, [56, 32]);
+    for (name, elem) in [("LeGall53", I32), ("Cdf53", F32)] {
+        let m = cuda(name, elem, &volume);
+        let kernel = &m.volume.as_ref().expect("the one-pass kernel").kernel;
+        assert!(m.source().contains(kernel.as_str()), "{name}");
+        // One level: one launch, the low octant in the source, no scratch.
+        let p = plan(&m, &[20, 30, 120], 1).unwrap();
+        assert_eq!(passes(&p), [Pass::Volume], "{name}");
+        let l = launches(&p);
+        assert_eq!(&l[0].kernel, kernel);
+        assert_eq!(l[0].buffers, [Source, Source, Data]);
+        assert_eq!(l[0].ints, [20, 30, 120, VOLUME_SEGMENT as i32]);
+        assert_eq!((l[0].groups, l[0].block), ([3, 1, 1], [VOLUME_THREADS, 1]));
+        assert_eq!(p.scratch, 0);
+        assert!(p.reads_source && !p.source_may_be_data && !p.runs_in_place());
+        // Three levels: the coarser two by the depth pass (the source and the lows to the
+        // data) and the tiles (the data to the scratch), then the kernel.
+        let p = plan(&m, &[20, 30, 40], 3).unwrap();
+        let z = Pass::Window(Axis::Z);
+        assert_eq!(
+            passes(&p),
+            [z, Pass::Fused, z, Pass::Fused, Pass::Volume],
+            "{name}"
+        );
+        let l = launches(&p);
+        let buffers: Vec<&[Buffer]> = l.iter().map(|l| &l.buffers[..]).collect();
+        assert_eq!(
+            buffers,
+            [
+                // (source, lows, out): the coarsest level's lows in the source
+                &[Source, Source, Data][..],
+                // (natural samples, low subband, high subbands)
+                &[Scratch, Data, Data],
+                &[Source, Scratch, Data],
+                &[Scratch, Data, Data],
+                // (source, low octant, out)
+                &[Source, Scratch, Data],
+            ],
+            "{name}"
+        );
+        assert_eq!(p.scratch, 20 * 30 * 40);
+        assert!(!p.source_may_be_data);
+        // In place, or switched off: the depth pass and the tiles per level.
+        let in_place = dwt_emit_c::plan_in_place(&m, &[20, 30, 40], 2)
+            .unwrap()
+            .expect("an in-place plan");
+        assert_eq!(passes(&in_place), [z, Pass::Fused].repeat(2), "{name}");
+        let off = LaunchConfig {
+            one_pass_volumes: Some(false),
+            ..volume
+        };
+        let m = cuda(name, elem, &off);
+        assert!(m.volume.is_none());
+        assert_eq!(
+            passes(&plan(&m, &[20, 30, 40], 1).unwrap()),
+            [z, Pass::Fused]
+        );
+    }
+    for (name, elem) in [("Daubechies97Integer", I32), ("Cdf97", F32)] {
+        assert!(cuda(name, elem, &volume).volume.is_none(), "{name}");
+    }
+    assert!(module("LeGall53", Inverse, &volume).volume.is_none());
 }
 
 #[test]

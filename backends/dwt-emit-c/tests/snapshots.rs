@@ -3,7 +3,8 @@
 //! CUDA modules with their in-place pyramid kernels). One snapshot per
 //! module, named `{wavelet}_{direction}_{elem}_{layout}` (OpenCL C) and
 //! `cuda_{wavelet}_{direction}_{elem}_{layout}` (CUDA C++); and the modules of 3-D requests for
-//! one wavelet (`volume_`, `cuda_volume_`: the fused kernel over planes) and of a 1920x1080 one
+//! one wavelet (`volume_`, `cuda_volume_`: the fused kernel over planes; `volume_kernel_`,
+//! `cuda_volume_kernel_`: one-pass volume kernels alone) and of a 1920x1080 one
 //! (`1080p_`, `cuda_1080p_`: with the small bands' fused kernel), and an interleaved forward of
 //! a 3840x2160 one (`cuda_2160p_`: with the even rows); and a periodic program with a pre-shift
 //! (`periodic_`, `cuda_periodic_`: a sliding window reading its lines modulo their length, and
@@ -138,6 +139,45 @@ fn a_volume_kernel_of_two_pairs_of_steps() {
         let source = module.kernel_source(kernel).expect("the kernel's source");
         insta::assert_snapshot!(
             format!("{prefix}volume_kernel_cdf97_forward_f32_mallat"),
+            source
+        );
+    }
+}
+
+/// The inverse one-pass volume kernels: LeGall 5/3 in i32 in CUDA (its pre-shift undone on
+/// the store) and CDF 5/3 in f32 in OpenCL C (its scale on the column's load; one plane an
+/// iteration, barriers outside branches; asked for: OpenCL's default keeps the two passes):
+/// the tile's 64 columns gathered from the subbands, a column segment of 8 with 2 rows either
+/// side lifted along z and y in registers, each row lifted by work-items 1 to 14 of half a
+/// warp. The kernels alone, with their preludes and helpers.
+#[test]
+fn volume_inverse_kernels() {
+    let config = LaunchConfig {
+        one_pass_volumes: Some(true),
+        ..LaunchConfig::default().for_axes(3)
+    };
+    for (dialect, prefix, name, elem) in [
+        (&Cuda as &dyn Dialect, "cuda_", "LeGall53", ElementType::I32),
+        (&OpenCl, "", "Cdf53", ElementType::F32),
+    ] {
+        let w = dwt_catalogue::by_name(name).expect("catalogue wavelet");
+        let module = emit_module(
+            dialect,
+            w,
+            Direction::Inverse,
+            elem,
+            Layout::Mallat,
+            &config,
+        )
+        .expect("catalogue wavelets emit");
+        let kernel = &module.volume.as_ref().expect("a one-pass kernel").kernel;
+        let source = module.kernel_source(kernel).expect("the kernel's source");
+        insta::assert_snapshot!(
+            format!(
+                "{prefix}volume_kernel_{}_inverse_{}_mallat",
+                name.to_lowercase(),
+                elem.name()
+            ),
             source
         );
     }
