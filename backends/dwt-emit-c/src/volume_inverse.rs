@@ -29,9 +29,10 @@ const HALO_X: usize = 4;
 /// The most pairs of steps the inverse lifts: a second pair's depth registers (seven planes of
 /// a column segment and its halo) would not fit beside the rest.
 pub(crate) const MAX_INVERSE_PAIRS: usize = 1;
-/// Groups a multiprocessor holds: the register budget of 128 a work-item, against the depth
-/// registers of a column segment and its halo and the two planes they finish.
-const GROUPS: usize = 2;
+/// Groups a multiprocessor holds: three, at 80 registers a work-item without spills (NVRTC
+/// 13.0, `sm_90`); LeGall 5/3's 512^3 inverse took 0.98 of its time at two (94 registers) on
+/// an H200 (BENCHMARKS.md).
+const GROUPS: usize = 3;
 /// Planes of the tile in local memory at once: one lifted while two are in flight.
 const STAGES: usize = 3;
 
