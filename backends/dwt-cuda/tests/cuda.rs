@@ -1374,9 +1374,9 @@ fn devices_open_by_ordinal_and_refuse_each_other_s_data() {
 }
 
 /// The one-pass volume kernels (a 3-D forward's first level, an inverse's last, the depth
-/// lifting in registers) against the CPU reference, the integer programs exactly: forward, one
-/// pair of steps (LeGall 5/3 in i32, CDF 5/3 in f32) and two (the integer Daubechies 9/7 in
-/// i32, CDF 9/7 in f32); inverse, one pair (of the forward's coefficients). Odd and even sides,
+/// lifting in registers) against the CPU reference, the integer programs exactly: one pair of
+/// steps (LeGall 5/3 in i32, CDF 5/3 in f32) and two (the integer Daubechies 9/7 in i32, CDF
+/// 9/7 in f32), both ways (the inverse of the forward's coefficients). Odd and even sides,
 /// volumes of several segments of planes, tiles inside the rows (16-byte loads) and at their
 /// edges, bands short of a tile, sides shorter than the halo (reflected more than once), 1 to 3
 /// levels, both layouts; the integer programs also in place (the plan without the kernel).
@@ -1403,20 +1403,12 @@ fn one_pass_volumes_match_the_reference() {
         &[68, 36, 68],
     ];
     let mut runs = [0, 0];
-    for (name, pairs) in [
-        ("LeGall53", 1),
-        ("Cdf53", 1),
-        ("Daubechies97Integer", 2),
-        ("Cdf97", 2),
-    ] {
+    for name in ["LeGall53", "Cdf53", "Daubechies97Integer", "Cdf97"] {
         let w = dwt_catalogue::by_name(name).unwrap();
         for (direction, runs) in [Direction::Forward, Direction::Inverse]
             .into_iter()
             .zip(&mut runs)
         {
-            if direction == Direction::Inverse && pairs > 1 {
-                continue;
-            }
             for shape in shapes {
                 for levels in 1..=3u32 {
                     if shape.iter().any(|&n| n >> (levels - 1) < 2) {
@@ -1491,5 +1483,5 @@ fn one_pass_volumes_match_the_reference() {
             }
         }
     }
-    assert!(runs[0] >= 130 && runs[1] >= 65, "{runs:?}");
+    assert!(runs[0] >= 130 && runs[1] >= 130, "{runs:?}");
 }

@@ -1,7 +1,8 @@
 //! The one-pass volume kernel's inverse: the finest level of a 3-D inverse in one launch, the
-//! depth lifting in registers, for programs of one pair of two-tap symmetric steps (LeGall 5/3,
-//! CDF 5/3: an update from `odd[-1]`, `odd[0]`, then a predict from `even[0]`, `even[1]`), with
-//! a scale before them or none, in 4-byte samples, in CUDA and OpenCL C.
+//! depth lifting in registers, for programs of one or two pairs of two-tap symmetric steps (an
+//! update from `odd[-1]`, `odd[0]`, then a predict from `even[0]`, `even[1]`: LeGall 5/3, CDF
+//! 5/3, the integer Daubechies 9/7, CDF 9/7), with a scale before them or none, in 4-byte
+//! samples, in CUDA and OpenCL C.
 //!
 //! The inverse undoes the forward's axes in reverse: depth, then columns, then rows. Each group
 //! writes an x-y tile of [`VOLUME_INVERSE_TILE`] samples for a segment of planes. Per plane the
@@ -14,6 +15,11 @@
 //! work-item four samples with the neighbours it reads, and stores to the data. The halo is
 //! loaded reflected, as the forward's: symmetric steps keep a whole-sample symmetric line's
 //! coefficients symmetric, so the reflected coefficients lift back to the reflected samples.
+//!
+//! On an H200 it took LeGall 5/3's 512^3 three-level inverse from 0.833 to 0.507 ms and CDF
+//! 9/7's 256^3 from 0.150 to 0.122 (BENCHMARKS.md). A form that lifted each sample along z
+//! once (a quarter of the tile's rows a work-item, the finished planes through local memory
+//! for the columns, one at a time to fit 48 KiB) took 1.04-1.05x this one's time for both.
 
 use dwt_ir::{Layout, Phase, Step};
 
@@ -26,13 +32,18 @@ use crate::writer::Writer;
 pub const VOLUME_INVERSE_TILE: [usize; 2] = [64 - 2 * HALO_X, 32];
 /// The halo along x either side of the tile, as far as the steps of two pairs read.
 const HALO_X: usize = 4;
-/// The most pairs of steps the inverse lifts: a second pair's depth registers (seven planes of
-/// a column segment and its halo) would not fit beside the rest.
-pub(crate) const MAX_INVERSE_PAIRS: usize = 1;
-/// Groups a multiprocessor holds: three, at 80 registers a work-item without spills (NVRTC
-/// 13.0, `sm_90`); LeGall 5/3's 512^3 inverse took 0.98 of its time at two (94 registers) on
-/// an H200 (BENCHMARKS.md).
-const GROUPS: usize = 3;
+/// The most pairs of steps the inverse lifts: the halo along x.
+pub(crate) const MAX_INVERSE_PAIRS: usize = 2;
+/// Groups a multiprocessor holds for programs of `pairs` pairs of steps: three for one (80
+/// registers a work-item without spills, NVRTC 13.0, `sm_90`; two took 1.02x the time at
+/// 512^3); two for two, whose depth registers (five planes of a column segment and its halo)
+/// take 128.
+fn groups_per_multiprocessor(pairs: usize) -> usize {
+    match pairs {
+        1 => 3,
+        _ => 2,
+    }
+}
 /// Planes of the tile in local memory at once: one lifted while two are in flight.
 const STAGES: usize = 3;
 
@@ -108,7 +119,10 @@ impl Emitter<'_> {
             )
             .replace(
                 &format!("__launch_bounds__({threads})"),
-                &format!("__launch_bounds__({threads}, {GROUPS})"),
+                &format!(
+                    "__launch_bounds__({threads}, {})",
+                    groups_per_multiprocessor(n)
+                ),
             );
         self.kernel_block(w, sig, |w| {
             w.line(d.aligned_local_array(t, "tile", &[STAGES, ly * lx], 16));

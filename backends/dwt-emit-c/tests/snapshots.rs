@@ -144,12 +144,12 @@ fn a_volume_kernel_of_two_pairs_of_steps() {
     }
 }
 
-/// The inverse one-pass volume kernels: LeGall 5/3 in i32 in CUDA (its pre-shift undone on
-/// the store) and CDF 5/3 in f32 in OpenCL C (its scale on the column's load; one plane an
-/// iteration, barriers outside branches; asked for: OpenCL's default keeps the two passes):
-/// the tile's 64 columns gathered from the subbands, a column segment of 8 with 2 rows either
-/// side lifted along z and y in registers, each row lifted by work-items 1 to 14 of half a
-/// warp. The kernels alone, with their preludes and helpers.
+/// The inverse one-pass volume kernels: LeGall 5/3 in i32 in CUDA (one pair of steps, its
+/// pre-shift undone on the store) and CDF 9/7 in f32 in OpenCL C (two pairs, its scale on the
+/// column's load; one plane an iteration, barriers outside branches; asked for: OpenCL's default
+/// keeps the two passes): the tile's 64 columns gathered from the subbands, a column segment of
+/// 8 with 2n rows either side lifted along z and y in registers, each row lifted by work-items
+/// 1 to 14 of half a warp. The kernels alone, with their preludes and helpers.
 #[test]
 fn volume_inverse_kernels() {
     let config = LaunchConfig {
@@ -158,7 +158,7 @@ fn volume_inverse_kernels() {
     };
     for (dialect, prefix, name, elem) in [
         (&Cuda as &dyn Dialect, "cuda_", "LeGall53", ElementType::I32),
-        (&OpenCl, "", "Cdf53", ElementType::F32),
+        (&OpenCl, "", "Cdf97", ElementType::F32),
     ] {
         let w = dwt_catalogue::by_name(name).expect("catalogue wavelet");
         let module = emit_module(

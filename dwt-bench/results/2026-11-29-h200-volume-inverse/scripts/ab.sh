@@ -3,9 +3,9 @@
 # `cargo build --release -p dwt-bench`; dwt-bench-g3, the same with the inverse volume kernel at
 # three groups a multiprocessor, `GROUPS = 3` in volume_inverse.rs) and the peers' wheels.
 # 1. the CUDA test binaries named in TESTS with --include-ignored (logs.txt);
-# 2. the 3-D cases with the one-pass volume kernels off, then on (two groups), then on (three
-#    groups), in turns, ROUNDS times (ab3d.md).
-# Usage: TESTS="dwt_cuda cuda conformance" ROUNDS="1 2" bash dwt-bench/results/2026-11-29-h200-volume-inverse/scripts/ab.sh .device/s100
+# 2. the 3-D cases of each of MODES in turns, ROUNDS times (ab3d.md): `off` and `on`, the one-pass
+#    volume kernels off and on in dwt-bench-new; any other name, dwt-bench-NAME with them on.
+# Usage: TESTS="dwt_cuda cuda conformance" ROUNDS="1 2" MODES="off on g3" bash dwt-bench/results/2026-11-29-h200-volume-inverse/scripts/ab.sh .device/s100
 set -u
 start=$(date +%s)
 D=$(mktemp -d)
@@ -22,9 +22,9 @@ for t in ${TESTS:-dwt_cuda cuda conformance}; do
 done
 work=$(mktemp -d)
 for round in ${ROUNDS:-1 2}; do
-  for mode in off on g3; do
+  for mode in ${MODES:-off on}; do
     bin=$D/dwt-bench-new; arg=$mode
-    [ $mode = g3 ] && bin=$D/dwt-bench-g3 && arg=on
+    case $mode in off|on) ;; *) bin=$D/dwt-bench-$mode; arg=on ;; esac
     timeout 120 $bin --sizes none --reps 20 --one-pass-volumes $arg --out $work/ab3d-$mode-$round.md > /dev/null 2>&1
     echo "ab3d $mode $round rc=$?" | tee -a $OUT/device.txt
   done
