@@ -125,9 +125,9 @@ pub struct KernelModule {
     /// [`LaunchConfig::level_pairs_from`](crate::LaunchConfig::level_pairs_from): the fused
     /// plan's first launch over two or more levels of a large enough image.
     pub level_pair: Option<LevelPairPass>,
-    /// The one-pass volume kernel ([`VolumePass`]) of a 3-D forward module where it applies
+    /// The one-pass volume kernel ([`VolumePass`]) of a 3-D module where it applies
     /// ([`LaunchConfig::one_pass_volumes`](crate::LaunchConfig::one_pass_volumes)): the fused
-    /// plan lifts a volume's first level with it.
+    /// plan lifts a volume's finest level with it (the forward's first, the inverse's last).
     pub volume: Option<VolumePass>,
     /// The program the kernels lift (the wavelet's, in `direction`) and its boundary rule.
     pub program: Program,

@@ -21,10 +21,11 @@
 //!   of a program with a halo in one launch, the first level's low band kept on chip, its margin
 //!   recomputed by neighbouring groups; the planner runs a large image's first two levels with
 //!   it where the sides are multiples of its tiles;
-//! - a one-pass volume kernel ([`VolumePass`], module `volume`): the first level of a 3-D
-//!   forward in one launch, for programs of one or two pairs of two-tap symmetric steps in
-//!   4-byte samples, in CUDA: each group lifts an x-y tile along x and y per plane and keeps its columns' samples
-//!   in registers along z, where the depth steps run;
+//! - a one-pass volume kernel ([`VolumePass`], modules `volume` and `volume_inverse`): the
+//!   finest level of a 3-D transform in one launch (the forward's first, the inverse's last),
+//!   for programs of one or two pairs of two-tap symmetric steps in 4-byte samples: each group
+//!   lifts an x-y tile per plane and keeps its columns' samples in registers along z, where the
+//!   depth steps run;
 //! - an even-rows pass (module `even_rows`): an interleaved forward over several levels writes
 //!   the image's even rows whole at the end, from the first level's subband (0, 1) (kept compact
 //!   in scratch by a variant of the fused kernel) and the coarser levels, which the planner
@@ -343,13 +344,14 @@ pub struct LaunchConfig {
     /// default [`LEVEL_PAIRS_MIN_SAMPLES`] (BENCHMARKS.md); `None`, never (the kernel is not
     /// emitted).
     pub level_pairs_from: Option<usize>,
-    /// Whether the fused plan lifts the first level of a 3-D forward in one launch, the depth
-    /// lifting in registers ([`VolumePass`]), where the samples are 4 bytes and the program is
-    /// one or two pairs of two-tap symmetric steps (LeGall 5/3, CDF 5/3, the integer Daubechies
-    /// 9/7, CDF 9/7). `None` (the default): where the dialect trades neighbours by warp shuffles
-    /// (CUDA), where it was faster; OpenCL's form, whose work-items lift their neighbours
-    /// along x themselves, took 1.08x and 1.00x the two passes' time through NVIDIA's OpenCL
-    /// on an H200 and up to 1.57x on PoCL (BENCHMARKS.md). `Some(true)`: wherever the program
+    /// Whether the fused plan lifts the finest level of a 3-D transform in one launch (the
+    /// forward's first, the inverse's last), the depth lifting in registers ([`VolumePass`]),
+    /// where the samples are 4 bytes and the program is one or two pairs of two-tap symmetric
+    /// steps (LeGall 5/3, CDF 5/3, the integer Daubechies 9/7, CDF 9/7). `None` (the default):
+    /// where the dialect trades neighbours by warp shuffles (CUDA), where it was faster;
+    /// OpenCL's form, whose work-items lift their neighbours along x themselves, took 1.08x and
+    /// 1.00x the two passes' time forward through NVIDIA's OpenCL on an H200 and up to 1.57x on
+    /// PoCL (BENCHMARKS.md). `Some(true)`: wherever the program
     /// and samples allow, OpenCL too; `Some(false)`: never (the tile kernel and the depth pass).
     pub one_pass_volumes: Option<bool>,
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused

@@ -50,11 +50,13 @@ fn groups_per_multiprocessor(pairs: usize) -> usize {
     }
 }
 
-/// The one-pass volume kernel of a module ([`crate::KernelModule::volume`]).
+/// The one-pass volume kernel of a module ([`crate::KernelModule::volume`]): the forward's
+/// (this module) or the inverse's (`volume_inverse`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VolumePass {
     pub kernel: String,
-    /// Samples along x and y of a group's tile ([`VOLUME_TILE`] forward).
+    /// Samples along x and y of the tile a group writes: [`VOLUME_TILE`] forward,
+    /// [`VOLUME_INVERSE_TILE`](crate::VOLUME_INVERSE_TILE) inverse.
     pub tile: [usize; 2],
 }
 
