@@ -516,13 +516,25 @@ impl Bench<'_> {
         shape: &[usize],
         levels: u32,
     ) -> Res<Vec<dwt_cuda::StepTime>> {
+        self.timed_steps::<T>(backend, wavelet, Direction::Forward, shape, levels)
+    }
+
+    /// The plan's steps for `levels` levels in `direction` on `shape`, timed one by one.
+    fn timed_steps<T: Sample>(
+        &self,
+        backend: &CudaBackend,
+        wavelet: &Wavelet,
+        direction: Direction,
+        shape: &[usize],
+        levels: u32,
+    ) -> Res<Vec<dwt_cuda::StepTime>> {
         let n: usize = shape.iter().product();
         let host: Vec<T> = random_vec(n, n as u64 ^ 0x7AB4);
         let src = self.stream.clone_htod(&host).map_err(drv)?;
         let mut dst = self.stream.alloc_zeros::<T>(n).map_err(drv)?;
         let r = Request {
             wavelet,
-            direction: Direction::Forward,
+            direction,
             shape: shape.to_vec(),
             levels,
             layout: self.layout,
@@ -576,20 +588,28 @@ impl Bench<'_> {
         Ok(())
     }
 
-    /// The default plan's steps for `levels` levels forward on `shape`, timed one by one.
+    /// The default plan's steps for `levels` levels on `shape` in each of `directions`, timed
+    /// one by one.
     fn step_times<T: Sample>(
         &mut self,
         wavelet: &Wavelet,
         shape: &[usize],
         levels: u32,
         label: &str,
+        directions: &[Direction],
     ) -> Res<()> {
-        let steps = self.forward_steps::<T>(self.b, wavelet, shape, levels)?;
-        self.step_rows.push(StepRows {
-            case: format!("{} {label} L{levels} fwd", wavelet.name),
-            elem: T::NAME,
-            steps,
-        });
+        for &direction in directions {
+            let steps = self.timed_steps::<T>(self.b, wavelet, direction, shape, levels)?;
+            let dir = match direction {
+                Direction::Forward => "fwd",
+                Direction::Inverse => "inv",
+            };
+            self.step_rows.push(StepRows {
+                case: format!("{} {label} L{levels} {dir}", wavelet.name),
+                elem: T::NAME,
+                steps,
+            });
+        }
         Ok(())
     }
 
@@ -1059,13 +1079,13 @@ fn run() -> Res<()> {
             };
             let done = match (done, o.level_steps, w.kind, small) {
                 (Ok(()), true, ElementKind::Integer, true) => {
-                    bench.step_times::<i16>(w, &shape, 3, label)
+                    bench.step_times::<i16>(w, &shape, 3, label, &[Direction::Forward])
                 }
                 (Ok(()), true, ElementKind::Integer, false) => {
-                    bench.step_times::<i32>(w, &shape, 3, label)
+                    bench.step_times::<i32>(w, &shape, 3, label, &[Direction::Forward])
                 }
                 (Ok(()), true, ElementKind::Float, _) => {
-                    bench.step_times::<f32>(w, &shape, 3, label)
+                    bench.step_times::<f32>(w, &shape, 3, label, &[Direction::Forward])
                 }
                 (done, ..) => done,
             };
@@ -1085,13 +1105,14 @@ fn run() -> Res<()> {
             let label = format!("{n}^3");
             eprintln!("3-D {} {label}", w.name);
             let shape = [n, n, n];
+            let both = [Direction::Forward, Direction::Inverse];
             let done = match w.kind {
                 ElementKind::Integer => bench
                     .case::<i32>(w, &shape, &[3], &label)
-                    .and_then(|()| bench.step_times::<i32>(w, &shape, 3, &label)),
+                    .and_then(|()| bench.step_times::<i32>(w, &shape, 3, &label, &both)),
                 ElementKind::Float => bench
                     .case::<f32>(w, &shape, &[3], &label)
-                    .and_then(|()| bench.step_times::<f32>(w, &shape, 3, &label)),
+                    .and_then(|()| bench.step_times::<f32>(w, &shape, 3, &label, &both)),
             };
             if let Err(e) = done {
                 eprintln!("FAILED: {} {label}: {e}", w.name);
@@ -1174,7 +1195,7 @@ fn run() -> Res<()> {
     if !bench.step_rows.is_empty() {
         let _ = writeln!(
             md,
-            "\n## Steps of the multi-level transforms (default plan, forward)\n"
+            "\n## Steps of the multi-level transforms (default plan; volumes both ways)\n"
         );
         table_head(&mut md, &["case", "type", "step", "median"]);
         for s in &bench.step_rows {

@@ -485,9 +485,13 @@ pub fn emit_module(
         Direction::Inverse => MAX_INVERSE_PAIRS,
     };
     let volume_steps =
-        two_tap_pairs(&program, wavelet.boundary, direction, max_pairs).filter(|_| {
+        two_tap_pairs(&program, wavelet.boundary, direction, max_pairs).filter(|pairs| {
+            // By default where it was measured faster than the two passes: in CUDA, and in
+            // OpenCL the inverse of one pair (BENCHMARKS.md).
+            let faster =
+                dialect.warp_shuffles() || (direction == Direction::Inverse && pairs.len() == 1);
             config.planes
-                && config.one_pass_volumes.unwrap_or(dialect.warp_shuffles())
+                && config.one_pass_volumes.unwrap_or(faster)
                 && config.strategy == Strategy::Fused
                 && volume_element(elem)
                 && match direction {

@@ -348,11 +348,13 @@ pub struct LaunchConfig {
     /// forward's first, the inverse's last), the depth lifting in registers ([`VolumePass`]),
     /// where the samples are 4 bytes and the program is one or two pairs of two-tap symmetric
     /// steps (LeGall 5/3, CDF 5/3, the integer Daubechies 9/7, CDF 9/7). `None` (the default):
-    /// where the dialect trades neighbours by warp shuffles (CUDA), where it was faster;
-    /// OpenCL's form, whose work-items lift their neighbours along x themselves, took 1.08x and
-    /// 1.00x the two passes' time forward through NVIDIA's OpenCL on an H200 and up to 1.57x on
-    /// PoCL (BENCHMARKS.md). `Some(true)`: wherever the program
-    /// and samples allow, OpenCL too; `Some(false)`: never (the tile kernel and the depth pass).
+    /// where it was measured faster than the two passes, in CUDA (whose forward trades
+    /// neighbours by warp shuffles) and in OpenCL the inverse of one pair (LeGall 5/3 512^3
+    /// 0.65x the two passes' time through NVIDIA's OpenCL on an H200); OpenCL's forward, whose
+    /// work-items lift their neighbours along x themselves, took 1.08x and 1.00x the two
+    /// passes' time there and up to 1.57x on PoCL, its inverse of two pairs 1.24x
+    /// (BENCHMARKS.md). `Some(true)`: wherever the program and samples allow; `Some(false)`:
+    /// never (the tile kernel and the depth pass).
     pub one_pass_volumes: Option<bool>,
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused
     /// plan of a 3-D transform) rather than one image; the 2-D kernel stays free of the plane

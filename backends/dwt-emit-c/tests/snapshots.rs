@@ -96,7 +96,8 @@ fn every_catalogue_cuda_module() {
     }
 }
 
-/// The module of a 3-D request: its fused kernel lifts one x-y plane per group along z.
+/// The modules of a 3-D request: the fused kernel lifts one x-y plane per group along z; the
+/// CUDA forward's and the OpenCL inverse's one-pass volume kernels lift the finest level.
 #[test]
 fn a_volume_module() {
     let w = dwt_catalogue::by_name("LeGall53").expect("catalogue wavelet");
