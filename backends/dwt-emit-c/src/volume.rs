@@ -38,7 +38,7 @@ const HALO_X: usize = 4;
 /// The most pairs of steps the kernel lifts (the halo along x).
 pub(crate) const MAX_PAIRS: usize = HALO_X / 2;
 /// Planes of the tile in local memory at once: one lifted while two are in flight.
-const STAGES: usize = 3;
+pub(crate) const STAGES: usize = 3;
 
 /// Groups a multiprocessor holds for programs of `pairs` pairs of steps: the register budget
 /// (80 a work-item at three, 128 at two) against the registers the depth steps keep, eight
@@ -132,6 +132,16 @@ pub(crate) fn step_targets(steps: &[&Step], s: usize, width: i64) -> impl Iterat
     (-reach..width + reach).filter(move |x| x.rem_euclid(2) == parity)
 }
 
+/// The volume kernels' first loads: planes r0 and r0 + 1 into tile buffers 0 and 1 by `load`
+/// (plane, buffer), each a commit group (empty past r1).
+pub(crate) fn volume_prologue(w: &mut Writer, load: &dyn Fn(&mut Writer, &str, &str)) {
+    w.line("#pragma unroll");
+    w.block(format!("for (int k = 0; k < {}; ++k)", STAGES - 1), |w| {
+        w.block("if (r0 + k < r1)", |w| load(w, "r0 + k", "k"));
+        w.line("else volume_commit();");
+    });
+}
+
 /// Whether modules of `elem` take the kernel: 16-byte chunks of 4-byte samples.
 pub(crate) fn volume_element(elem: ElementType) -> bool {
     matches!(elem, ElementType::I32 | ElementType::F32)
@@ -192,40 +202,11 @@ impl Emitter<'_> {
             "of a column in registers and keeps them along z: the depth steps run in registers, each",
         );
         w.comment("finished sample stored to its subband place.");
-        let sig = d
-            .kernel_signature(
-                name,
-                &[
-                    Param::Input("src", self.elem),
-                    Param::Global("dst", self.elem),
-                    Param::Int("depth"),
-                    Param::Int("rows"),
-                    Param::Int("cols"),
-                    Param::Int("segment"),
-                ],
-                [threads, 1, 1],
-                false,
-            )
-            .replace(
-                &format!("__launch_bounds__({threads})"),
-                &format!("__launch_bounds__({threads}, {groups})"),
-            );
+        let sig = self.volume_signature(name, &[Param::Global("dst", self.elem)], groups);
         self.kernel_block(w, sig, |w| {
             w.line(d.aligned_local_array(t, "tile", &[STAGES, ly * pitch], 16));
             w.line(d.aligned_local_array(t, "rowsx", &[ly, tx], 16));
-            w.line(format!(
-                "const int tid = {}, lane = tid & 31, warp = tid >> 5;",
-                d.local_id(0)
-            ));
-            w.line(format!(
-                "const int x0 = {} * {tx}, y0 = {} * {ty};",
-                d.group_id(0),
-                d.group_id(1)
-            ));
-            w.line(format!(
-                "const int seg_lo = {} * segment, seg_hi = min(seg_lo + segment, depth);",
-                d.group_id(2)
-            ));
+            self.volume_group(w, [tx, ty]);
             w.comment(format!(
                 "Planes r0 (even) to r1: the segment's, {} before and {} after, reflected past the volume's ends;",
                 2 * n,
@@ -335,28 +316,8 @@ impl Emitter<'_> {
                     self.literal(low)
                 ));
             }
-            // The depth steps' registers: the pending odd plane (P), the even plane before it
-            // (E) and the plane each step but the last lifted last (S0, S1, ...); F, the even
-            // plane the last step finishes.
-            let kept: Vec<String> = (0..2 * n - 1).map(|s| format!("S{s}")).collect();
-            let all: Vec<String> = ["P", "E"]
-                .iter()
-                .map(|r| r.to_string())
-                .chain(kept.iter().cloned())
-                .collect();
-            w.line(format!(
-                "{t} {}, F[{sy}];",
-                all.iter()
-                    .map(|r| format!("{r}[{sy}]"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-            w.line("#pragma unroll");
-            w.line(format!(
-                "for (int j = 0; j < {sy}; ++j) {}[j] = {};",
-                all.join("[j] = "),
-                self.literal(0.0)
-            ));
+            // The depth steps' registers, and F, the even plane the last step finishes.
+            let kept = self.volume_depth_registers(w, n, sy, Some("F"));
             // Plane `z`'s stores of `v`: sample j at row gy0 + j (even rows from `even_at`, odd
             // ones `odd_rows` further), scaled where the program scales last.
             let store = |w: &mut Writer, z: &str, z_odd: bool, v: &str| {
@@ -390,11 +351,7 @@ impl Emitter<'_> {
                     },
                 );
             };
-            w.line("#pragma unroll");
-            w.block(format!("for (int k = 0; k < {}; ++k)", STAGES - 1), |w| {
-                w.block("if (r0 + k < r1)", |w| emit_load(w, "r0 + k", "k"));
-                w.line("else volume_commit();");
-            });
+            volume_prologue(w, &emit_load);
             // Plane p (of parity k, in tile buffer b) lifted and its finished planes stored.
             let plane = |w: &mut Writer| {
                 w.line(format!("volume_wait_all_but_{}();", STAGES - 2));
@@ -442,27 +399,7 @@ impl Emitter<'_> {
                         w.block("if (p >= r0 + 2)", |w| {
                             w.line("#pragma unroll");
                             w.block(format!("for (int j = 0; j < {sy}; ++j)"), |w| {
-                                // Step s's target is what step s - 2 left (P and E before the
-                                // first two), its sources what step s - 1 left before and the
-                                // value it just made.
-                                let mut after = format!("col[j + {}]", 2 * n);
-                                for (s, step) in steps.iter().enumerate() {
-                                    let target = match s {
-                                        0 => "P[j]".to_string(),
-                                        1 => "E[j]".to_string(),
-                                        _ => format!("S{}[j]", s - 2),
-                                    };
-                                    let before = match s {
-                                        0 => "E[j]".to_string(),
-                                        _ => format!("S{}[j]", s - 1),
-                                    };
-                                    w.line(format!("{t} v{s} = {target};"));
-                                    lift(w, step, &format!("v{s}"), &before, &after);
-                                    after = format!("v{s}");
-                                }
-                                for s in 0..2 * n - 1 {
-                                    w.line(format!("S{s}[j] = v{s};"));
-                                }
+                                self.volume_depth_steps(w, &steps, &format!("col[j + {}]", 2 * n));
                                 w.line(format!("F[j] = v{};", 2 * n - 1));
                             });
                             store(w, &format!("p - {}", 2 * n), false, "F");
@@ -476,31 +413,132 @@ impl Emitter<'_> {
                         w.line(format!("for (int j = 0; j < {sy}; ++j) P[j] = col[j + {}];", 2 * n));
                     });
             };
-            if d.barriers_in_uniform_branches() {
-                // The parity known where the code is written: a runtime parity cost CUDA 6-9%
-                // (BENCHMARKS.md).
-                w.comment("Planes in pairs from r0 (even): k is the plane's parity where the code is written.");
-                w.block("for (int pp = r0; pp < r1; pp += 2)", |w| {
-                    w.line("#pragma unroll");
-                    w.block("for (int k = 0; k < 2; ++k)", |w| {
-                        w.line("const int p = pp + k;");
-                        w.line("if (p >= r1) break;");
-                        w.line(format!("const int b = (p - r0) % {STAGES};"));
-                        plane(w);
-                    });
-                });
-            } else {
-                // PoCL keeps barriers out of branches (`Dialect::barriers_in_uniform_branches`):
-                // one plane an iteration, its parity a uniform branch.
-                w.comment("One plane an iteration: k its parity (r0 is even), b its tile buffer.");
-                w.block("for (int p = r0; p < r1; ++p)", |w| {
-                    w.line(format!(
-                        "const int k = (p - r0) & 1, b = (p - r0) % {STAGES};"
-                    ));
+            self.volume_planes(w, &plane);
+        });
+    }
+
+    /// A volume kernel's signature: `src`, the buffers `then`, `(depth, rows, cols, segment)`;
+    /// groups of [`VOLUME_THREADS`], `groups` of them a multiprocessor.
+    pub(crate) fn volume_signature(&self, name: &str, then: &[Param], groups: usize) -> String {
+        let threads = VOLUME_THREADS;
+        let params: Vec<Param> = std::iter::once(Param::Input("src", self.elem))
+            .chain(then.iter().cloned())
+            .chain(["depth", "rows", "cols", "segment"].map(Param::Int))
+            .collect();
+        self.d
+            .kernel_signature(name, &params, [threads, 1, 1], false)
+            .replace(
+                &format!("__launch_bounds__({threads})"),
+                &format!("__launch_bounds__({threads}, {groups})"),
+            )
+    }
+
+    /// A volume kernel's work-item (`tid`, `lane`, `warp`), its group's tile origin (`x0`, `y0`,
+    /// tiles of `tx` by `ty`) and planes (`seg_lo` to `seg_hi`).
+    pub(crate) fn volume_group(&self, w: &mut Writer, [tx, ty]: [usize; 2]) {
+        let d = self.d;
+        w.line(format!(
+            "const int tid = {}, lane = tid & 31, warp = tid >> 5;",
+            d.local_id(0)
+        ));
+        w.line(format!(
+            "const int x0 = {} * {tx}, y0 = {} * {ty};",
+            d.group_id(0),
+            d.group_id(1)
+        ));
+        w.line(format!(
+            "const int seg_lo = {} * segment, seg_hi = min(seg_lo + segment, depth);",
+            d.group_id(2)
+        ));
+    }
+
+    /// The depth steps' registers of the volume kernels, `len` samples each, declared (with
+    /// `extra` beside them) and zeroed: the pending plane (P), the plane before it (E) and the
+    /// plane each step but the last of `n` pairs lifted last (S0, S1, ...), which it returns.
+    pub(crate) fn volume_depth_registers(
+        &self,
+        w: &mut Writer,
+        n: usize,
+        len: usize,
+        extra: Option<&str>,
+    ) -> Vec<String> {
+        let t = self.d.storage_type(self.elem);
+        let kept: Vec<String> = (0..2 * n - 1).map(|s| format!("S{s}")).collect();
+        let all: Vec<String> = ["P", "E"]
+            .iter()
+            .map(|r| r.to_string())
+            .chain(kept.iter().cloned())
+            .collect();
+        let extra = extra.map_or(String::new(), |e| format!(", {e}[{len}]"));
+        w.line(format!(
+            "{t} {}{extra};",
+            all.iter()
+                .map(|r| format!("{r}[{len}]"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        w.line("#pragma unroll");
+        w.line(format!(
+            "for (int j = 0; j < {len}; ++j) {}[j] = {};",
+            all.join("[j] = "),
+            self.literal(0.0)
+        ));
+        kept
+    }
+
+    /// Sample j's depth steps as a plane `new` arrives (of the parity that completes a pair):
+    /// step s lifts `v{s}`, what step s - 2 left (P and E before the first two), from what step
+    /// s - 1 left before it and the value that step just made (`new` for the first); `S{s}`
+    /// keeps each but the last.
+    pub(crate) fn volume_depth_steps(&self, w: &mut Writer, steps: &[&Step], new: &str) {
+        let t = self.d.storage_type(self.elem);
+        let mut after = new.to_string();
+        for (s, step) in steps.iter().enumerate() {
+            let target = match s {
+                0 => "P[j]".to_string(),
+                1 => "E[j]".to_string(),
+                _ => format!("S{}[j]", s - 2),
+            };
+            let before = match s {
+                0 => "E[j]".to_string(),
+                _ => format!("S{}[j]", s - 1),
+            };
+            w.line(format!("{t} v{s} = {target};"));
+            self.two_tap_lift(w, step, &format!("v{s}"), &before, &after);
+            after = format!("v{s}");
+        }
+        for s in 0..steps.len() - 1 {
+            w.line(format!("S{s}[j] = v{s};"));
+        }
+    }
+
+    /// The volume kernels' loop over planes r0 (even) to r1, `plane` the body for plane p of
+    /// parity k in tile buffer b.
+    pub(crate) fn volume_planes(&self, w: &mut Writer, plane: &dyn Fn(&mut Writer)) {
+        if self.d.barriers_in_uniform_branches() {
+            // The parity known where the code is written: a runtime parity cost CUDA 6-9%
+            // (BENCHMARKS.md).
+            w.comment("Planes in pairs from r0 (even): k is the plane's parity where the code is written.");
+            w.block("for (int pp = r0; pp < r1; pp += 2)", |w| {
+                w.line("#pragma unroll");
+                w.block("for (int k = 0; k < 2; ++k)", |w| {
+                    w.line("const int p = pp + k;");
+                    w.line("if (p >= r1) break;");
+                    w.line(format!("const int b = (p - r0) % {STAGES};"));
                     plane(w);
                 });
-            }
-        });
+            });
+        } else {
+            // PoCL keeps barriers out of branches (`Dialect::barriers_in_uniform_branches`):
+            // one plane an iteration, its parity a uniform branch.
+            w.comment("One plane an iteration: k its parity (r0 is even), b its tile buffer.");
+            w.block("for (int p = r0; p < r1; ++p)", |w| {
+                w.line(format!(
+                    "const int k = (p - r0) & 1, b = (p - r0) % {STAGES};"
+                ));
+                plane(w);
+            });
+        }
     }
 
     /// The volume kernel's row pass over the `ly` rows of tile buffer `b` into `rowsx`: half a

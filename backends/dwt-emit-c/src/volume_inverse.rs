@@ -25,7 +25,7 @@ use dwt_ir::{Layout, Phase, Step};
 
 use crate::dialect::Param;
 use crate::emit::Emitter;
-use crate::volume::{step_targets, VOLUME_COLUMN, VOLUME_THREADS};
+use crate::volume::{step_targets, volume_prologue, STAGES, VOLUME_COLUMN, VOLUME_THREADS};
 use crate::writer::Writer;
 
 /// Samples along x and y of the tile a group writes: its 64 columns less the halo along x.
@@ -44,8 +44,6 @@ fn groups_per_multiprocessor(pairs: usize) -> usize {
         _ => 2,
     }
 }
-/// Planes of the tile in local memory at once: one lifted while two are in flight.
-const STAGES: usize = 3;
 
 impl Emitter<'_> {
     /// The inverse one-pass volume kernel `name` (see the module doc) for the steps `pairs`
@@ -102,44 +100,18 @@ impl Emitter<'_> {
             "along z in registers, then the planes the depth steps finish along y, and half a warp lifts",
         );
         w.comment("each of their rows along x, four samples a work-item, and stores it.");
-        let sig = d
-            .kernel_signature(
-                name,
-                &[
-                    Param::Input("src", self.elem),
-                    Param::Input("low", self.elem),
-                    Param::Global("dst", self.elem),
-                    Param::Int("depth"),
-                    Param::Int("rows"),
-                    Param::Int("cols"),
-                    Param::Int("segment"),
-                ],
-                [threads, 1, 1],
-                false,
-            )
-            .replace(
-                &format!("__launch_bounds__({threads})"),
-                &format!(
-                    "__launch_bounds__({threads}, {})",
-                    groups_per_multiprocessor(n)
-                ),
-            );
+        let sig = self.volume_signature(
+            name,
+            &[
+                Param::Input("low", self.elem),
+                Param::Global("dst", self.elem),
+            ],
+            groups_per_multiprocessor(n),
+        );
         self.kernel_block(w, sig, |w| {
             w.line(d.aligned_local_array(t, "tile", &[STAGES, ly * lx], 16));
             w.line(d.aligned_local_array(t, "rowsx", &[2, ty * lx], 16));
-            w.line(format!(
-                "const int tid = {}, lane = tid & 31, warp = tid >> 5;",
-                d.local_id(0)
-            ));
-            w.line(format!(
-                "const int x0 = {} * {tx}, y0 = {} * {ty};",
-                d.group_id(0),
-                d.group_id(1)
-            ));
-            w.line(format!(
-                "const int seg_lo = {} * segment, seg_hi = min(seg_lo + segment, depth);",
-                d.group_id(2)
-            ));
+            self.volume_group(w, [tx, ty]);
             w.comment(format!(
                 "Planes r0 (even) to r1 (an even count): the segment's, {} before and {} or {} after, reflected",
                 2 * n,
@@ -219,38 +191,14 @@ impl Emitter<'_> {
                     self.literal(low)
                 ));
             }
-            // The depth steps' registers, as the forward's: the pending even plane (P), the odd
-            // plane before it (E) and the plane each step but the last lifted last (S0, S1,
-            // ...); F, the odd plane the last step finishes.
-            let kept: Vec<String> = (0..2 * n - 1).map(|s| format!("S{s}")).collect();
-            let all: Vec<String> = ["P", "E"]
-                .iter()
-                .map(|r| r.to_string())
-                .chain(kept.iter().cloned())
-                .collect();
-            w.line(format!(
-                "{t} {};",
-                all.iter()
-                    .map(|r| format!("{r}[{len}]"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-            w.line("#pragma unroll");
-            w.line(format!(
-                "for (int j = 0; j < {len}; ++j) {}[j] = {};",
-                all.join("[j] = "),
-                self.literal(0.0)
-            ));
+            // The depth steps' registers, as the forward's (the pending plane even here).
+            self.volume_depth_registers(w, n, len, None);
             w.line("const int q = lane & 15;");
             w.line(format!(
                 "const int ox = x0 - {ex} + 4 * q, lane_out = q >= 1 && q <= 14 && ox < cols;"
             ));
             w.line("const int whole = (cols & 3) == 0 && ((size_t)dst & 15) == 0 && ox + 3 < cols;");
-            w.line("#pragma unroll");
-            w.block(format!("for (int k = 0; k < {}; ++k)", STAGES - 1), |w| {
-                w.block("if (r0 + k < r1)", |w| emit_load(w, "r0 + k", "k"));
-                w.line("else volume_commit();");
-            });
+            volume_prologue(w, &emit_load);
             let uniform_barriers = d.barriers_in_uniform_branches();
             // Plane p (of parity k, in tile buffer b): its column segment into the depth
             // registers; on odd planes the two planes the depth steps finish lifted along y
@@ -298,24 +246,7 @@ impl Emitter<'_> {
                     w.line(format!("{t} A[{len}], B[{len}];"));
                     w.line("#pragma unroll");
                     w.block(format!("for (int j = 0; j < {len}; ++j)"), |w| {
-                        let mut after = "col[j]".to_string();
-                        for (s, step) in steps.iter().enumerate() {
-                            let target = match s {
-                                0 => "P[j]".to_string(),
-                                1 => "E[j]".to_string(),
-                                _ => format!("S{}[j]", s - 2),
-                            };
-                            let before = match s {
-                                0 => "E[j]".to_string(),
-                                _ => format!("S{}[j]", s - 1),
-                            };
-                            w.line(format!("{t} v{s} = {target};"));
-                            lift(w, step, &format!("v{s}"), &before, &after);
-                            after = format!("v{s}");
-                        }
-                        for s in 0..2 * n - 1 {
-                            w.line(format!("S{s}[j] = v{s};"));
-                        }
+                        self.volume_depth_steps(w, &steps, "col[j]");
                         w.line(format!("A[j] = v{};", 2 * n - 1));
                         w.line(format!("B[j] = v{};", 2 * n - 2));
                         w.line("E[j] = col[j];");
@@ -359,26 +290,7 @@ impl Emitter<'_> {
                     w.block("if (k == 1)", |w| self.volume_inverse_rows(w, &steps));
                 }
             };
-            if uniform_barriers {
-                // The parity known where the code is written, as the forward's.
-                w.comment("Planes in pairs from r0 (even): k is the plane's parity where the code is written.");
-                w.block("for (int pp = r0; pp < r1; pp += 2)", |w| {
-                    w.line("#pragma unroll");
-                    w.block("for (int k = 0; k < 2; ++k)", |w| {
-                        w.line("const int p = pp + k;");
-                        w.line(format!("const int b = (p - r0) % {STAGES};"));
-                        plane(w);
-                    });
-                });
-            } else {
-                w.comment("One plane an iteration: k its parity (r0 is even), b its tile buffer.");
-                w.block("for (int p = r0; p < r1; ++p)", |w| {
-                    w.line(format!(
-                        "const int k = (p - r0) & 1, b = (p - r0) % {STAGES};"
-                    ));
-                    plane(w);
-                });
-            }
+            self.volume_planes(w, &plane);
         });
     }
 
