@@ -413,7 +413,7 @@ impl Emitter<'_> {
                         w.line(format!("for (int j = 0; j < {sy}; ++j) P[j] = col[j + {}];", 2 * n));
                     });
             };
-            self.volume_planes(w, &plane);
+            self.volume_planes(w, true, &plane);
         });
     }
 
@@ -513,8 +513,13 @@ impl Emitter<'_> {
     }
 
     /// The volume kernels' loop over planes r0 (even) to r1, `plane` the body for plane p of
-    /// parity k in tile buffer b.
-    pub(crate) fn volume_planes(&self, w: &mut Writer, plane: &dyn Fn(&mut Writer)) {
+    /// parity k in tile buffer b; `odd_count` where r1 - r0 may be odd.
+    pub(crate) fn volume_planes(
+        &self,
+        w: &mut Writer,
+        odd_count: bool,
+        plane: &dyn Fn(&mut Writer),
+    ) {
         if self.d.barriers_in_uniform_branches() {
             // The parity known where the code is written: a runtime parity cost CUDA 6-9%
             // (BENCHMARKS.md).
@@ -523,7 +528,11 @@ impl Emitter<'_> {
                 w.line("#pragma unroll");
                 w.block("for (int k = 0; k < 2; ++k)", |w| {
                     w.line("const int p = pp + k;");
-                    w.line("if (p >= r1) break;");
+                    // Only where needed: the exit cost the inverse of two pairs spills
+                    // under its 128 registers.
+                    if odd_count {
+                        w.line("if (p >= r1) break;");
+                    }
                     w.line(format!("const int b = (p - r0) % {STAGES};"));
                     plane(w);
                 });

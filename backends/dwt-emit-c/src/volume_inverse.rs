@@ -290,7 +290,8 @@ impl Emitter<'_> {
                     w.block("if (k == 1)", |w| self.volume_inverse_rows(w, &steps));
                 }
             };
-            self.volume_planes(w, &plane);
+            // r1 - r0 is even.
+            self.volume_planes(w, false, &plane);
         });
     }
 
