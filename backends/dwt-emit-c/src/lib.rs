@@ -353,7 +353,8 @@ pub struct LaunchConfig {
     /// 0.65x the two passes' time through NVIDIA's OpenCL on an H200); OpenCL's forward, whose
     /// work-items lift their neighbours along x themselves, took 1.08x and 1.00x the two
     /// passes' time there and up to 1.57x on PoCL, its inverse of two pairs 1.24x
-    /// (BENCHMARKS.md). `Some(true)`: wherever the program and samples allow; `Some(false)`:
+    /// (BENCHMARKS.md). The OpenCL backend on a CPU device (PoCL), where the inverse took
+    /// 2.6x, asks for `Some(false)`. `Some(true)`: wherever the program and samples allow; `Some(false)`:
     /// never (the tile kernel and the depth pass).
     pub one_pass_volumes: Option<bool>,
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused

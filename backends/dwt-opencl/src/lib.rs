@@ -122,6 +122,8 @@ struct DeviceState {
     /// `frames`): on a GPU or accelerator, not on a CPU device (nothing to overlap) nor where
     /// transforms run one at a time.
     frames_in_turns: bool,
+    /// A GPU or accelerator, not a CPU device.
+    on_gpu: bool,
 }
 
 /// Held from a transform's first launch to its queue's `finish` on PoCL. A CI run of the OpenCL
@@ -276,6 +278,7 @@ fn open(found: &Found) -> Result<DeviceState, DwtError> {
         // Nothing overlaps on a CPU device, nor where transforms run one at a time.
         frames_in_turns: matches!(entry.kind, DeviceKind::Gpu | DeviceKind::Accelerator)
             && !one_run_at_a_time,
+        on_gpu: matches!(entry.kind, DeviceKind::Gpu | DeviceKind::Accelerator),
     };
     state.cache_identity = disk_cache::identity(&state);
     Ok(state)
@@ -346,9 +349,15 @@ impl OpenClBackend {
     }
 
     fn open(state: &'static DeviceState, config: LaunchConfig) -> Result<Self, DwtError> {
+        // The one-pass volume kernels OpenCL takes by default were faster on a GPU; on a CPU
+        // device (PoCL) the inverse's took 2.6x the two passes' time (BENCHMARKS.md).
+        let one_pass_volumes = (config.one_pass_volumes).or((!state.on_gpu).then_some(false));
         Ok(OpenClBackend {
             state,
-            config,
+            config: LaunchConfig {
+                one_pass_volumes,
+                ..config
+            },
             plans: PreparedCache::default(),
             frames_in_turns: state.frames_in_turns,
         })
