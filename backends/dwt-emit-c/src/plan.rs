@@ -1061,7 +1061,8 @@ fn fused_volume(
         };
         let last_two_pass = u32::from(one_pass.is_some());
         for level in (last_two_pass..levels).rev() {
-            let level_lows = lows_of(level, levels).map(|_| lows);
+            // The coarsest level's low octant is in the source.
+            let level_lows = (level + 1 < levels).then_some(lows);
             steps.push(lift_depth(level, Buffer::Source, level_lows, mid)?);
             steps.push(lift_planes(level, natural(out, level), mid)?);
         }
