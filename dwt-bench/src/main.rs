@@ -507,19 +507,8 @@ impl Bench<'_> {
         Ok(format!("{launches}+{copies}{kind}{cap}"))
     }
 
-    /// `backend`'s plan of `levels` levels forward on `shape`, each step timed on random data
-    /// (`CudaBackend::time_steps`).
-    fn forward_steps<T: Sample>(
-        &self,
-        backend: &CudaBackend,
-        wavelet: &Wavelet,
-        shape: &[usize],
-        levels: u32,
-    ) -> Res<Vec<dwt_cuda::StepTime>> {
-        self.timed_steps::<T>(backend, wavelet, Direction::Forward, shape, levels)
-    }
-
-    /// The plan's steps for `levels` levels in `direction` on `shape`, timed one by one.
+    /// `backend`'s plan of `levels` levels in `direction` on `shape`, each step timed on random
+    /// data (`CudaBackend::time_steps`).
     fn timed_steps<T: Sample>(
         &self,
         backend: &CudaBackend,
@@ -552,7 +541,7 @@ impl Bench<'_> {
         if self.default_plan_only {
             return Ok(());
         }
-        let times = self.forward_steps::<T>(&self.two_pass, wavelet, shape, 1)?;
+        let times = self.timed_steps::<T>(&self.two_pass, wavelet, Direction::Forward, shape, 1)?;
         let (mut horizontal_ms, mut vertical_ms, mut copies) = (0.0, 0.0, 0.0);
         for t in &times {
             match &t.step {
@@ -576,7 +565,7 @@ impl Bench<'_> {
                 }
             }
         }
-        let fused = self.forward_steps::<T>(self.b, wavelet, shape, 1)?;
+        let fused = self.timed_steps::<T>(self.b, wavelet, Direction::Forward, shape, 1)?;
         self.passes.push(Passes {
             case: format!("{} {label} L1 fwd", wavelet.name),
             elem: T::NAME,

@@ -480,9 +480,9 @@ pub fn emit_module(
         kernels.push(kernel(&name, true, &|w| e.even_rows(w, &name)));
         name
     });
-    let max_pairs = match direction {
-        Direction::Forward => volume::MAX_PAIRS,
-        Direction::Inverse => MAX_INVERSE_PAIRS,
+    let (max_pairs, volume_tile) = match direction {
+        Direction::Forward => (volume::MAX_PAIRS, VOLUME_TILE),
+        Direction::Inverse => (MAX_INVERSE_PAIRS, VOLUME_INVERSE_TILE),
     };
     let volume_steps =
         two_tap_pairs(&program, wavelet.boundary, direction, max_pairs).filter(|pairs| {
@@ -510,10 +510,7 @@ pub fn emit_module(
         });
         VolumePass {
             kernel: name,
-            tile: match direction {
-                Direction::Forward => VOLUME_TILE,
-                Direction::Inverse => VOLUME_INVERSE_TILE,
-            },
+            tile: volume_tile,
         }
     });
     // The rows and columns kernels read through the boundary rule; of the kernels that take

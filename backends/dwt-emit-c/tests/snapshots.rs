@@ -121,28 +121,47 @@ fn a_volume_module() {
 /// with its prelude and helpers.
 #[test]
 fn a_volume_kernel_of_two_pairs_of_steps() {
-    let w = dwt_catalogue::by_name("Cdf97").expect("catalogue wavelet");
+    for (dialect, prefix) in [(&Cuda as &dyn Dialect, "cuda_"), (&OpenCl, "")] {
+        volume_kernel_snapshot(
+            dialect,
+            prefix,
+            "Cdf97",
+            Direction::Forward,
+            ElementType::F32,
+        );
+    }
+}
+
+/// Snapshot `{prefix}volume_kernel_{wavelet}_{direction}_{elem}_mallat`: the one-pass volume
+/// kernel of `name` (asked for), alone with its prelude and helpers.
+fn volume_kernel_snapshot(
+    dialect: &dyn Dialect,
+    prefix: &str,
+    name: &str,
+    direction: Direction,
+    elem: ElementType,
+) {
+    let w = dwt_catalogue::by_name(name).expect("catalogue wavelet");
     let config = LaunchConfig {
         one_pass_volumes: Some(true),
         ..LaunchConfig::default().for_axes(3)
     };
-    for (dialect, prefix) in [(&Cuda as &dyn Dialect, "cuda_"), (&OpenCl, "")] {
-        let module = emit_module(
-            dialect,
-            w,
-            Direction::Forward,
-            ElementType::F32,
-            Layout::Mallat,
-            &config,
-        )
+    let module = emit_module(dialect, w, direction, elem, Layout::Mallat, &config)
         .expect("catalogue wavelets emit");
-        let kernel = &module.volume.as_ref().expect("a one-pass kernel").kernel;
-        let source = module.kernel_source(kernel).expect("the kernel's source");
-        insta::assert_snapshot!(
-            format!("{prefix}volume_kernel_cdf97_forward_f32_mallat"),
-            source
-        );
-    }
+    let kernel = &module.volume.as_ref().expect("a one-pass kernel").kernel;
+    let source = module.kernel_source(kernel).expect("the kernel's source");
+    let dir = match direction {
+        Direction::Forward => "forward",
+        Direction::Inverse => "inverse",
+    };
+    insta::assert_snapshot!(
+        format!(
+            "{prefix}volume_kernel_{}_{dir}_{}_mallat",
+            name.to_lowercase(),
+            elem.name()
+        ),
+        source
+    );
 }
 
 /// The inverse one-pass volume kernels: LeGall 5/3 in i32 in CUDA (one pair of steps, its
@@ -153,35 +172,14 @@ fn a_volume_kernel_of_two_pairs_of_steps() {
 /// 1 to 14 of half a warp. The kernels alone, with their preludes and helpers.
 #[test]
 fn volume_inverse_kernels() {
-    let config = LaunchConfig {
-        one_pass_volumes: Some(true),
-        ..LaunchConfig::default().for_axes(3)
-    };
-    for (dialect, prefix, name, elem) in [
-        (&Cuda as &dyn Dialect, "cuda_", "LeGall53", ElementType::I32),
-        (&OpenCl, "", "Cdf97", ElementType::F32),
-    ] {
-        let w = dwt_catalogue::by_name(name).expect("catalogue wavelet");
-        let module = emit_module(
-            dialect,
-            w,
-            Direction::Inverse,
-            elem,
-            Layout::Mallat,
-            &config,
-        )
-        .expect("catalogue wavelets emit");
-        let kernel = &module.volume.as_ref().expect("a one-pass kernel").kernel;
-        let source = module.kernel_source(kernel).expect("the kernel's source");
-        insta::assert_snapshot!(
-            format!(
-                "{prefix}volume_kernel_{}_inverse_{}_mallat",
-                name.to_lowercase(),
-                elem.name()
-            ),
-            source
-        );
-    }
+    volume_kernel_snapshot(
+        &Cuda,
+        "cuda_",
+        "LeGall53",
+        Direction::Inverse,
+        ElementType::I32,
+    );
+    volume_kernel_snapshot(&OpenCl, "", "Cdf97", Direction::Inverse, ElementType::F32);
 }
 
 /// The modules of a 1920x1080 request (`LaunchConfig::for_request`): beside the fused kernel, the

@@ -266,6 +266,7 @@ fn open(found: &Found) -> Result<DeviceState, DwtError> {
         .map(|e| e.to_string().contains("cl_khr_fp64"))
         .unwrap_or(false);
     let one_run_at_a_time = entry.platform_name.contains("Portable Computing Language");
+    let on_gpu = matches!(entry.kind, DeviceKind::Gpu | DeviceKind::Accelerator);
     let mut state = DeviceState {
         platform_name: entry.platform_name.clone(),
         device_name: entry.device_name.clone(),
@@ -276,9 +277,8 @@ fn open(found: &Found) -> Result<DeviceState, DwtError> {
         cache_identity: String::new(),
         one_run_at_a_time,
         // Nothing overlaps on a CPU device, nor where transforms run one at a time.
-        frames_in_turns: matches!(entry.kind, DeviceKind::Gpu | DeviceKind::Accelerator)
-            && !one_run_at_a_time,
-        on_gpu: matches!(entry.kind, DeviceKind::Gpu | DeviceKind::Accelerator),
+        frames_in_turns: on_gpu && !one_run_at_a_time,
+        on_gpu,
     };
     state.cache_identity = disk_cache::identity(&state);
     Ok(state)
