@@ -11,8 +11,15 @@ import sys
 from collections import namedtuple
 
 PEER_WAVELET = {"Cdf97": "bior4.4", "Cdf53": "bior2.2", "HaarNoShift": "haar"}
-# 3-D: ours and ptwt's on the same volume; LeGall53 is integer (i32), bior2.2 float: for scale.
-VOLUMES = [("Cdf97", "bior4.4", "256^3"), ("LeGall53", "bior2.2", "512^3")]
+# 3-D: ours and ptwt's on the same volume. HaarNoShift and LeGall53 are integer (i32), ptwt's
+# haar and bior2.2 float (f32): the same bytes a sample; LeGall53 beside bior2.2 is for scale.
+VOLUMES = [
+    ("Cdf97", "bior4.4", "256^3"),
+    ("Cdf97", "bior4.4", "512^3"),
+    ("Cdf53", "bior2.2", "512^3"),
+    ("HaarNoShift", "haar", "512^3"),
+    ("LeGall53", "bior2.2", "512^3"),
+]
 
 
 def table_rows(path, pattern):

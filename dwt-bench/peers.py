@@ -4,8 +4,8 @@
 Peers: ptwt (`ptwt.wavedec2` / `ptwt.waverec2`) and pytorch_wavelets (`DWTForward` /
 `DWTInverse`), for bior4.4 (CDF 9/7), bior2.2 (CDF 5/3) and haar, float32, 1 and 3 levels, on
 1920x1080, 4096x4096 and 8192x8192; and 3-D, 3 levels, with ptwt (`wavedec3` / `waverec3`;
-pytorch_wavelets has no 3-D transform): bior4.4 on 256^3 and bior2.2 on 512^3, the volumes
-dwt-bench times (Cdf97 f32 on 256^3; LeGall53 i32 on 512^3, which is not like for like). Each call is timed with CUDA events after warm-up, with
+pytorch_wavelets has no 3-D transform): bior4.4 on 256^3 and 512^3, bior2.2 and haar on 512^3, the
+volumes dwt-bench times (Cdf97, Cdf53 f32; HaarNoShift i32; LeGall53 i32 beside bior2.2, for scale). Each call is timed with CUDA events after warm-up, with
 `torch.cuda.synchronize()` before the first event and after the last; the median of >= 20 calls,
 rotating over enough input tensors (at least 3) that they exceed the L2 cache together. The
 inverse is timed on the forward's coefficients. Effective bandwidth uses the same formula as
@@ -27,7 +27,7 @@ import torch
 SIZES = [("1920x1080", 1080, 1920), ("4096x4096", 4096, 4096), ("8192x8192", 8192, 8192)]
 WAVELETS = [("bior4.4", "CDF 9/7"), ("bior2.2", "CDF 5/3"), ("haar", "Haar")]
 LEVELS = [1, 3]
-VOLUMES = [("256^3", 256, "bior4.4"), ("512^3", 512, "bior2.2")]
+VOLUMES = [("256^3", 256, "bior4.4"), ("512^3", 512, "bior4.4"), ("512^3", 512, "bior2.2"), ("512^3", 512, "haar")]
 ROTATION_BYTES = 256 << 20
 WARMUP = 3
 

@@ -1085,10 +1085,18 @@ fn run() -> Res<()> {
         }
     }
     if o.three_d {
-        let legall = dwt_catalogue::by_name("LeGall53").expect("catalogue");
-        let cdf97 = dwt_catalogue::by_name("Cdf97").expect("catalogue");
-        // The catalogue's volumes (Table VI's case among them), and each file's wavelets at 256^3.
-        let mut volumes: Vec<(&Wavelet, usize)> = vec![(legall, 256), (legall, 512), (cdf97, 256)];
+        let by_name = |name| dwt_catalogue::by_name(name).expect("catalogue");
+        let (legall, cdf97) = (by_name("LeGall53"), by_name("Cdf97"));
+        // Table VI's case (512^3) for each wavelet the peers have (CDF 9/7, CDF 5/3, Haar) and
+        // for LeGall 5/3, two 256^3 volumes, and each file's wavelets at 256^3.
+        let mut volumes: Vec<(&Wavelet, usize)> = vec![
+            (legall, 256),
+            (legall, 512),
+            (cdf97, 256),
+            (cdf97, 512),
+            (by_name("Cdf53"), 512),
+            (by_name("HaarNoShift"), 512),
+        ];
         volumes.extend(from_files.iter().map(|(_, w)| (w, 256)));
         for (w, n) in volumes {
             let label = format!("{n}^3");

@@ -95,6 +95,8 @@ fn check_module(
     // The one-pass volume kernel of the 3-D forwards of two-tap pairs of steps: LeGall 5/3 and
     // the integer Daubechies 9/7 (i32), CDF 5/3 and CDF 9/7 (f32).
     expected.extend(module.volume.as_ref().map(|v| v.kernel.clone()));
+    // The pair-local volume kernel of Haar's 3-D modules.
+    expected.extend(module.volume_pairs.clone());
     // Their first level's tile kernel runs by default on images of EVEN_ROWS_MIN_SAMPLES or
     // more, on those requests' tiles: checked there (below). Here it need only compile (on
     // the default tiles Fidelity's i32 one spills 8 bytes under the register cap).

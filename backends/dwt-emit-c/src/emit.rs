@@ -78,8 +78,11 @@ pub struct KernelModule {
     /// The header comment and helpers.
     prelude: String,
     /// The same for kernels that address their data by arguments alone, naming no layout: one
-    /// program for both layouts.
+    /// program for both layouts; without the boundary rule's `resolve`, which NVRTC warns of
+    /// where no kernel of a program calls it.
     prelude_any_layout: String,
+    /// The same with `resolve`, for kernels that call it (the fused kernels' general path).
+    prelude_any_layout_resolving: String,
     /// Each kernel on its own, in the order of `source`.
     kernels: Vec<ModuleKernel>,
     /// `(src, dst, base, sample_step, row_step, plane_step, n, rows)`: one group of
@@ -129,6 +132,12 @@ pub struct KernelModule {
     /// ([`LaunchConfig::one_pass_volumes`](crate::LaunchConfig::one_pass_volumes)): the fused
     /// plan lifts a volume's finest level with it (the forward's first, the inverse's last).
     pub volume: Option<VolumePass>,
+    /// The pair-local volume kernel (module `volume_pairs`) of a 3-D Mallat module of a
+    /// pair-local program ([`pair_local`]) where
+    /// [`LaunchConfig::one_pass_volumes`](crate::LaunchConfig::one_pass_volumes) allows it: the
+    /// fused plan lifts every level of a volume whose bands' sides are all even with it, one
+    /// launch a level.
+    pub volume_pairs: Option<String>,
     /// The program the kernels lift (the wavelet's, in `direction`) and its boundary rule.
     pub program: Program,
     pub boundary: Boundary,
@@ -191,10 +200,13 @@ impl KernelModule {
                 }
             })
             .collect();
-        let prelude = if chosen.iter().all(|k| k.any_layout) {
-            &self.prelude_any_layout
-        } else {
-            &self.prelude
+        let resolves = |k: &&ModuleKernel| {
+            mentions(&k.source, "resolve") || mentions(&k.helpers, "resolve")
+        };
+        let prelude = match (chosen.iter().all(|k| k.any_layout), chosen.iter().any(resolves)) {
+            (false, _) => &self.prelude,
+            (true, true) => &self.prelude_any_layout_resolving,
+            (true, false) => &self.prelude_any_layout,
         };
         prelude.clone() + &sources.join("\n")
     }
@@ -513,15 +525,25 @@ pub fn emit_module(
             tile: volume_tile,
         }
     });
-    // The rows and columns kernels read through the boundary rule; of the kernels that take
-    // any layout only the fused kernels' general path does. A program of kernels that do not
-    // would carry resolve() unused, which NVRTC warns of.
-    let any_layout_resolves = (kernels.iter()).any(|k| {
-        k.any_layout && (mentions(&k.source, "resolve") || mentions(&k.helpers, "resolve"))
+    // Every level in one pass wherever the one-pass kernels are not turned off (or, by default,
+    // off for the device: OpenCL on a CPU).
+    let volume_pairs = (config.planes
+        && config.one_pass_volumes.unwrap_or(true)
+        && config.strategy == Strategy::Fused
+        && layout == Layout::Mallat
+        && !e.wraps()
+        && pair_local(&program))
+    .then(|| {
+        let name = dialect.kernel_name(&prefix, elem, "volume_pairs");
+        kernels.push(kernel(&name, true, &|w| e.volume_pairs(w, &name)));
+        name
     });
+    // The rows and columns kernels read through the boundary rule; of the kernels that take
+    // any layout only the fused kernels' general path does.
     Ok(KernelModule {
         prelude: prelude_for(Some(layout), true),
-        prelude_any_layout: prelude_for(None, any_layout_resolves),
+        prelude_any_layout: prelude_for(None, false),
+        prelude_any_layout_resolving: prelude_for(None, true),
         kernels,
         rows_kernel,
         shift_kernel,
@@ -534,6 +556,7 @@ pub fn emit_module(
         even_rows_tile,
         level_pair,
         volume,
+        volume_pairs,
         program: program.clone(),
         boundary: wavelet.boundary,
         elem,

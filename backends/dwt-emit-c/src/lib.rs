@@ -26,6 +26,9 @@
 //!   for programs of one or two pairs of two-tap symmetric steps in 4-byte samples: each group
 //!   lifts an x-y tile per plane and keeps its columns' samples in registers along z, where the
 //!   depth steps run;
+//! - a pair-local volume kernel (module `volume_pairs`): every level of a 3-D transform of a
+//!   pair-local program (Haar) on sides that stay even, one launch a level, each work-item a
+//!   2x2x2 block in registers;
 //! - an even-rows pass (module `even_rows`): an interleaved forward over several levels writes
 //!   the image's even rows whole at the end, from the first level's subband (0, 1) (kept compact
 //!   in scratch by a variant of the fused kernel) and the coarser levels, which the planner
@@ -51,6 +54,7 @@ mod tile;
 mod tile_inner;
 mod volume;
 mod volume_inverse;
+mod volume_pairs;
 mod writer;
 
 pub use dialect::{Cuda, Dialect, OpenCl, Param};
@@ -65,6 +69,7 @@ pub use row_segments::{RowSegments, ROW_SEGMENT_WIDTH};
 pub use tile::{EdgeTiles, TilePass, MAX_TILE_BYTES};
 pub use volume::{VolumePass, VOLUME_COLUMN, VOLUME_SEGMENT, VOLUME_THREADS, VOLUME_TILE};
 pub use volume_inverse::VOLUME_INVERSE_TILE;
+pub use volume_pairs::VOLUME_PAIRS_THREADS;
 
 use dwt_ir::{Direction, ElementType, Wavelet};
 pub use writer::Writer;

@@ -30,6 +30,7 @@ use dwt_ir::{Direction, Layout};
 use crate::emit::KernelModule;
 use crate::tile::TilePass;
 use crate::volume::{VolumePass, VOLUME_SEGMENT, VOLUME_THREADS};
+use crate::volume_pairs::VOLUME_PAIRS_THREADS;
 use crate::{column_segment_rows, Strategy};
 
 /// Which device buffer a kernel argument is.
@@ -74,6 +75,9 @@ pub enum Pass {
     EvenRows,
     /// The one-pass volume kernel: rows, columns and depth of a volume's first level at once.
     Volume,
+    /// The pair-local volume kernel: rows, columns and depth of a level of a pair-local program
+    /// at once.
+    VolumePairs,
 }
 
 /// One kernel launch: `groups` blocks (work-groups) along x, y and z of `block` threads
@@ -989,6 +993,11 @@ fn fused_volume(
     levels: u32,
     one_pass: bool,
 ) -> Result<Option<LaunchPlan>, String> {
+    if one_pass {
+        if let Some(plan) = pair_volume(module, [depth, height, width], levels)? {
+            return Ok(Some(plan));
+        }
+    }
     let Ok(tile) = &module.tile else {
         return Ok(None);
     };
@@ -1084,6 +1093,128 @@ fn fused_volume(
         // depth pass reads the source's samples that no step writes until level 0's tiles, the
         // last step (the one-pass kernel reads the source as it writes the data).
         source_may_be_data: one_pass.is_none(),
+    }))
+}
+
+/// Every level of a volume by the pair-local volume kernel (module `volume_pairs`), or `None`
+/// where the module has none or a level's band has an odd side (or one past the grid). Each
+/// level reads and writes its band once, with the volume's pitches: the forward reads the
+/// source at level 0, stores the seven high octants in the data and the low one in the scratch
+/// (the data at the last level), where the next level reads it; the inverse reads the high
+/// octants from the source and the low one from where the coarser level wrote it (the
+/// source at the coarsest), and writes the band to the scratch (the data at level 0). The bands
+/// in the scratch alternate between its first plane and its middle one, so that no level writes
+/// where it reads.
+fn pair_volume(
+    module: &KernelModule,
+    [depth, height, width]: [usize; 3],
+    levels: u32,
+) -> Result<Option<LaunchPlan>, String> {
+    let Some(kernel) = &module.volume_pairs else {
+        return Ok(None);
+    };
+    let shape = |level: u32| [depth, height, width].map(|n| band_shape(n, level));
+    let even = (0..levels).all(|level| {
+        let [d, h, _] = shape(level);
+        shape(level).iter().all(|&n| n >= 2 && n % 2 == 0)
+            && d / 2 <= MAX_GRID_YZ
+            && h / 2 <= MAX_GRID_YZ
+    });
+    if levels == 0 || !even {
+        return Ok(None);
+    }
+    let (row_step, plane_step) = (width, height * width);
+    let forward = module.direction == Direction::Forward;
+    // Where band `level` is, for a level that reads or writes it through the scratch.
+    let in_scratch = |level: u32| Place {
+        buffer: Buffer::Scratch,
+        base: (level as usize + 1) % 2 * (depth / 2) * plane_step,
+        col_step: 1,
+        row_step,
+    };
+    let origin = |buffer| Place {
+        buffer,
+        base: 0,
+        col_step: 1,
+        row_step,
+    };
+    let launch = |level: u32| -> Result<Step, String> {
+        let [d, h, w] = shape(level);
+        let (nat, low) = match forward {
+            true => (
+                if level == 0 {
+                    origin(Buffer::Source)
+                } else {
+                    in_scratch(level)
+                },
+                if level + 1 == levels {
+                    origin(Buffer::Data)
+                } else {
+                    in_scratch(level + 1)
+                },
+            ),
+            false => (
+                if level == 0 {
+                    origin(Buffer::Data)
+                } else {
+                    in_scratch(level)
+                },
+                if level + 1 == levels {
+                    origin(Buffer::Source)
+                } else {
+                    in_scratch(level + 1)
+                },
+            ),
+        };
+        let high = if forward {
+            Buffer::Data
+        } else {
+            Buffer::Source
+        };
+        let mut ints = vec![
+            w / 2,
+            h / 2,
+            d / 2,
+            nat.base,
+            row_step,
+            plane_step,
+            low.base,
+            row_step,
+            plane_step,
+            row_step,
+            plane_step,
+        ];
+        // The high octants' bases, by [z, y, x] parity in the kernel's order (x fastest).
+        ints.extend((1..8).map(|p: usize| {
+            (p >> 2 & 1) * (d / 2) * plane_step
+                + (p >> 1 & 1) * (h / 2) * row_step
+                + (p & 1) * (w / 2)
+        }));
+        Ok(Step::Launch(Launch {
+            kernel: kernel.clone(),
+            pass: Pass::VolumePairs,
+            groups: [(w / 2).div_ceil(VOLUME_PAIRS_THREADS), h / 2, d / 2],
+            block: [VOLUME_PAIRS_THREADS, 1],
+            buffers: vec![nat.buffer, low.buffer, high],
+            ints: ints.into_iter().map(int).collect::<Result<_, _>>()?,
+        }))
+    };
+    let steps = match forward {
+        true => (0..levels).map(launch).collect::<Result<_, _>>()?,
+        false => (0..levels).rev().map(launch).collect::<Result<_, _>>()?,
+    };
+    Ok(Some(LaunchPlan {
+        steps,
+        scratch: if levels > 1 {
+            depth * height * width
+        } else {
+            0
+        },
+        reads_source: true,
+        fused: true,
+        // The forward's first level reads the source as it writes the data; the inverse reads
+        // the source's high octants at every level, and its last writes the data.
+        source_may_be_data: false,
     }))
 }
 

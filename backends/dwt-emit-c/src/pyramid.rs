@@ -360,7 +360,7 @@ impl Emitter<'_> {
     }
 
     /// The program on the pair `(e, o)` (every tap at offset 0).
-    fn pyramid_pair(&self, w: &mut Writer) {
+    pub(crate) fn pyramid_pair(&self, w: &mut Writer) {
         let var = |p: Phase| match p {
             Phase::Even => "e",
             Phase::Odd => "o",
@@ -383,7 +383,7 @@ impl Emitter<'_> {
 
     /// `value`, stored as the element type and read back where that loses bits (i16), as the
     /// CPU reference stores each pass's results.
-    fn truncated(&self, value: &str) -> String {
+    pub(crate) fn truncated(&self, value: &str) -> String {
         match self.elem {
             dwt_ir::ElementType::I16 => format!("to_work(to_elem({value}))"),
             _ => value.to_string(),

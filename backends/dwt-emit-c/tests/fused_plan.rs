@@ -500,6 +500,127 @@ fn fused_volume_levels_alternate_between_data_and_scratch() {
     assert_eq!(launches(&l)[2].ints[8..], [40, 30]);
 }
 
+/// A 3-D Mallat module of a pair-local program (Haar) lifts every level of a volume whose bands
+/// stay even in one launch a level, in both dialects: the forward from the source, each level's
+/// low octant through the scratch (alternately at its first and its middle plane, so that no
+/// level writes where it reads) and the last into the data; the inverse the other way about,
+/// reading the high octants from the source. Odd bands, the interleaved layout, a run in place
+/// and the switch off take the two passes.
+#[test]
+fn pair_local_volumes_lift_every_level_in_one_pass() {
+    use dwt_emit_c::{Pass, VOLUME_PAIRS_THREADS};
+    use Buffer::{Data, Scratch, Source};
+    let volume = LaunchConfig::default().for_axes(3);
+    let [d, h, w] = [16usize, 8, 24];
+    let plane = (h * w) as i32;
+    for name in ["HaarNoShift", "HaarWithShift"] {
+        let wavelet = dwt_catalogue::by_name(name).unwrap();
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let cuda = emit_module(
+                &Cuda,
+                wavelet,
+                direction,
+                ElementType::I16,
+                Layout::Mallat,
+                &volume,
+            )
+            .unwrap();
+            let opencl = module(name, direction, &volume);
+            for m in [&cuda, &opencl] {
+                let kernel = m
+                    .volume_pairs
+                    .as_ref()
+                    .expect("the pair-local volume kernel");
+                assert!(m.source().contains(kernel.as_str()));
+                let p = plan(m, &[d, h, w], 3).unwrap();
+                assert!(
+                    p.is_fused() && p.reads_source && !p.runs_in_place(),
+                    "{p:?}"
+                );
+                assert_eq!(passes(&p), [Pass::VolumePairs; 3], "{name}");
+                assert_eq!(p.scratch, d * h * w);
+                let l = launches(&p);
+                // Per level (finest first): the buffers of nat, low, high, where nat and low
+                // start, and the groups: a block of 2x2x2 samples a work-item.
+                let mut levels: Vec<_> = l
+                    .iter()
+                    .map(|l| (l.buffers.clone(), [l.ints[3], l.ints[6]], l.groups))
+                    .collect();
+                if direction == Direction::Inverse {
+                    levels.reverse();
+                }
+                let half = (d / 2) as i32 * plane;
+                let (nat, low) = match direction {
+                    Direction::Forward => ([Source, Scratch, Scratch], [Scratch, Scratch, Data]),
+                    Direction::Inverse => ([Data, Scratch, Scratch], [Scratch, Scratch, Source]),
+                };
+                let high = match direction {
+                    Direction::Forward => Data,
+                    Direction::Inverse => Source,
+                };
+                assert_eq!(
+                    levels,
+                    [
+                        (vec![nat[0], low[0], high], [0, 0], [1, 4, 8]),
+                        (vec![nat[1], low[1], high], [0, half], [1, 2, 4]),
+                        (vec![nat[2], low[2], high], [half, 0], [1, 1, 2]),
+                    ],
+                    "{name} {direction:?}"
+                );
+                assert!(l
+                    .iter()
+                    .all(|l| l.block == [VOLUME_PAIRS_THREADS, 1] && &l.kernel == kernel));
+                // Level 1 (the middle launch both ways): blocks of the band of 8x4x12 samples,
+                // the volume's pitches, and its seven high octants' bases ([z, y, x] parity,
+                // x fastest).
+                let (nat_base, low_base) = (l[1].ints[3], l[1].ints[6]);
+                let z = 4 * plane;
+                #[rustfmt::skip]
+                let want = [
+                    6, 2, 4, nat_base, 24, plane, low_base, 24, plane, 24, plane,
+                    6, 48, 54, z, z + 6, z + 48, z + 54,
+                ];
+                assert_eq!(l[1].ints, want);
+                // One level: no scratch.
+                let one = plan(m, &[d, h, w], 1).unwrap();
+                assert_eq!((passes(&one), one.scratch), (vec![Pass::VolumePairs], 0));
+                // In place, the two passes, the data lifted where it lies.
+                let in_place = dwt_emit_c::plan_in_place(m, &[d, h, w], 3)
+                    .unwrap()
+                    .expect("an in-place plan");
+                assert!(!passes(&in_place).contains(&Pass::VolumePairs));
+                // A band with an odd side at a level: the two passes at every level.
+                for shape in [[d, h, w + 1], [d, 6, w], [9, h, w]] {
+                    let p = plan(m, &shape, 2).unwrap();
+                    assert!(!passes(&p).contains(&Pass::VolumePairs), "{shape:?}");
+                }
+            }
+        }
+    }
+    // Not for programs with a halo, images, the interleaved layout, or where switched off.
+    assert!(module("LeGall53", Direction::Forward, &volume)
+        .volume_pairs
+        .is_none());
+    let image = LaunchConfig::default().for_axes(2);
+    assert!(module("HaarNoShift", Direction::Forward, &image)
+        .volume_pairs
+        .is_none());
+    let interleaved = module_in(
+        "HaarNoShift",
+        Direction::Forward,
+        Layout::Interleaved,
+        &volume,
+    );
+    assert!(interleaved.volume_pairs.is_none());
+    let off = LaunchConfig {
+        one_pass_volumes: Some(false),
+        ..volume
+    };
+    assert!(module("HaarNoShift", Direction::Inverse, &off)
+        .volume_pairs
+        .is_none());
+}
+
 /// A CUDA module of a program of two two-tap symmetric steps (LeGall 5/3, CDF 5/3) in 4-byte
 /// samples lifts a volume's first level forward in one launch, from the source to the data (so
 /// the source may not be the data), and the later levels as before; OpenCL, i16 or f64, other
@@ -962,6 +1083,7 @@ fn flow(p: &dwt_emit_c::LaunchPlan) -> Vec<(&'static str, [Buffer; 2])> {
                     Pass::EvenRows => "even rows",
                     Pass::LevelPair => "level pair",
                     Pass::Volume => "volume",
+                    Pass::VolumePairs => "volume pairs",
                 };
                 (name, [l.buffers[0], *l.buffers.last().unwrap()])
             }

@@ -10,7 +10,7 @@
 //! (`periodic_`, `cuda_periodic_`: a sliding window reading its lines modulo their length, and
 //! the fused kernels with wrapped edge tiles).
 
-use dwt_emit_c::{emit_module, is_integer, Cuda, Dialect, LaunchConfig, OpenCl};
+use dwt_emit_c::{emit_module, is_integer, Cuda, Dialect, KernelModule, LaunchConfig, OpenCl};
 use dwt_ir::{Direction, ElementKind, ElementType, Layout, Wavelet};
 
 fn snapshot(w: &Wavelet, direction: Direction, elem: ElementType, layout: Layout) {
@@ -141,6 +141,27 @@ fn volume_kernel_snapshot(
     direction: Direction,
     elem: ElementType,
 ) {
+    let kernel = |m: &KernelModule| m.volume.as_ref().map(|v| v.kernel.clone());
+    kernel_snapshot(
+        dialect,
+        &format!("{prefix}volume_kernel_"),
+        name,
+        direction,
+        elem,
+        kernel,
+    );
+}
+
+/// Snapshot `{prefix}{wavelet}_{direction}_{elem}_mallat`: the kernel `kernel` picks from the
+/// 3-D module of `name` (the one-pass kernels asked for), alone with its prelude and helpers.
+fn kernel_snapshot(
+    dialect: &dyn Dialect,
+    prefix: &str,
+    name: &str,
+    direction: Direction,
+    elem: ElementType,
+    kernel: impl Fn(&KernelModule) -> Option<String>,
+) {
     let w = dwt_catalogue::by_name(name).expect("catalogue wavelet");
     let config = LaunchConfig {
         one_pass_volumes: Some(true),
@@ -148,19 +169,48 @@ fn volume_kernel_snapshot(
     };
     let module = emit_module(dialect, w, direction, elem, Layout::Mallat, &config)
         .expect("catalogue wavelets emit");
-    let kernel = &module.volume.as_ref().expect("a one-pass kernel").kernel;
-    let source = module.kernel_source(kernel).expect("the kernel's source");
+    let kernel = kernel(&module).expect("the module has the kernel");
+    let source = module.kernel_source(&kernel).expect("the kernel's source");
     let dir = match direction {
         Direction::Forward => "forward",
         Direction::Inverse => "inverse",
     };
     insta::assert_snapshot!(
         format!(
-            "{prefix}volume_kernel_{}_{dir}_{}_mallat",
+            "{prefix}{}_{dir}_{}_mallat",
             name.to_lowercase(),
             elem.name()
         ),
         source
+    );
+}
+
+/// The pair-local volume kernels: Haar without the pre-shift in i32 in CUDA forward and Haar
+/// with it in i16 in OpenCL C inverse: a 2x2x2 block a work-item, read as a pair per row of
+/// each plane (one vector access where aligned), lifted along x, y, z forward (z, y, x
+/// inverse, then the pre-shift undone), one coefficient to (from) each octant. The kernels
+/// alone, with their preludes and helpers.
+#[test]
+fn volume_pairs_kernels() {
+    let kernel = |m: &KernelModule| m.volume_pairs.clone();
+    let (forward, inverse) = (Direction::Forward, Direction::Inverse);
+    let cuda = "cuda_volume_pairs_kernel_";
+    kernel_snapshot(
+        &Cuda,
+        cuda,
+        "HaarNoShift",
+        forward,
+        ElementType::I32,
+        kernel,
+    );
+    let opencl = "volume_pairs_kernel_";
+    kernel_snapshot(
+        &OpenCl,
+        opencl,
+        "HaarWithShift",
+        inverse,
+        ElementType::I16,
+        kernel,
     );
 }
 

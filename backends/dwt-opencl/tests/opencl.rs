@@ -1299,3 +1299,109 @@ fn one_pass_volumes_match_the_reference() {
     }
     assert!(runs[0] >= 70 && runs[1] >= 70, "{runs:?}");
 }
+
+/// The pair-local volume kernel (every level of a 3-D transform of Haar and the like, one
+/// launch a level) against the CPU reference: Haar without and with the pre-shift in i16 and
+/// i32 (exactly), a float Haar in f32 and f64, both ways (the inverse of the forward's
+/// coefficients), 1 to 3 levels. Volumes whose bands stay even at every level run every level
+/// on it, with rows of one group and of several (a partial group at the end); the others, and
+/// the interleaved layout, keep the two passes. Asked for: OpenCL's default plans keep the two
+/// passes on a CPU device (`LaunchConfig::one_pass_volumes`).
+#[test]
+fn pair_local_volumes_match_the_reference() {
+    use dwt_emit_c::{Pass, Step};
+    use ElementType::{F32, F64, I16, I32};
+    /// The ramp as `E`, or for an inverse the forward's coefficients of it.
+    fn input<E: dwt_runtime::Element + From<i16>>(r: &Request) -> Vec<E> {
+        let n: usize = r.shape.iter().product();
+        let mut host: Vec<E> = (0..n)
+            .map(|i| E::from(((i * 7919) % 4001) as i16 - 2000))
+            .collect();
+        if r.direction == Direction::Inverse {
+            let (w, shape) = (r.wavelet, &r.shape[..]);
+            cpu::transform(w, Direction::Forward, &mut host, shape, r.levels, r.layout).unwrap();
+        }
+        host
+    }
+    let b = OpenClBackend::with_config(LaunchConfig {
+        one_pass_volumes: Some(true),
+        ..LaunchConfig::default()
+    })
+    .expect("an OpenCL device (PoCL in CI)");
+    let float_haar = dwt_ir::parse_str(
+        "wavelet FloatHaar {\n    kind = float;\n    odd -= even[0];\n    even += 1/2*odd[0];\n    scale 1.4142135623730951;\n}",
+    )
+    .unwrap()
+    .remove(0);
+    let shapes: [&[usize]; 6] = [
+        &[2, 2, 2],
+        &[8, 6, 10],
+        &[16, 12, 20],
+        &[4, 8, 600],
+        &[32, 16, 32],
+        &[9, 6, 10],
+    ];
+    let mut runs = [0, 0];
+    for (w, elems) in [
+        (dwt_catalogue::by_name("HaarNoShift").unwrap(), [I16, I32]),
+        (dwt_catalogue::by_name("HaarWithShift").unwrap(), [I16, I32]),
+        (&float_haar, [F32, F64]),
+    ] {
+        for (direction, runs) in [Direction::Forward, Direction::Inverse]
+            .into_iter()
+            .zip(&mut runs)
+        {
+            for shape in shapes {
+                for levels in 1..=3u32 {
+                    if shape.iter().any(|&n| n >> (levels - 1) < 2) {
+                        continue;
+                    }
+                    let even = (0..levels).all(|l| shape.iter().all(|&n| (n >> l) % 2 == 0));
+                    for layout in [Layout::Mallat, Layout::Interleaved] {
+                        let r = Request {
+                            layout,
+                            ..request(w, direction, shape, levels)
+                        };
+                        let what = format!(
+                            "{} {direction:?} {shape:?} {levels} levels {layout:?}",
+                            w.name
+                        );
+                        for elem in elems {
+                            let config = b.config().for_request(w, direction, elem, shape);
+                            let module = dwt_emit_c::emit_module(
+                                &dwt_emit_c::OpenCl,
+                                w,
+                                direction,
+                                elem,
+                                layout,
+                                &config,
+                            )
+                            .unwrap();
+                            let plan = dwt_emit_c::plan(&module, shape, levels).unwrap();
+                            let pairs = (plan.steps.iter())
+                                .filter(
+                                    |s| matches!(s, Step::Launch(l) if l.pass == Pass::VolumePairs),
+                                )
+                                .count();
+                            let all = match even && layout == Layout::Mallat {
+                                true => levels as usize,
+                                false => 0,
+                            };
+                            assert_eq!(pairs, all, "{what} {elem:?}: {plan:?}");
+                            assert!(pairs == 0 || plan.steps.len() == pairs, "{what}: {plan:?}");
+                            let matched = match elem {
+                                I16 => matches_reference(&b, &r, &input::<i16>(&r)),
+                                I32 => matches_reference(&b, &r, &input::<i32>(&r)),
+                                F32 => matches_reference(&b, &r, &input::<f32>(&r)),
+                                F64 => matches_reference(&b, &r, &input::<f64>(&r)),
+                            };
+                            assert_eq!(matched, Ok(true), "{what} {elem:?}");
+                        }
+                        *runs += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(runs[0] >= 60 && runs[1] >= 60, "{runs:?}");
+}
