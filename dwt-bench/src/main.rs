@@ -557,7 +557,8 @@ impl Bench<'_> {
                         | Pass::Pyramid
                         | Pass::LevelPair
                         | Pass::EvenRows
-                        | Pass::Volume => {
+                        | Pass::Volume
+                        | Pass::VolumePairs => {
                             return Err("the two-pass plan launched a fused kernel".into())
                         }
                     };

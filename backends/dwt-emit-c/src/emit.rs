@@ -200,10 +200,12 @@ impl KernelModule {
                 }
             })
             .collect();
-        let resolves = |k: &&ModuleKernel| {
-            mentions(&k.source, "resolve") || mentions(&k.helpers, "resolve")
-        };
-        let prelude = match (chosen.iter().all(|k| k.any_layout), chosen.iter().any(resolves)) {
+        let resolves =
+            |k: &&ModuleKernel| mentions(&k.source, "resolve") || mentions(&k.helpers, "resolve");
+        let prelude = match (
+            chosen.iter().all(|k| k.any_layout),
+            chosen.iter().any(resolves),
+        ) {
             (false, _) => &self.prelude,
             (true, true) => &self.prelude_any_layout_resolving,
             (true, false) => &self.prelude_any_layout,

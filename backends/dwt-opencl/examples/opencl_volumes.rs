@@ -1,6 +1,6 @@
 //! The one-pass volume kernels against the two passes per level on whatever OpenCL device there
-//! is: `run_on_device_into` (out of place, so neither plan copies) of LeGall 5/3 512^3 i32 and
-//! CDF 9/7 256^3 f32, three levels both ways, with `LaunchConfig::one_pass_volumes` on and off
+//! is: `run_on_device_into` (out of place, so neither plan copies) of LeGall 5/3 512^3 i32,
+//! CDF 9/7 256^3 f32 and Haar 512^3 i32 (the pair-local volume kernel), three levels both ways, with `LaunchConfig::one_pass_volumes` on and off
 //! (`Some(true)`, `Some(false)`), in turns. Wall clock around the call (which returns when the queue has finished), median of 15
 //! after warm-up; a markdown table.
 use std::time::Instant;
@@ -51,7 +51,12 @@ fn main() {
     println!("device: {}\n", with(true).device());
     println!("| case | two passes | one pass | one pass / two |");
     println!("|---|---|---|---|");
-    for (name, side, float) in [("LeGall53", 512, false), ("Cdf97", 256, true)] {
+    let cases = [
+        ("LeGall53", 512, false),
+        ("Cdf97", 256, true),
+        ("HaarNoShift", 512, false),
+    ];
+    for (name, side, float) in cases {
         for (direction, dir) in [(Direction::Forward, "fwd"), (Direction::Inverse, "inv")] {
             let req = Request {
                 wavelet: dwt_catalogue::by_name(name).unwrap(),
