@@ -23,7 +23,7 @@
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B,FILE] [--sizes 1080p,4096,8192|none] [--no-3d]
 //!           [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H]
 //!           [--slab WxR] [--column-segment N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off]
-//!           [--levels 1,3] [--pyramids on|off] [--one-pass-volumes on|off] [--even-rows on|off|always] [--level-pairs on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]
+//!           [--levels 1,3] [--pyramids on|off] [--one-pass-volumes on|off] [--pair-volumes on|off] [--even-rows on|off|always] [--level-pairs on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]
 //!           [--level-steps]
 //! ```
 
@@ -105,6 +105,8 @@ struct Opts {
     /// `--one-pass-volumes on|off`: `LaunchConfig::one_pass_volumes` (default: the dialect's,
     /// on in CUDA).
     one_pass_volumes: Option<bool>,
+    /// `--pair-volumes on|off`: `LaunchConfig::pair_volumes` (default: on).
+    pair_volumes: bool,
     /// `--even-rows on|off|always`: `LaunchConfig::even_rows_from` (on: the default bound;
     /// always: every size).
     even_rows: Option<usize>,
@@ -147,6 +149,7 @@ fn parse_args() -> Res<Opts> {
         levels: vec![1, 3],
         pyramids: true,
         one_pass_volumes: None,
+        pair_volumes: true,
         even_rows: Some(dwt_emit_c::EVEN_ROWS_MIN_SAMPLES),
         level_pairs: Some(dwt_emit_c::LEVEL_PAIRS_MIN_SAMPLES),
         layout: Layout::Mallat,
@@ -204,6 +207,7 @@ fn parse_args() -> Res<Opts> {
             "--register-cap" => o.register_cap = Some(on_off(&a, &value()?)?),
             "--pyramids" => o.pyramids = on_off(&a, &value()?)?,
             "--one-pass-volumes" => o.one_pass_volumes = Some(on_off(&a, &value()?)?),
+            "--pair-volumes" => o.pair_volumes = on_off(&a, &value()?)?,
             "--even-rows" => {
                 o.even_rows = size_bound(&a, &value()?, dwt_emit_c::EVEN_ROWS_MIN_SAMPLES)?
             }
@@ -227,7 +231,7 @@ fn parse_args() -> Res<Opts> {
                 }
             }
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B,FILE] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off] [--levels 1,3] [--pyramids on|off] [--one-pass-volumes on|off] [--even-rows on|off|always] [--level-pairs on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B,FILE] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off] [--levels 1,3] [--pyramids on|off] [--one-pass-volumes on|off] [--pair-volumes on|off] [--even-rows on|off|always] [--level-pairs on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
@@ -843,6 +847,7 @@ fn run() -> Res<()> {
     config.register_cap = o.register_cap;
     config.pyramids = o.pyramids;
     config.one_pass_volumes = o.one_pass_volumes;
+    config.pair_volumes = o.pair_volumes;
     config.even_rows_from = o.even_rows;
     config.level_pairs_from = o.level_pairs;
     if let Some(h) = o.window {
@@ -923,10 +928,11 @@ fn run() -> Res<()> {
     );
     let _ = writeln!(
         md,
-        "- Pair-local programs' first levels in pyramid kernels (`pyramids`): {}; a 3-D transform's finest level in one pass (`one_pass_volumes`): {}; layout: {}; interleaved forwards' even rows written last (`even_rows`): {}",
+        "- Pair-local programs' first levels in pyramid kernels (`pyramids`): {}; a 3-D transform's finest level in one pass (`one_pass_volumes`): {}; every level of a pair-local program's volume in one pass (`pair_volumes`): {}; layout: {}; interleaved forwards' even rows written last (`even_rows`): {}",
         if b.config().pyramids { "on" } else { "off" },
         // The bench runs CUDA, where the default is on.
         if b.config().one_pass_volumes.unwrap_or(true) { "on" } else { "off" },
+        if b.config().pair_volumes { "on" } else { "off" },
         o.layout.name(),
         match b.config().even_rows_from {
             Some(n) => format!("images of {n} samples or more"),

@@ -134,7 +134,7 @@ pub struct KernelModule {
     pub volume: Option<VolumePass>,
     /// The pair-local volume kernel (module `volume_pairs`) of a 3-D Mallat module of a
     /// pair-local program ([`pair_local`]) where
-    /// [`LaunchConfig::one_pass_volumes`](crate::LaunchConfig::one_pass_volumes) allows it: the
+    /// [`LaunchConfig::pair_volumes`](crate::LaunchConfig::pair_volumes) allows it: the
     /// fused plan lifts every level of a volume whose bands' sides are all even with it, one
     /// launch a level.
     pub volume_pairs: Option<String>,
@@ -527,10 +527,8 @@ pub fn emit_module(
             tile: volume_tile,
         }
     });
-    // Every level in one pass wherever the one-pass kernels are not turned off (or, by default,
-    // off for the device: OpenCL on a CPU).
     let volume_pairs = (config.planes
-        && config.one_pass_volumes.unwrap_or(true)
+        && config.pair_volumes
         && config.strategy == Strategy::Fused
         && layout == Layout::Mallat
         && !e.wraps()

@@ -362,6 +362,13 @@ pub struct LaunchConfig {
     /// 2.6x, asks for `Some(false)`. `Some(true)`: wherever the program and samples allow; `Some(false)`:
     /// never (the tile kernel and the depth pass).
     pub one_pass_volumes: Option<bool>,
+    /// Whether the fused plan lifts every level of a 3-D transform of a pair-local program
+    /// (Haar: every step reads only its own pair) in one launch a level, each work-item a 2x2x2
+    /// block in registers (module `volume_pairs`), in the Mallat layout where every level's band
+    /// has even sides: by default, in both dialects and on every device (on an H200 Haar 512^3
+    /// three levels took 0.38-0.41x the two passes' time in CUDA and through NVIDIA's OpenCL,
+    /// on PoCL 128^3 0.07-0.10x: BENCHMARKS.md). `false`: the tile kernel and the depth pass.
+    pub pair_volumes: bool,
     /// Whether the fused kernel lifts a stack of x-y planes (one per group along z: the fused
     /// plan of a 3-D transform) rather than one image; the 2-D kernel stays free of the plane
     /// offset, which slowed it. A property of the request, not a tuning knob: the executors
@@ -755,6 +762,7 @@ impl Default for LaunchConfig {
             even_rows_from: Some(EVEN_ROWS_MIN_SAMPLES),
             level_pairs_from: Some(LEVEL_PAIRS_MIN_SAMPLES),
             one_pass_volumes: None,
+            pair_volumes: true,
             planes: false,
         }
     }

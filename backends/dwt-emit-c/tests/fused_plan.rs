@@ -404,9 +404,11 @@ fn launches(p: &dwt_emit_c::LaunchPlan) -> Vec<&dwt_emit_c::Launch> {
 
 #[test]
 fn volumes_take_the_fused_pass_on_their_planes_then_the_depth_pass() {
-    // Two passes a level: the forward's first level in one pass has its own test below.
+    // Two passes a level: the finest level in one pass and the pair-local volume kernel have
+    // their own tests below.
     let volume = LaunchConfig {
         one_pass_volumes: Some(false),
+        pair_volumes: false,
         ..LaunchConfig::default().for_axes(3)
     };
     for w in dwt_catalogue::all() {
@@ -612,13 +614,19 @@ fn pair_local_volumes_lift_every_level_in_one_pass() {
         &volume,
     );
     assert!(interleaved.volume_pairs.is_none());
-    let off = LaunchConfig {
+    // Its own switch, not the two-tap kernels' (which OpenCL on a CPU turns off).
+    let others_off = LaunchConfig {
         one_pass_volumes: Some(false),
         ..volume
     };
-    assert!(module("HaarNoShift", Direction::Inverse, &off)
-        .volume_pairs
-        .is_none());
+    let haar = module("HaarNoShift", Direction::Inverse, &others_off);
+    assert!(haar.volume_pairs.is_some());
+    let off = LaunchConfig {
+        pair_volumes: false,
+        ..volume
+    };
+    let haar = module("HaarNoShift", Direction::Inverse, &off);
+    assert!(haar.volume_pairs.is_none());
 }
 
 /// A CUDA module of a program of two two-tap symmetric steps (LeGall 5/3, CDF 5/3) in 4-byte

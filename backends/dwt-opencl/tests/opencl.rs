@@ -1305,8 +1305,8 @@ fn one_pass_volumes_match_the_reference() {
 /// i32 (exactly), a float Haar in f32 and f64, both ways (the inverse of the forward's
 /// coefficients), 1 to 3 levels. Volumes whose bands stay even at every level run every level
 /// on it, with rows of one group and of several (a partial group at the end); the others, and
-/// the interleaved layout, keep the two passes. Asked for: OpenCL's default plans keep the two
-/// passes on a CPU device (`LaunchConfig::one_pass_volumes`).
+/// the interleaved layout, keep the two passes. By default, on a CPU device too
+/// (`LaunchConfig::pair_volumes`), unlike the two-tap one-pass kernels.
 #[test]
 fn pair_local_volumes_match_the_reference() {
     use dwt_emit_c::{Pass, Step};
@@ -1323,11 +1323,8 @@ fn pair_local_volumes_match_the_reference() {
         }
         host
     }
-    let b = OpenClBackend::with_config(LaunchConfig {
-        one_pass_volumes: Some(true),
-        ..LaunchConfig::default()
-    })
-    .expect("an OpenCL device (PoCL in CI)");
+    let b = OpenClBackend::new().expect("an OpenCL device (PoCL in CI)");
+    assert!(b.config().pair_volumes);
     let float_haar = dwt_ir::parse_str(
         "wavelet FloatHaar {\n    kind = float;\n    odd -= even[0];\n    even += 1/2*odd[0];\n    scale 1.4142135623730951;\n}",
     )
