@@ -2,8 +2,9 @@
 //! is: `run_on_device_into` (out of place, so neither plan copies) of LeGall 5/3 512^3 i32,
 //! CDF 9/7 256^3 f32 and Haar 512^3 i32 (the pair-local volume kernel), three levels both
 //! ways, with `LaunchConfig::one_pass_volumes` and `pair_volumes` on and off (`Some(true)` and
-//! `true`, `Some(false)` and `false`), in turns. Wall clock around the call (which returns when
-//! the queue has finished), median of 15 after warm-up; a markdown table.
+//! `true`, `Some(false)` and `false`), in turns (`--small`: Haar and LeGall 5/3 at 128^3, for a
+//! CPU device). Wall clock around the call (which returns when the queue has finished), median
+//! of 15 after warm-up; a markdown table.
 use std::time::Instant;
 
 use dwt_ir::{Direction, Layout};
@@ -53,12 +54,16 @@ fn main() {
     println!("device: {}\n", with(true).device());
     println!("| case | two passes | one pass | one pass / two |");
     println!("|---|---|---|---|");
-    let cases = [
-        ("LeGall53", 512, false),
-        ("Cdf97", 256, true),
-        ("HaarNoShift", 512, false),
-    ];
-    for (name, side, float) in cases {
+    // `--small`: Haar and LeGall 5/3 at 128^3, for a CPU device.
+    let cases: &[(&str, usize, bool)] = match std::env::args().nth(1).as_deref() {
+        Some("--small") => &[("HaarNoShift", 128, false), ("LeGall53", 128, false)],
+        _ => &[
+            ("LeGall53", 512, false),
+            ("Cdf97", 256, true),
+            ("HaarNoShift", 512, false),
+        ],
+    };
+    for &(name, side, float) in cases {
         for (direction, dir) in [(Direction::Forward, "fwd"), (Direction::Inverse, "inv")] {
             let req = Request {
                 wavelet: dwt_catalogue::by_name(name).unwrap(),
