@@ -330,7 +330,9 @@ pub fn plan(module: &KernelModule, shape: &[usize], levels: u32) -> Result<Launc
 /// The plan an executor runs in place (no source buffer) where [`plan`]'s would first copy the
 /// data there: the same transform without the one-pass volume kernel ([`VolumePass`]), which
 /// reads a source and writes the data, so that the data is lifted where it lies. `None` where
-/// [`plan`]'s runs in place itself.
+/// [`plan`]'s runs in place itself, or is run so after a copy of the data: the pair-local
+/// volume kernel's (module `volume_pairs`), which with the copy moves a volume through memory
+/// less than the two passes do.
 pub fn plan_in_place(
     module: &KernelModule,
     shape: &[usize],
@@ -993,10 +995,10 @@ fn fused_volume(
     levels: u32,
     one_pass: bool,
 ) -> Result<Option<LaunchPlan>, String> {
-    if one_pass {
-        if let Some(plan) = pair_volume(module, [depth, height, width], levels)? {
-            return Ok(Some(plan));
-        }
+    // In place too: a copy of the volume and this plan move it through memory less than the
+    // two passes, which read and write it twice a level.
+    if let Some(plan) = pair_volume(module, [depth, height, width], levels)? {
+        return Ok(Some(plan));
     }
     let Ok(tile) = &module.tile else {
         return Ok(None);

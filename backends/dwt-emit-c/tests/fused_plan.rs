@@ -586,11 +586,9 @@ fn pair_local_volumes_lift_every_level_in_one_pass() {
                 // One level: no scratch.
                 let one = plan(m, &[d, h, w], 1).unwrap();
                 assert_eq!((passes(&one), one.scratch), (vec![Pass::VolumePairs], 0));
-                // In place, the two passes, the data lifted where it lies.
-                let in_place = dwt_emit_c::plan_in_place(m, &[d, h, w], 3)
-                    .unwrap()
-                    .expect("an in-place plan");
-                assert!(!passes(&in_place).contains(&Pass::VolumePairs));
+                // In place too, after a copy of the data (which with it moves the volume
+                // through memory less than the two passes): no other plan.
+                assert_eq!(dwt_emit_c::plan_in_place(m, &[d, h, w], 3), Ok(None));
                 // A band with an odd side at a level: the two passes at every level.
                 for shape in [[d, h, w + 1], [d, 6, w], [9, h, w]] {
                     let p = plan(m, &shape, 2).unwrap();
