@@ -40,6 +40,54 @@ fn every_catalogue_module_compiles_for_sm_90_without_spills() {
     assert!(modules >= 36);
 }
 
+/// The pair-local volume kernels of Haar's 3-D modules (both layouts, directions and integer
+/// types, and a float Haar's), each compiled alone, as the CUDA backend builds a plan's
+/// kernels: no warning (an unused helper of the prelude, say) and no spill.
+#[test]
+fn pair_local_volume_kernels_compile_alone_for_sm_90() {
+    nvrtc_version()
+        .unwrap_or_else(|e| panic!("NVRTC is needed for this test (it does not skip): {e}"));
+    let float_haar = dwt_ir::parse_str(
+        "wavelet FloatHaar {\n    kind = float;\n    odd -= even[0];\n    even += 1/2*odd[0];\n    scale 1.4142135623730951;\n}",
+    )
+    .unwrap()
+    .remove(0);
+    let mut compiled = 0;
+    for w in [
+        dwt_catalogue::by_name("HaarNoShift").unwrap(),
+        dwt_catalogue::by_name("HaarWithShift").unwrap(),
+        &float_haar,
+    ] {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            for elem in ElementType::ALL.into_iter().filter(|e| e.kind() == w.kind) {
+                for layout in [Layout::Mallat, Layout::Interleaved] {
+                    let config = LaunchConfig::default().for_axes(3);
+                    let module = emit_module(&Cuda, w, direction, elem, layout, &config).unwrap();
+                    let what =
+                        format!("{} {direction:?} {} {}", w.name, elem.name(), layout.name());
+                    let kernel = module
+                        .volume_pairs
+                        .as_ref()
+                        .expect("a pair-local volume kernel");
+                    let source = module.kernel_source(kernel).expect("its source");
+                    let out = compile(&source, "sm_90").unwrap_or_else(|e| panic!("{what}: {e}"));
+                    assert!(!out.log.contains("warning"), "{what}: warned:\n{}", out.log);
+                    let usage = function_usage(&out.log);
+                    assert!(
+                        usage.len() == 1
+                            && &usage[0].function == kernel
+                            && usage[0].spill_stores == 0
+                            && usage[0].spill_loads == 0,
+                        "{what}: {usage:?}"
+                    );
+                    compiled += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(compiled, 24);
+}
+
 /// `f` of every case, the cases split between two threads (CI has two cores), in no
 /// particular order; a panic in either is this test's.
 fn on_two_threads<C: Sync, R: Send>(cases: &[C], f: impl Fn(&C) -> R + Sync) -> Vec<R> {

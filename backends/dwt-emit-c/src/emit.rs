@@ -132,7 +132,7 @@ pub struct KernelModule {
     /// ([`LaunchConfig::one_pass_volumes`](crate::LaunchConfig::one_pass_volumes)): the fused
     /// plan lifts a volume's finest level with it (the forward's first, the inverse's last).
     pub volume: Option<VolumePass>,
-    /// The pair-local volume kernel (module `volume_pairs`) of a 3-D Mallat module of a
+    /// The pair-local volume kernel (module `volume_pairs`) of a 3-D module of a
     /// pair-local program ([`pair_local`]) where
     /// [`LaunchConfig::pair_volumes`](crate::LaunchConfig::pair_volumes) allows it: the
     /// fused plan lifts every level of a volume whose bands' sides are all even with it, one
@@ -530,7 +530,6 @@ pub fn emit_module(
     let volume_pairs = (config.planes
         && config.pair_volumes
         && config.strategy == Strategy::Fused
-        && layout == Layout::Mallat
         && !e.wraps()
         && pair_local(&program))
     .then(|| {

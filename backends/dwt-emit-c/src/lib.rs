@@ -364,8 +364,8 @@ pub struct LaunchConfig {
     pub one_pass_volumes: Option<bool>,
     /// Whether the fused plan lifts every level of a 3-D transform of a pair-local program
     /// (Haar: every step reads only its own pair) in one launch a level, each work-item a 2x2x2
-    /// block in registers (module `volume_pairs`), in the Mallat layout where every level's band
-    /// has even sides: by default, in both dialects and on every device (on an H200 Haar 512^3
+    /// block in registers (module `volume_pairs`), where every level's band has even sides (in
+    /// the interleaved layout in place): by default, in both dialects and on every device (on an H200 Haar 512^3
     /// three levels took 0.38-0.41x the two passes' time in CUDA and through NVIDIA's OpenCL,
     /// on PoCL 128^3 0.07-0.10x: BENCHMARKS.md). `false`: the tile kernel and the depth pass.
     pub pair_volumes: bool,

@@ -1106,7 +1106,7 @@ fn fused_volume(
 /// octants from the source and the low one from where the coarser level wrote it (the
 /// source at the coarsest), and writes the band to the scratch (the data at level 0). The bands
 /// in the scratch alternate between its first plane and its middle one, so that no level writes
-/// where it reads.
+/// where it reads. The interleaved layout's levels lift in place ([`interleaved_pair_volume`]).
 fn pair_volume(
     module: &KernelModule,
     [depth, height, width]: [usize; 3],
@@ -1127,6 +1127,9 @@ fn pair_volume(
     }
     let (row_step, plane_step) = (width, height * width);
     let forward = module.direction == Direction::Forward;
+    if module.layout == Layout::Interleaved {
+        return interleaved_pair_volume(module, kernel, [depth, height, width], levels).map(Some);
+    }
     // Where band `level` is, for a level that reads or writes it through the scratch.
     let in_scratch = |level: u32| Place {
         buffer: Buffer::Scratch,
@@ -1218,6 +1221,49 @@ fn pair_volume(
         // the source's high octants at every level, and its last writes the data.
         source_may_be_data: false,
     }))
+}
+
+/// [`pair_volume`] in the interleaved layout, where each block's coefficients take its
+/// samples' places: every level reads the source (the inverse: the blocks' low coefficients
+/// from the data, where the coarser level wrote them, but at the coarsest) and writes the data,
+/// each work-item where it read, so that the source may be the data.
+fn interleaved_pair_volume(
+    module: &KernelModule,
+    kernel: &str,
+    [depth, height, width]: [usize; 3],
+    levels: u32,
+) -> Result<LaunchPlan, String> {
+    let forward = module.direction == Direction::Forward;
+    let launch = |level: u32| -> Result<Step, String> {
+        let [d, h, w] = [depth, height, width].map(|n| band_shape(n, level));
+        let s = 1usize << level;
+        let buffers = match forward {
+            true if level == 0 => vec![Buffer::Source, Buffer::Data],
+            true => vec![Buffer::Data, Buffer::Data],
+            false if level + 1 == levels => vec![Buffer::Source, Buffer::Source, Buffer::Data],
+            false => vec![Buffer::Source, Buffer::Data, Buffer::Data],
+        };
+        let ints = [w / 2, h / 2, d / 2, s, s * width, s * height * width];
+        Ok(Step::Launch(Launch {
+            kernel: kernel.to_string(),
+            pass: Pass::VolumePairs,
+            groups: [(w / 2).div_ceil(VOLUME_PAIRS_THREADS), h / 2, d / 2],
+            block: [VOLUME_PAIRS_THREADS, 1],
+            buffers,
+            ints: ints.into_iter().map(int).collect::<Result<_, _>>()?,
+        }))
+    };
+    let steps = match forward {
+        true => (0..levels).map(launch).collect::<Result<_, _>>()?,
+        false => (0..levels).rev().map(launch).collect::<Result<_, _>>()?,
+    };
+    Ok(LaunchPlan {
+        steps,
+        scratch: 0,
+        reads_source: true,
+        fused: true,
+        source_may_be_data: true,
+    })
 }
 
 /// The one-pass volume kernel's launch over a whole volume (level 0) of a transform of

@@ -502,12 +502,12 @@ fn fused_volume_levels_alternate_between_data_and_scratch() {
     assert_eq!(launches(&l)[2].ints[8..], [40, 30]);
 }
 
-/// A 3-D Mallat module of a pair-local program (Haar) lifts every level of a volume whose bands
+/// A 3-D module of a pair-local program (Haar) lifts every level of a volume whose bands
 /// stay even in one launch a level, in both dialects: the forward from the source, each level's
 /// low octant through the scratch (alternately at its first and its middle plane, so that no
 /// level writes where it reads) and the last into the data; the inverse the other way about,
-/// reading the high octants from the source. Odd bands, the interleaved layout, a run in place
-/// and the switch off take the two passes.
+/// reading the high octants from the source; in place, the same after a copy. The interleaved
+/// layout lifts in place. Odd bands and the switch off take the two passes.
 #[test]
 fn pair_local_volumes_lift_every_level_in_one_pass() {
     use dwt_emit_c::{Pass, VOLUME_PAIRS_THREADS};
@@ -597,7 +597,7 @@ fn pair_local_volumes_lift_every_level_in_one_pass() {
             }
         }
     }
-    // Not for programs with a halo, images, the interleaved layout, or where switched off.
+    // Not for programs with a halo, images, or where switched off.
     assert!(module("LeGall53", Direction::Forward, &volume)
         .volume_pairs
         .is_none());
@@ -605,13 +605,55 @@ fn pair_local_volumes_lift_every_level_in_one_pass() {
     assert!(module("HaarNoShift", Direction::Forward, &image)
         .volume_pairs
         .is_none());
-    let interleaved = module_in(
-        "HaarNoShift",
-        Direction::Forward,
-        Layout::Interleaved,
-        &volume,
-    );
-    assert!(interleaved.volume_pairs.is_none());
+    // The interleaved layout: each level from the source (the inverse's lows from the data,
+    // where the coarser level left them) to the data, in place, the samples 2^level apart.
+    for direction in [Direction::Forward, Direction::Inverse] {
+        let m = module_in("HaarNoShift", direction, Layout::Interleaved, &volume);
+        assert!(m.volume_pairs.is_some());
+        let p = plan(&m, &[16, 8, 24], 3).unwrap();
+        assert!(p.reads_source && p.runs_in_place() && p.scratch == 0);
+        let mut levels: Vec<_> = launches(&p)
+            .iter()
+            .map(|l| (l.pass, l.buffers.clone(), l.ints.clone(), l.groups))
+            .collect();
+        if direction == Direction::Inverse {
+            levels.reverse();
+        }
+        let from = |level: usize| match (direction, level) {
+            (Direction::Forward, 0) => vec![Source, Data],
+            (Direction::Forward, _) => vec![Data, Data],
+            (Direction::Inverse, 2) => vec![Source, Source, Data],
+            (Direction::Inverse, _) => vec![Source, Data, Data],
+        };
+        let plane = 8 * 24;
+        assert_eq!(
+            levels,
+            [
+                (
+                    Pass::VolumePairs,
+                    from(0),
+                    vec![12, 4, 8, 1, 24, plane],
+                    [1, 4, 8]
+                ),
+                (
+                    Pass::VolumePairs,
+                    from(1),
+                    vec![6, 2, 4, 2, 48, 2 * plane],
+                    [1, 2, 4]
+                ),
+                (
+                    Pass::VolumePairs,
+                    from(2),
+                    vec![3, 1, 2, 4, 96, 4 * plane],
+                    [1, 1, 2]
+                ),
+            ],
+            "{direction:?}"
+        );
+        assert_eq!(dwt_emit_c::plan_in_place(&m, &[16, 8, 24], 3), Ok(None));
+        let odd = plan(&m, &[16, 8, 20], 3).unwrap();
+        assert!(!passes(&odd).contains(&Pass::VolumePairs));
+    }
     // Its own switch, not the two-tap kernels' (which OpenCL on a CPU turns off).
     let others_off = LaunchConfig {
         one_pass_volumes: Some(false),

@@ -142,24 +142,17 @@ fn volume_kernel_snapshot(
     elem: ElementType,
 ) {
     let kernel = |m: &KernelModule| m.volume.as_ref().map(|v| v.kernel.clone());
-    kernel_snapshot(
-        dialect,
-        &format!("{prefix}volume_kernel_"),
-        name,
-        direction,
-        elem,
-        kernel,
-    );
+    let what = (name, direction, elem, Layout::Mallat);
+    kernel_snapshot(dialect, &format!("{prefix}volume_kernel_"), what, kernel);
 }
 
-/// Snapshot `{prefix}{wavelet}_{direction}_{elem}_mallat`: the kernel `kernel` picks from the
-/// 3-D module of `name` (the one-pass kernels asked for), alone with its prelude and helpers.
+/// Snapshot `{prefix}{wavelet}_{direction}_{elem}_{layout}`: the kernel `kernel` picks from the
+/// 3-D module of catalogue wavelet `name` (the one-pass kernels asked for), alone with its
+/// prelude and helpers.
 fn kernel_snapshot(
     dialect: &dyn Dialect,
     prefix: &str,
-    name: &str,
-    direction: Direction,
-    elem: ElementType,
+    (name, direction, elem, layout): (&str, Direction, ElementType, Layout),
     kernel: impl Fn(&KernelModule) -> Option<String>,
 ) {
     let w = dwt_catalogue::by_name(name).expect("catalogue wavelet");
@@ -167,8 +160,8 @@ fn kernel_snapshot(
         one_pass_volumes: Some(true),
         ..LaunchConfig::default().for_axes(3)
     };
-    let module = emit_module(dialect, w, direction, elem, Layout::Mallat, &config)
-        .expect("catalogue wavelets emit");
+    let module =
+        emit_module(dialect, w, direction, elem, layout, &config).expect("catalogue wavelets emit");
     let kernel = kernel(&module).expect("the module has the kernel");
     let source = module.kernel_source(&kernel).expect("the kernel's source");
     let dir = match direction {
@@ -177,41 +170,37 @@ fn kernel_snapshot(
     };
     insta::assert_snapshot!(
         format!(
-            "{prefix}{}_{dir}_{}_mallat",
+            "{prefix}{}_{dir}_{}_{}",
             name.to_lowercase(),
-            elem.name()
+            elem.name(),
+            layout.name()
         ),
         source
     );
 }
 
 /// The pair-local volume kernels: Haar without the pre-shift in i32 in CUDA forward and Haar
-/// with it in i16 in OpenCL C inverse: a 2x2x2 block a work-item, read as a pair per row of
-/// each plane (one vector access where aligned), lifted along x, y, z forward (z, y, x
-/// inverse, then the pre-shift undone), one coefficient to (from) each octant. The kernels
-/// alone, with their preludes and helpers.
+/// with it in i16 in OpenCL C inverse, in the Mallat layout, and the integer Haar's interleaved
+/// inverse in CUDA: a 2x2x2 block a work-item, read as a pair per row of each plane (one vector
+/// access where adjacent and aligned), lifted along x, y, z forward (z, y, x inverse, then the
+/// pre-shift undone), one coefficient to (from) each octant (interleaved: back in their places,
+/// the block's low from `lows`). The kernels alone, with their preludes and helpers.
 #[test]
 fn volume_pairs_kernels() {
     let kernel = |m: &KernelModule| m.volume_pairs.clone();
-    let (forward, inverse) = (Direction::Forward, Direction::Inverse);
+    let (forward, inverse, mallat) = (Direction::Forward, Direction::Inverse, Layout::Mallat);
     let cuda = "cuda_volume_pairs_kernel_";
-    kernel_snapshot(
-        &Cuda,
-        cuda,
+    let what = ("HaarNoShift", forward, ElementType::I32, mallat);
+    kernel_snapshot(&Cuda, cuda, what, kernel);
+    let what = (
         "HaarNoShift",
-        forward,
-        ElementType::I32,
-        kernel,
-    );
-    let opencl = "volume_pairs_kernel_";
-    kernel_snapshot(
-        &OpenCl,
-        opencl,
-        "HaarWithShift",
         inverse,
-        ElementType::I16,
-        kernel,
+        ElementType::I32,
+        Layout::Interleaved,
     );
+    kernel_snapshot(&Cuda, cuda, what, kernel);
+    let what = ("HaarWithShift", inverse, ElementType::I16, mallat);
+    kernel_snapshot(&OpenCl, "volume_pairs_kernel_", what, kernel);
 }
 
 /// The inverse one-pass volume kernels: LeGall 5/3 in i32 in CUDA (one pair of steps, its
