@@ -461,7 +461,8 @@ pub fn large(backend: &dyn Backend, volume: [usize; 3]) {
 }
 
 /// A float wavelet whose steps read only their own pair (an orthonormal Haar): with the
-/// catalogue's two integer Haars, what [`pyramids`] runs in every element type.
+/// catalogue's two integer Haars, what [`pyramids`] and [`pair_volumes`] run in every element
+/// type.
 pub const FLOAT_HAAR: &str = "wavelet FloatHaar { kind = float; boundary = symmetric; \
     odd -= even[0]; even += 1/2*odd[0]; scale 1.4142135623730951; }";
 
@@ -510,6 +511,46 @@ pub fn pyramids(backend: &dyn Backend) {
         }
     }
     report("pyramids", backend, ran, failures);
+}
+
+/// Volumes and level counts for the pair-local volume kernel, which lifts every level of a 3-D
+/// transform by a pair-local program (Haar) in one launch where every level's band has even
+/// sides: one block, rows of one group and of several with a part-filled last group (264
+/// samples, 132 blocks), four levels; and sides that turn odd at a level (the two passes at
+/// every level then).
+pub const PAIR_VOLUME_SHAPES: &[([usize; 3], u32)] = &[
+    ([2, 2, 2], 1),
+    ([4, 8, 12], 2),
+    ([16, 8, 24], 3),
+    ([8, 4, 264], 2),
+    ([16, 16, 16], 4),
+    ([12, 6, 10], 2),
+    ([9, 6, 10], 1),
+];
+
+/// The pair-local programs (the catalogue's Haars in i16 and i32, [`FLOAT_HAAR`] in f32 and
+/// f64) on [`PAIR_VOLUME_SHAPES`] at every level count up to the table's, in both layouts, both
+/// ways and the round trip: the pair-local volume kernel against the CPU reference.
+pub fn pair_volumes(backend: &dyn Backend) {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    let float = dwt_ir::parse_wavelet(FLOAT_HAAR).expect("FLOAT_HAAR parses");
+    let haars =
+        ["HaarNoShift", "HaarWithShift"].map(|n| dwt_catalogue::by_name(n).expect("catalogue"));
+    for &(shape, most) in PAIR_VOLUME_SHAPES {
+        for levels in 1..=most {
+            let seed = shape.iter().fold(levels as u64, |s, &n| s * 41 + n as u64);
+            for layout in [Layout::Mallat, Layout::Interleaved] {
+                for w in haars {
+                    ran += case::<i16>(backend, w, &shape, levels, layout, seed, &mut failures)
+                        + case::<i32>(backend, w, &shape, levels, layout, seed, &mut failures);
+                }
+                ran += case::<f32>(backend, &float, &shape, levels, layout, seed, &mut failures)
+                    + case::<f64>(backend, &float, &shape, levels, layout, seed, &mut failures);
+            }
+        }
+    }
+    report("pair-local volumes", backend, ran, failures);
 }
 
 fn random_step() -> impl Strategy<Value = Step> {
@@ -950,6 +991,7 @@ macro_rules! conformance_tests {
         $crate::conformance_tests!(@one [$(#[$attr])*] conformance_random_float_programs, $crate::conformance::random_float_programs(&$backend, $crate::conformance::float_cases($n)));
         $crate::conformance_tests!(@one [$(#[$attr])*] conformance_rejects_bad_requests, $crate::conformance::rejects_bad_requests(&$backend));
         $crate::conformance_tests!(@one [$(#[$attr])*] conformance_pyramids, $crate::conformance::pyramids(&$backend));
+        $crate::conformance_tests!(@one [$(#[$attr])*] conformance_pair_volumes, $crate::conformance::pair_volumes(&$backend));
         $crate::conformance_tests!(@one [$(#[$attr])*] conformance_lines, $crate::conformance::lines(&$backend));
     };
     (@one [$($attr:tt)*] $test:ident, $check:expr) => {

@@ -1373,46 +1373,31 @@ fn devices_open_by_ordinal_and_refuse_each_other_s_data() {
     }
 }
 
-/// A float pair-local program (Haar, orthonormal) for the pair-local volume kernel's float runs.
-const FLOAT_HAAR: &str = "wavelet FloatHaar {\n    kind = float;\n    odd -= even[0];\n    even += 1/2*odd[0];\n    scale 1.4142135623730951;\n}";
-
 /// The pair-local volume kernel (every level of a 3-D transform of Haar and the like, one
-/// launch a level) against the CPU reference: Haar without and with the pre-shift in i16 and
-/// i32 (exactly), a float Haar in f32 and f64, both ways (the inverse of the forward's
-/// coefficients), 1 to 3 levels. Volumes whose bands stay even at every level run every level
-/// on it (the interleaved layout in place), with rows of one group and of several (a partial
-/// group at the end); the others keep the two passes. In place (i32), the same plan after a copy.
+/// launch a level) in the plans the backend makes, and run out of place and in place: on the
+/// conformance suite's volumes (`conformance::PAIR_VOLUME_SHAPES`, which the suite's
+/// `conformance_pair_volumes` runs in every element type), Haar without and with the pre-shift
+/// and a float Haar, both ways, both layouts. Volumes whose bands stay even run every level on
+/// it, the others the two passes; in place, the Mallat layout the same plan after a copy of the
+/// data, the interleaved its levels in place. The integer Haars in i32 against the CPU
+/// reference, exactly, the source left alone.
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn pair_local_volumes_match_the_reference() {
-    use dwt_ir::ElementType::{F32, F64, I16, I32};
+    use dwt_ir::ElementType::{F32, I32};
+    use dwt_runtime::conformance::{FLOAT_HAAR, PAIR_VOLUME_SHAPES};
     let b = CudaBackend::new().expect("a CUDA device");
     let stream = b.stream();
-    let float_haar = dwt_ir::parse_str(FLOAT_HAAR).unwrap().remove(0);
-    let shapes: [&[usize]; 7] = [
-        &[2, 2, 2],
-        &[8, 6, 10],
-        &[16, 12, 20],
-        &[32, 4, 64],
-        &[8, 8, 600],
-        &[64, 64, 64],
-        &[9, 6, 10],
-    ];
-    let mut runs = [0, 0];
-    for (w, elems) in [
-        (dwt_catalogue::by_name("HaarNoShift").unwrap(), [I16, I32]),
-        (dwt_catalogue::by_name("HaarWithShift").unwrap(), [I16, I32]),
-        (&float_haar, [F32, F64]),
+    let float_haar = dwt_ir::parse_wavelet(FLOAT_HAAR).unwrap();
+    let mut runs = 0;
+    for (w, elem) in [
+        (dwt_catalogue::by_name("HaarNoShift").unwrap(), I32),
+        (dwt_catalogue::by_name("HaarWithShift").unwrap(), I32),
+        (&float_haar, F32),
     ] {
-        for (direction, runs) in [Direction::Forward, Direction::Inverse]
-            .into_iter()
-            .zip(&mut runs)
-        {
-            for shape in shapes {
-                for levels in 1..=3u32 {
-                    if shape.iter().any(|&n| n >> (levels - 1) < 2) {
-                        continue;
-                    }
+        for direction in [Direction::Forward, Direction::Inverse] {
+            for &(shape, most) in PAIR_VOLUME_SHAPES {
+                for levels in 1..=most {
                     let even = (0..levels).all(|l| shape.iter().all(|&n| (n >> l) % 2 == 0));
                     for layout in [Layout::Mallat, Layout::Interleaved] {
                         let req = Request {
@@ -1426,83 +1411,53 @@ fn pair_local_volumes_match_the_reference() {
                             "{} {direction:?} {shape:?} {levels} levels {layout:?}",
                             w.name
                         );
-                        for elem in elems {
-                            let plan = b.launch_plan(&req, elem).unwrap();
-                            let pairs = (plan.steps.iter())
-                                .filter(
-                                    |s| matches!(s, Step::Launch(l) if l.pass == Pass::VolumePairs),
-                                )
-                                .count();
-                            let expected = match even {
-                                true => levels as usize,
-                                false => 0,
-                            };
-                            assert_eq!(pairs, expected, "{what} {elem:?}: {plan:?}");
-                            if pairs > 0 {
-                                assert_eq!(plan.steps.len(), pairs, "{what}: {plan:?}");
-                            }
-                            let matched = match elem {
-                                I16 => matches_reference(&b, &req, &ramp_as::<i16>(shape, w, &req)),
-                                I32 => matches_reference(&b, &req, &ramp_as::<i32>(shape, w, &req)),
-                                F32 => matches_reference(&b, &req, &ramp_as::<f32>(shape, w, &req)),
-                                F64 => matches_reference(&b, &req, &ramp_as::<f64>(shape, w, &req)),
-                            };
-                            assert_eq!(matched, Ok(true), "{what} {elem:?}");
+                        let plan = b.launch_plan(&req, elem).unwrap();
+                        let pairs = (plan.steps.iter())
+                            .filter(|s| matches!(s, Step::Launch(l) if l.pass == Pass::VolumePairs))
+                            .count();
+                        let all = if even { levels as usize } else { 0 };
+                        assert_eq!(pairs, all, "{what}: {plan:?}");
+                        assert!(pairs == 0 || plan.steps.len() == pairs, "{what}: {plan:?}");
+                        if pairs > 0 {
+                            // In place, the same plan (after a copy of the data in Mallat's).
+                            assert_eq!(b.in_place_plan(&req, elem).unwrap(), plan, "{what}");
                         }
-                        if w.kind == dwt_ir::ElementKind::Integer && pairs_in(&b, &req) {
-                            // In place, the same plan after a copy of the data.
-                            let in_place = b.in_place_plan(&req, I32).unwrap();
-                            assert_eq!(in_place, b.launch_plan(&req, I32).unwrap(), "{what}");
-                            let host: Vec<i32> = ramp_as(shape, w, &req);
-                            let mut want = host.clone();
-                            cpu::transform(w, direction, &mut want, shape, levels, layout).unwrap();
-                            let src = stream.clone_htod(&host).unwrap();
-                            let mut dst = stream.alloc_zeros::<i32>(host.len()).unwrap();
-                            b.run_on_device_into(&req, &src, &mut dst).unwrap();
-                            assert_eq!(stream.clone_dtoh(&dst).unwrap(), want, "{what}");
-                            assert_eq!(
-                                stream.clone_dtoh(&src).unwrap(),
-                                host,
-                                "{what}: source kept"
-                            );
-                            let mut data = src.clone();
-                            b.run_on_device(&req, &mut data).unwrap();
-                            assert_eq!(stream.clone_dtoh(&data).unwrap(), want, "{what} in place");
+                        if elem != I32 {
+                            continue;
                         }
-                        *runs += 1;
+                        let mut host: Vec<i32> = ramp(&shape);
+                        if direction == Direction::Inverse {
+                            cpu::transform(
+                                w,
+                                Direction::Forward,
+                                &mut host,
+                                &shape,
+                                levels,
+                                layout,
+                            )
+                            .unwrap();
+                        }
+                        let mut want = host.clone();
+                        cpu::transform(w, direction, &mut want, &shape, levels, layout).unwrap();
+                        let src = stream.clone_htod(&host).unwrap();
+                        let mut dst = stream.alloc_zeros::<i32>(host.len()).unwrap();
+                        b.run_on_device_into(&req, &src, &mut dst).unwrap();
+                        assert_eq!(stream.clone_dtoh(&dst).unwrap(), want, "{what}");
+                        assert_eq!(
+                            stream.clone_dtoh(&src).unwrap(),
+                            host,
+                            "{what}: source kept"
+                        );
+                        let mut data = src.clone();
+                        b.run_on_device(&req, &mut data).unwrap();
+                        assert_eq!(stream.clone_dtoh(&data).unwrap(), want, "{what} in place");
+                        runs += 1;
                     }
                 }
             }
         }
     }
-    assert!(runs[0] >= 80 && runs[1] >= 80, "{runs:?}");
-}
-
-/// Whether `req`'s i32 plan lifts with the pair-local volume kernel.
-fn pairs_in(b: &CudaBackend, req: &Request) -> bool {
-    let plan = b.launch_plan(req, dwt_ir::ElementType::I32).unwrap();
-    (plan.steps.iter()).any(|s| matches!(s, Step::Launch(l) if l.pass == Pass::VolumePairs))
-}
-
-/// The ramp as `E`, or for an inverse the forward's coefficients of it (the CPU reference's).
-fn ramp_as<E: dwt_runtime::Element + From<i16>>(
-    shape: &[usize],
-    w: &dwt_ir::Wavelet,
-    req: &Request,
-) -> Vec<E> {
-    let mut host: Vec<E> = ramp(shape);
-    if req.direction == Direction::Inverse {
-        cpu::transform(
-            w,
-            Direction::Forward,
-            &mut host,
-            shape,
-            req.levels,
-            req.layout,
-        )
-        .unwrap();
-    }
-    host
+    assert!(runs >= 80, "{runs}");
 }
 
 /// The one-pass volume kernels (a 3-D forward's first level, an inverse's last, the depth

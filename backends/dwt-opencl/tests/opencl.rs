@@ -1301,123 +1301,93 @@ fn one_pass_volumes_match_the_reference() {
 }
 
 /// The pair-local volume kernel (every level of a 3-D transform of Haar and the like, one
-/// launch a level) against the CPU reference: Haar without and with the pre-shift in i16 and
-/// i32 (exactly), a float Haar in f32 and f64, both ways (the inverse of the forward's
-/// coefficients), 1 to 3 levels, in place and (i32) out of place. Volumes whose bands stay even at every level run every level
-/// on it (the interleaved layout in place), with rows of one group and of several (a partial
-/// group at the end); the others keep the two passes. By default, on a CPU device too
-/// (`LaunchConfig::pair_volumes`), unlike the two-tap one-pass kernels.
+/// launch a level) in the plans the backend makes by default (on a CPU device too, unlike the
+/// two-tap one-pass kernels: `LaunchConfig::pair_volumes`), and run out of place: on the
+/// conformance suite's volumes (`conformance::PAIR_VOLUME_SHAPES`, which the suite's
+/// `conformance_pair_volumes` runs in place in every element type), Haar without and with the
+/// pre-shift and a float Haar, both ways, both layouts. Volumes whose bands stay even run every
+/// level on it, the others the two passes. The integer Haars in i32 against the CPU reference,
+/// exactly, the source left alone (the interleaved inverse reading the coarser level's lows from
+/// the data, the rest from the source).
 #[test]
 fn pair_local_volumes_match_the_reference() {
     use dwt_emit_c::{Pass, Step};
-    use ElementType::{F32, F64, I16, I32};
-    /// The ramp as `E`, or for an inverse the forward's coefficients of it.
-    fn input<E: dwt_runtime::Element + From<i16>>(r: &Request) -> Vec<E> {
-        let n: usize = r.shape.iter().product();
-        let mut host: Vec<E> = (0..n)
-            .map(|i| E::from(((i * 7919) % 4001) as i16 - 2000))
-            .collect();
-        if r.direction == Direction::Inverse {
-            let (w, shape) = (r.wavelet, &r.shape[..]);
-            cpu::transform(w, Direction::Forward, &mut host, shape, r.levels, r.layout).unwrap();
-        }
-        host
-    }
+    use dwt_runtime::conformance::{FLOAT_HAAR, PAIR_VOLUME_SHAPES};
+    use ElementType::{F32, I32};
     let b = OpenClBackend::new().expect("an OpenCL device (PoCL in CI)");
     assert!(b.config().pair_volumes);
-    let float_haar = dwt_ir::parse_str(
-        "wavelet FloatHaar {\n    kind = float;\n    odd -= even[0];\n    even += 1/2*odd[0];\n    scale 1.4142135623730951;\n}",
-    )
-    .unwrap()
-    .remove(0);
-    let shapes: [&[usize]; 6] = [
-        &[2, 2, 2],
-        &[8, 6, 10],
-        &[16, 12, 20],
-        &[4, 8, 600],
-        &[32, 16, 32],
-        &[9, 6, 10],
-    ];
-    let mut runs = [0, 0];
-    for (w, elems) in [
-        (dwt_catalogue::by_name("HaarNoShift").unwrap(), [I16, I32]),
-        (dwt_catalogue::by_name("HaarWithShift").unwrap(), [I16, I32]),
-        (&float_haar, [F32, F64]),
+    let queue = b.queue().unwrap();
+    let read = |buffer: &Buffer<i32>| {
+        let mut out = vec![0i32; buffer.len()];
+        buffer.read(&mut out).enq().unwrap();
+        out
+    };
+    let float_haar = parse_wavelet(FLOAT_HAAR).unwrap();
+    let mut runs = 0;
+    for (w, elem) in [
+        (dwt_catalogue::by_name("HaarNoShift").unwrap(), I32),
+        (dwt_catalogue::by_name("HaarWithShift").unwrap(), I32),
+        (&float_haar, F32),
     ] {
-        for (direction, runs) in [Direction::Forward, Direction::Inverse]
-            .into_iter()
-            .zip(&mut runs)
-        {
-            for shape in shapes {
-                for levels in 1..=3u32 {
-                    if shape.iter().any(|&n| n >> (levels - 1) < 2) {
-                        continue;
-                    }
+        for direction in [Direction::Forward, Direction::Inverse] {
+            for &(shape, most) in PAIR_VOLUME_SHAPES {
+                for levels in 1..=most {
                     let even = (0..levels).all(|l| shape.iter().all(|&n| (n >> l) % 2 == 0));
                     for layout in [Layout::Mallat, Layout::Interleaved] {
                         let r = Request {
                             layout,
-                            ..request(w, direction, shape, levels)
+                            ..request(w, direction, &shape, levels)
                         };
                         let what = format!(
                             "{} {direction:?} {shape:?} {levels} levels {layout:?}",
                             w.name
                         );
-                        for elem in elems {
-                            let config = b.config().for_request(w, direction, elem, shape);
-                            let module = dwt_emit_c::emit_module(
-                                &dwt_emit_c::OpenCl,
+                        let config = b.config().for_request(w, direction, elem, &shape);
+                        let module = dwt_emit_c::emit_module(
+                            &dwt_emit_c::OpenCl,
+                            w,
+                            direction,
+                            elem,
+                            layout,
+                            &config,
+                        )
+                        .unwrap();
+                        let plan = dwt_emit_c::plan(&module, &shape, levels).unwrap();
+                        let pairs = (plan.steps.iter())
+                            .filter(|s| matches!(s, Step::Launch(l) if l.pass == Pass::VolumePairs))
+                            .count();
+                        let all = if even { levels as usize } else { 0 };
+                        assert_eq!(pairs, all, "{what}: {plan:?}");
+                        assert!(pairs == 0 || plan.steps.len() == pairs, "{what}: {plan:?}");
+                        if elem != I32 {
+                            continue;
+                        }
+                        let n: usize = shape.iter().product();
+                        let mut host: Vec<i32> =
+                            (0..n).map(|i| ((i * 7919) % 4001) as i32 - 2000).collect();
+                        if direction == Direction::Inverse {
+                            cpu::transform(
                                 w,
-                                direction,
-                                elem,
+                                Direction::Forward,
+                                &mut host,
+                                &shape,
+                                levels,
                                 layout,
-                                &config,
                             )
                             .unwrap();
-                            let plan = dwt_emit_c::plan(&module, shape, levels).unwrap();
-                            let pairs = (plan.steps.iter())
-                                .filter(
-                                    |s| matches!(s, Step::Launch(l) if l.pass == Pass::VolumePairs),
-                                )
-                                .count();
-                            let all = match even {
-                                true => levels as usize,
-                                false => 0,
-                            };
-                            assert_eq!(pairs, all, "{what} {elem:?}: {plan:?}");
-                            assert!(pairs == 0 || plan.steps.len() == pairs, "{what}: {plan:?}");
-                            let matched = match elem {
-                                I16 => matches_reference(&b, &r, &input::<i16>(&r)),
-                                I32 => matches_reference(&b, &r, &input::<i32>(&r)),
-                                F32 => matches_reference(&b, &r, &input::<f32>(&r)),
-                                F64 => matches_reference(&b, &r, &input::<f64>(&r)),
-                            };
-                            assert_eq!(matched, Ok(true), "{what} {elem:?}");
                         }
-                        // Out of place (the host runs above are in place): the source only
-                        // read, every level reading it (and, interleaved, the coarser level's
-                        // lows from the data).
-                        if w.kind == ElementKind::Integer {
-                            let host = input::<i32>(&r);
-                            let mut want = host.clone();
-                            cpu::transform(w, direction, &mut want, shape, levels, layout).unwrap();
-                            let queue = b.queue().unwrap();
-                            let (src, dst) = (on_device(&queue, &host), on_device(&queue, &host));
-                            dst.cmd().fill(7, None).enq().unwrap();
-                            b.run_on_device_into(&r, &src, &dst).unwrap();
-                            let read = |buffer: &Buffer<i32>| {
-                                let mut out = vec![0i32; buffer.len()];
-                                buffer.read(&mut out).enq().unwrap();
-                                out
-                            };
-                            assert!(read(&dst) == want, "{what}: out of place");
-                            assert!(read(&src) == host, "{what}: the source changed");
-                        }
-                        *runs += 1;
+                        let mut want = host.clone();
+                        cpu::transform(w, direction, &mut want, &shape, levels, layout).unwrap();
+                        let (src, dst) = (on_device(&queue, &host), on_device(&queue, &host));
+                        dst.cmd().fill(7, None).enq().unwrap();
+                        b.run_on_device_into(&r, &src, &dst).unwrap();
+                        assert!(read(&dst) == want, "{what}: out of place");
+                        assert!(read(&src) == host, "{what}: the source changed");
+                        runs += 1;
                     }
                 }
             }
         }
     }
-    assert!(runs[0] >= 60 && runs[1] >= 60, "{runs:?}");
+    assert!(runs >= 80, "{runs}");
 }
