@@ -1378,8 +1378,9 @@ fn pair_local_volumes_match_the_reference() {
                         }
                         let mut want = host.clone();
                         cpu::transform(w, direction, &mut want, &shape, levels, layout).unwrap();
-                        let (src, dst) = (on_device(&queue, &host), on_device(&queue, &host));
-                        dst.cmd().fill(7, None).enq().unwrap();
+                        // Both written at creation, before the call: an enqueued fill
+                        // could still be running when the transform writes.
+                        let (src, dst) = (on_device(&queue, &host), on_device(&queue, &vec![7; n]));
                         b.run_on_device_into(&r, &src, &dst).unwrap();
                         assert!(read(&dst) == want, "{what}: out of place");
                         assert!(read(&src) == host, "{what}: the source changed");
