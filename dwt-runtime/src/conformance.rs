@@ -488,29 +488,45 @@ pub const PYRAMID_SHAPES: &[([usize; 2], u32)] = &[
 /// launches after them against the CPU reference.
 pub fn pyramids(backend: &dyn Backend) {
     let mut failures = Vec::new();
-    let mut ran = 0;
-    let float = dwt_ir::parse_wavelet(FLOAT_HAAR).expect("FLOAT_HAAR parses");
-    let haars =
-        ["HaarNoShift", "HaarWithShift"].map(|n| dwt_catalogue::by_name(n).expect("catalogue"));
-    for &(shape, most) in PYRAMID_SHAPES {
-        for levels in 1..=most {
-            let seed = shape.iter().fold(levels as u64, |s, &n| s * 37 + n as u64);
-            for layout in [Layout::Mallat, Layout::Interleaved] {
-                for w in haars {
-                    ran += case::<i16>(backend, w, &shape, levels, layout, seed, &mut failures)
-                        + case::<i32>(backend, w, &shape, levels, layout, seed, &mut failures);
-                }
-                ran += case::<f32>(backend, &float, &shape, levels, layout, seed, &mut failures)
-                    + case::<f64>(backend, &float, &shape, levels, layout, seed, &mut failures);
-            }
-        }
-    }
-    for w in haars {
+    let shapes = PYRAMID_SHAPES
+        .iter()
+        .map(|(shape, most)| (&shape[..], *most));
+    let mut ran = pair_local_programs(backend, shapes, &mut failures);
+    for name in ["HaarNoShift", "HaarWithShift"] {
+        let w = dwt_catalogue::by_name(name).expect("catalogue");
         for layout in [Layout::Mallat, Layout::Interleaved] {
             ran += case::<i16>(backend, w, &[1080, 1920], 3, layout, 5, &mut failures);
         }
     }
     report("pyramids", backend, ran, failures);
+}
+
+/// The pair-local programs (the catalogue's Haars in i16 and i32, [`FLOAT_HAAR`] in f32 and
+/// f64) on each of `shapes` at every level count up to its own, in both layouts, both ways and
+/// the round trip; returns the comparisons that ran.
+fn pair_local_programs<'s>(
+    backend: &dyn Backend,
+    shapes: impl Iterator<Item = (&'s [usize], u32)>,
+    failures: &mut Vec<String>,
+) -> usize {
+    let mut ran = 0;
+    let float = dwt_ir::parse_wavelet(FLOAT_HAAR).expect("FLOAT_HAAR parses");
+    let haars =
+        ["HaarNoShift", "HaarWithShift"].map(|n| dwt_catalogue::by_name(n).expect("catalogue"));
+    for (shape, most) in shapes {
+        for levels in 1..=most {
+            let seed = shape.iter().fold(levels as u64, |s, &n| s * 37 + n as u64);
+            for layout in [Layout::Mallat, Layout::Interleaved] {
+                for w in haars {
+                    ran += case::<i16>(backend, w, shape, levels, layout, seed, failures)
+                        + case::<i32>(backend, w, shape, levels, layout, seed, failures);
+                }
+                ran += case::<f32>(backend, &float, shape, levels, layout, seed, failures)
+                    + case::<f64>(backend, &float, shape, levels, layout, seed, failures);
+            }
+        }
+    }
+    ran
 }
 
 /// Volumes and level counts for the pair-local volume kernel, which lifts every level of a 3-D
@@ -533,23 +549,10 @@ pub const PAIR_VOLUME_SHAPES: &[([usize; 3], u32)] = &[
 /// ways and the round trip: the pair-local volume kernel against the CPU reference.
 pub fn pair_volumes(backend: &dyn Backend) {
     let mut failures = Vec::new();
-    let mut ran = 0;
-    let float = dwt_ir::parse_wavelet(FLOAT_HAAR).expect("FLOAT_HAAR parses");
-    let haars =
-        ["HaarNoShift", "HaarWithShift"].map(|n| dwt_catalogue::by_name(n).expect("catalogue"));
-    for &(shape, most) in PAIR_VOLUME_SHAPES {
-        for levels in 1..=most {
-            let seed = shape.iter().fold(levels as u64, |s, &n| s * 41 + n as u64);
-            for layout in [Layout::Mallat, Layout::Interleaved] {
-                for w in haars {
-                    ran += case::<i16>(backend, w, &shape, levels, layout, seed, &mut failures)
-                        + case::<i32>(backend, w, &shape, levels, layout, seed, &mut failures);
-                }
-                ran += case::<f32>(backend, &float, &shape, levels, layout, seed, &mut failures)
-                    + case::<f64>(backend, &float, &shape, levels, layout, seed, &mut failures);
-            }
-        }
-    }
+    let shapes = PAIR_VOLUME_SHAPES
+        .iter()
+        .map(|(shape, most)| (&shape[..], *most));
+    let ran = pair_local_programs(backend, shapes, &mut failures);
     report("pair-local volumes", backend, ran, failures);
 }
 
