@@ -1117,10 +1117,10 @@ fn pair_volume(
     };
     let shape = |level: u32| [depth, height, width].map(|n| band_shape(n, level));
     let even = (0..levels).all(|level| {
-        let [d, h, _] = shape(level);
-        shape(level).iter().all(|&n| n >= 2 && n % 2 == 0)
-            && d / 2 <= MAX_GRID_YZ
-            && h / 2 <= MAX_GRID_YZ
+        let sides = shape(level);
+        sides.iter().all(|&n| n >= 2 && n % 2 == 0)
+            && sides[0] / 2 <= MAX_GRID_YZ
+            && sides[1] / 2 <= MAX_GRID_YZ
     });
     if levels == 0 || !even {
         return Ok(None);
@@ -1143,34 +1143,19 @@ fn pair_volume(
         col_step: 1,
         row_step,
     };
+    // Where band `level` is: the volume (level 0) in the forward's source or the inverse's
+    // data, the coarsest low octant (`levels`) in the forward's data or the inverse's source,
+    // the others in the scratch.
+    let band = |level: u32| match level {
+        0 if forward => origin(Buffer::Source),
+        0 => origin(Buffer::Data),
+        _ if level == levels && forward => origin(Buffer::Data),
+        _ if level == levels => origin(Buffer::Source),
+        _ => in_scratch(level),
+    };
     let launch = |level: u32| -> Result<Step, String> {
         let [d, h, w] = shape(level);
-        let (nat, low) = match forward {
-            true => (
-                if level == 0 {
-                    origin(Buffer::Source)
-                } else {
-                    in_scratch(level)
-                },
-                if level + 1 == levels {
-                    origin(Buffer::Data)
-                } else {
-                    in_scratch(level + 1)
-                },
-            ),
-            false => (
-                if level == 0 {
-                    origin(Buffer::Data)
-                } else {
-                    in_scratch(level)
-                },
-                if level + 1 == levels {
-                    origin(Buffer::Source)
-                } else {
-                    in_scratch(level + 1)
-                },
-            ),
-        };
+        let (nat, low) = (band(level), band(level + 1));
         let high = if forward {
             Buffer::Data
         } else {
