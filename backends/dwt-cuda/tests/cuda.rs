@@ -1387,7 +1387,6 @@ fn pair_local_volumes_match_the_reference() {
     use dwt_ir::ElementType::{F32, I32};
     use dwt_runtime::conformance::{FLOAT_HAAR, PAIR_VOLUME_SHAPES};
     let b = CudaBackend::new().expect("a CUDA device");
-    let stream = b.stream();
     let float_haar = dwt_ir::parse_wavelet(FLOAT_HAAR).unwrap();
     let mut runs = 0;
     for (w, elem) in [
@@ -1439,18 +1438,7 @@ fn pair_local_volumes_match_the_reference() {
                         }
                         let mut want = host.clone();
                         cpu::transform(w, direction, &mut want, &shape, levels, layout).unwrap();
-                        let src = stream.clone_htod(&host).unwrap();
-                        let mut dst = stream.alloc_zeros::<i32>(host.len()).unwrap();
-                        b.run_on_device_into(&req, &src, &mut dst).unwrap();
-                        assert_eq!(stream.clone_dtoh(&dst).unwrap(), want, "{what}");
-                        assert_eq!(
-                            stream.clone_dtoh(&src).unwrap(),
-                            host,
-                            "{what}: source kept"
-                        );
-                        let mut data = src.clone();
-                        b.run_on_device(&req, &mut data).unwrap();
-                        assert_eq!(stream.clone_dtoh(&data).unwrap(), want, "{what} in place");
+                        on_device_both_ways(&b, &req, &host, &want, &what);
                         runs += 1;
                     }
                 }
@@ -1458,6 +1446,27 @@ fn pair_local_volumes_match_the_reference() {
         }
     }
     assert!(runs >= 80, "{runs}");
+}
+
+/// `req` on the device out of place (`host` to `want`, the source kept) and in place.
+fn on_device_both_ways(b: &CudaBackend, req: &Request, host: &[i32], want: &[i32], what: &str) {
+    let stream = b.stream();
+    let src = stream.clone_htod(host).unwrap();
+    let mut dst = stream.alloc_zeros::<i32>(host.len()).unwrap();
+    b.run_on_device_into(req, &src, &mut dst).unwrap();
+    assert_eq!(stream.clone_dtoh(&dst).unwrap(), want, "{what}");
+    assert_eq!(
+        stream.clone_dtoh(&src).unwrap(),
+        host,
+        "{what}: source kept"
+    );
+    let mut in_place = src.clone();
+    b.run_on_device(req, &mut in_place).unwrap();
+    assert_eq!(
+        stream.clone_dtoh(&in_place).unwrap(),
+        want,
+        "{what} in place"
+    );
 }
 
 /// The one-pass volume kernels (a 3-D forward's first level, an inverse's last, the depth
@@ -1478,7 +1487,6 @@ fn one_pass_volumes_match_the_reference() {
         }
     }
     let b = CudaBackend::new().expect("a CUDA device");
-    let stream = b.stream();
     let shapes: [&[usize]; 8] = [
         &[37, 45, 70],
         &[36, 45, 70],
@@ -1541,22 +1549,7 @@ fn one_pass_volumes_match_the_reference() {
                                     "{what}: the reference inverts"
                                 );
                             }
-                            let src = stream.clone_htod(&host).unwrap();
-                            let mut dst = stream.alloc_zeros::<i32>(host.len()).unwrap();
-                            b.run_on_device_into(&req, &src, &mut dst).unwrap();
-                            assert_eq!(stream.clone_dtoh(&dst).unwrap(), want, "{what}");
-                            assert_eq!(
-                                stream.clone_dtoh(&src).unwrap(),
-                                host,
-                                "{what}: source kept"
-                            );
-                            let mut in_place = src.clone();
-                            b.run_on_device(&req, &mut in_place).unwrap();
-                            assert_eq!(
-                                stream.clone_dtoh(&in_place).unwrap(),
-                                want,
-                                "{what} in place"
-                            );
+                            on_device_both_ways(&b, &req, &host, &want, &what);
                         } else {
                             let plan = b.launch_plan(&req, dwt_ir::ElementType::F32).unwrap();
                             assert!(has_kernel(&plan), "{what}: {plan:?}");

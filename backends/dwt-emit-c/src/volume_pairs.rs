@@ -72,7 +72,8 @@ fn reg([z, y, x]: [usize; 3]) -> String {
 /// + x) * col_step]`, `col_step` 1 where `None` (the Mallat layout's natural samples).
 struct Samples {
     buffer: &'static str,
-    base: &'static str,
+    /// `None`: 0.
+    base: Option<&'static str>,
     plane_step: &'static str,
     row_step: &'static str,
     col_step: Option<&'static str>,
@@ -81,7 +82,7 @@ struct Samples {
 /// The Mallat layout's natural samples.
 const NATURAL: Samples = Samples {
     buffer: "nat",
-    base: "nat_base",
+    base: Some("nat_base"),
     plane_step: "nat_plane_step",
     row_step: "nat_row_step",
     col_step: None,
@@ -142,7 +143,7 @@ impl Emitter<'_> {
             w.line(format!("{} {};", self.work(), regs.join(", ")));
             let in_place = |buffer| Samples {
                 buffer,
-                base: "0",
+                base: None,
                 plane_step: "plane_step",
                 row_step: "row_step",
                 col_step: Some("col_step"),
@@ -211,11 +212,7 @@ impl Emitter<'_> {
         // The inverse's in-place form stores where it loaded.
         if load || col_step.is_none() {
             let x = col_step.map_or("2 * i".to_string(), |s| format!("2 * i * {s}"));
-            let base = if base == "0" {
-                String::new()
-            } else {
-                format!("{base} + ")
-            };
+            let base = base.map_or(String::new(), |b| format!("{b} + "));
             for zy in rows {
                 w.line(format!(
                     "const int {} = {base}(2 * k + {}) * {plane_step} + (2 * j + {}) * {row_step} + {x};",
@@ -234,10 +231,9 @@ impl Emitter<'_> {
             Some(s) => format!("{s} == 1 && "),
             None => String::new(),
         };
-        let bases = if base == "0" {
-            format!("{row_step} | {plane_step}")
-        } else {
-            format!("{base} | {row_step} | {plane_step}")
+        let bases = match base {
+            Some(b) => format!("{b} | {row_step} | {plane_step}"),
+            None => format!("{row_step} | {plane_step}"),
         };
         w.block(
             format!("if ({adjacent}(({bases}) & 1) == 0{aligned})"),
