@@ -23,7 +23,7 @@
 //! dwt-bench [--out FILE] [--reps N] [--wavelets A,B,FILE] [--sizes 1080p,4096,8192|none] [--no-3d]
 //!           [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H]
 //!           [--slab WxR] [--column-segment N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off]
-//!           [--levels 1,3] [--pyramids on|off] [--one-pass-volumes on|off] [--pair-volumes on|off] [--even-rows on|off|always] [--level-pairs on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]
+//!           [--levels 1,3] [--pyramids on|off] [--one-pass-volumes on|off] [--pair-volumes on|off] [--copy-kernel-from BYTES|off] [--even-rows on|off|always] [--level-pairs on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]
 //!           [--level-steps]
 //! ```
 
@@ -107,6 +107,9 @@ struct Opts {
     one_pass_volumes: Option<bool>,
     /// `--pair-volumes on|off`: `LaunchConfig::pair_volumes` (default: on).
     pair_volumes: bool,
+    /// `--copy-kernel-from BYTES|off`: `CudaBackend::with_copy_kernel_from` (default:
+    /// `COPY_KERNEL_FROM`; off: never).
+    copy_kernel_from: usize,
     /// `--even-rows on|off|always`: `LaunchConfig::even_rows_from` (on: the default bound;
     /// always: every size).
     even_rows: Option<usize>,
@@ -150,6 +153,7 @@ fn parse_args() -> Res<Opts> {
         pyramids: true,
         one_pass_volumes: None,
         pair_volumes: true,
+        copy_kernel_from: dwt_cuda::COPY_KERNEL_FROM,
         even_rows: Some(dwt_emit_c::EVEN_ROWS_MIN_SAMPLES),
         level_pairs: Some(dwt_emit_c::LEVEL_PAIRS_MIN_SAMPLES),
         layout: Layout::Mallat,
@@ -208,6 +212,14 @@ fn parse_args() -> Res<Opts> {
             "--pyramids" => o.pyramids = on_off(&a, &value()?)?,
             "--one-pass-volumes" => o.one_pass_volumes = Some(on_off(&a, &value()?)?),
             "--pair-volumes" => o.pair_volumes = on_off(&a, &value()?)?,
+            "--copy-kernel-from" => {
+                o.copy_kernel_from = match value()?.as_str() {
+                    "off" => usize::MAX,
+                    v => v
+                        .parse()
+                        .map_err(|e| format!("--copy-kernel-from: bytes or off, not {v}: {e}"))?,
+                }
+            }
             "--even-rows" => {
                 o.even_rows = size_bound(&a, &value()?, dwt_emit_c::EVEN_ROWS_MIN_SAMPLES)?
             }
@@ -231,7 +243,7 @@ fn parse_args() -> Res<Opts> {
                 }
             }
             "-h" | "--help" => {
-                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B,FILE] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off] [--levels 1,3] [--pyramids on|off] [--one-pass-volumes on|off] [--pair-volumes on|off] [--even-rows on|off|always] [--level-pairs on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]");
+                println!("dwt-bench [--out FILE] [--reps N>=20] [--wavelets A,B,FILE] [--sizes 1080p,4096,8192|none] [--no-3d] [--skip-fidelity-8192] [--tuned] [--f64] [--i16] [--tile XxY] [--threads N] [--segment N] [--window H] [--slab WxR] [--column-segment N] [--row-limit N] [--row-group N] [--small-band-tiles on|off] [--async-load on|off] [--register-cap on|off] [--levels 1,3] [--pyramids on|off] [--one-pass-volumes on|off] [--pair-volumes on|off] [--copy-kernel-from BYTES|off] [--even-rows on|off|always] [--level-pairs on|off|always] [--layout mallat|interleaved] [--default-plan-only] [--own-stream]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument `{a}` (try --help)")),
@@ -562,7 +574,8 @@ impl Bench<'_> {
                         | Pass::LevelPair
                         | Pass::EvenRows
                         | Pass::Volume
-                        | Pass::VolumePairs => {
+                        | Pass::VolumePairs
+                        | Pass::VolumePyramid => {
                             return Err("the two-pass plan launched a fused kernel".into())
                         }
                     };
@@ -867,7 +880,8 @@ fn run() -> Res<()> {
     // The default rows are the configuration as given, whatever DWT_TUNE says.
     let b = CudaBackend::with_config(config)
         .map_err(|e| e.to_string())?
-        .with_tuning(Tuning::Fixed);
+        .with_tuning(Tuning::Fixed)
+        .with_copy_kernel_from(o.copy_kernel_from);
     // The context's default stream, or (`--own-stream`) a stream of the bench's own (which puts
     // cudarc's context in its multi-stream mode, tracking every buffer's use with events).
     let stream = if o.own_stream {
@@ -941,6 +955,14 @@ fn run() -> Res<()> {
     );
     let _ = writeln!(
         md,
+        "- Copies recorded in a graph made by the copy kernel (`with_copy_kernel_from`): {}",
+        match o.copy_kernel_from {
+            usize::MAX => "never (memcpy nodes)".to_string(),
+            n => format!("from {n} bytes"),
+        }
+    );
+    let _ = writeln!(
+        md,
         "- A forward's first two levels in one launch (`level_pairs`): {}",
         match b.config().level_pairs_from {
             Some(n) => format!("images of {n} samples or more whose sides the tiles divide"),
@@ -1007,7 +1029,8 @@ fn run() -> Res<()> {
         ..*b.config()
     })
     .map_err(|e| e.to_string())?
-    .with_tuning(Tuning::Fixed);
+    .with_tuning(Tuning::Fixed)
+    .with_copy_kernel_from(o.copy_kernel_from);
     let direct = CudaBackend::with_config(*b.config())
         .map_err(|e| e.to_string())?
         .with_tuning(Tuning::Fixed)
@@ -1016,7 +1039,8 @@ fn run() -> Res<()> {
         true => Some(
             CudaBackend::with_config(*b.config())
                 .map_err(|e| e.to_string())?
-                .with_tuning(Tuning::Measured),
+                .with_tuning(Tuning::Measured)
+                .with_copy_kernel_from(o.copy_kernel_from),
         ),
         false => None,
     };

@@ -529,16 +529,18 @@ fn pair_local_programs<'s>(
     ran
 }
 
-/// Volumes and level counts for the pair-local volume kernel, which lifts every level of a 3-D
-/// transform by a pair-local program (Haar) in one launch where every level's band has even
-/// sides: one block, rows of one group and of several with a part-filled last group (264
-/// samples, 132 blocks), four levels; and sides that turn odd at a level (the two passes at
-/// every level then).
+/// Volumes and level counts for the pair-local volume kernels, which lift every level of a 3-D
+/// transform by a pair-local program (Haar) where every level's band has even sides, two
+/// levels a launch (the pyramid) and the last of an odd count alone: one block, rows of one
+/// group and of several with a part-filled last group (264 samples, 132 blocks of two; 520,
+/// 130 blocks of four), the pyramid then one level, two pyramids (four levels); and sides that
+/// turn odd at a level (the two passes at every level then).
 pub const PAIR_VOLUME_SHAPES: &[([usize; 3], u32)] = &[
     ([2, 2, 2], 1),
     ([4, 8, 12], 2),
     ([16, 8, 24], 3),
     ([8, 4, 264], 2),
+    ([4, 4, 520], 2),
     ([16, 16, 16], 4),
     ([12, 6, 10], 2),
     ([9, 6, 10], 1),

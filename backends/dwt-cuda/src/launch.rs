@@ -17,6 +17,7 @@ use cudarc::driver::{result, sys, CudaFunction};
 use dwt_emit_c::{Buffer, LaunchPlan, Step};
 use dwt_runtime::DwtError;
 
+use crate::copy::Copier;
 use crate::device_error;
 
 /// Device addresses of a plan's buffers for one run or recording.
@@ -28,28 +29,30 @@ pub(crate) struct Addresses {
     pub len: usize,
     /// Elements in the scratch.
     pub scratch_len: usize,
+    /// Bytes an element.
+    pub element_bytes: usize,
     /// The source is a copy of the data that the steps make first (a fused plan run in place).
     pub copy_in: bool,
 }
 
 /// Issues every step of `plan` on `stream` (not waited for), with `functions` its kernels; with
 /// `programmatic` (a device of compute capability 9.0 or more), a kernel that follows another is
-/// launched as its programmatic dependent.
+/// launched as its programmatic dependent; `copier` issues the plan's copies.
 pub(crate) fn issue(
     plan: &LaunchPlan,
     functions: &HashMap<String, CudaFunction>,
     at: &Addresses,
-    element_bytes: usize,
     stream: sys::CUstream,
     programmatic: bool,
+    copier: Copier,
 ) -> Result<(), DwtError> {
     issue_steps(
         plan,
         functions,
         at,
-        element_bytes,
         stream,
         programmatic,
+        copier,
         &mut |_| Ok(()),
     )
 }
@@ -60,11 +63,10 @@ pub(crate) fn issue_marked(
     plan: &LaunchPlan,
     functions: &HashMap<String, CudaFunction>,
     at: &Addresses,
-    element_bytes: usize,
     stream: sys::CUstream,
     after: &mut dyn FnMut(usize) -> Result<(), DwtError>,
 ) -> Result<(), DwtError> {
-    issue_steps(plan, functions, at, element_bytes, stream, false, after)
+    issue_steps(plan, functions, at, stream, false, Copier::memcpy(), after)
 }
 
 /// [`issue`], calling `after(i)` once step `i` is issued.
@@ -72,17 +74,18 @@ fn issue_steps(
     plan: &LaunchPlan,
     functions: &HashMap<String, CudaFunction>,
     at: &Addresses,
-    element_bytes: usize,
     stream: sys::CUstream,
     programmatic: bool,
+    copier: Copier,
     after: &mut dyn FnMut(usize) -> Result<(), DwtError>,
 ) -> Result<(), DwtError> {
-    // Whether the step before is a kernel (a copy between ends the chain of dependents).
+    // Whether the step before is a kernel (a memcpy between ends the chain of dependents; the
+    // copy kernel launches plainly, and a kernel after it waits for it as for any other).
     let mut after_kernel = false;
     if at.copy_in {
-        // SAFETY: the source copy was allocated with the data's length.
-        unsafe { result::memcpy_dtod_async(at.source, at.data, at.len * element_bytes, stream) }
-            .map_err(device_error)?;
+        // SAFETY: the source copy was allocated with the data's length, apart from it.
+        after_kernel =
+            unsafe { copier.copy(at.source, at.data, at.len * at.element_bytes, stream) }?;
     }
     for (i, step) in plan.steps.iter().enumerate() {
         let dependent = programmatic && after_kernel;
@@ -99,11 +102,10 @@ fn issue_steps(
                         ),
                     });
                 }
-                // SAFETY: both buffers hold at least `span` elements (checked above).
-                unsafe {
-                    result::memcpy_dtod_async(at.scratch, at.data, span * element_bytes, stream)
-                }
-                .map_err(device_error)?;
+                // SAFETY: both buffers hold at least `span` elements (checked above) and are
+                // apart.
+                after_kernel =
+                    unsafe { copier.copy(at.scratch, at.data, span * at.element_bytes, stream) }?;
             }
             Step::Launch(l) if l.is_empty() => {}
             Step::Launch(l) => {

@@ -33,6 +33,9 @@
 //!   a transform's launches at once, which starts its first kernel sooner and keeps the short
 //!   later levels' kernels back to back ([`CudaBackend::with_graph_limit`],
 //!   [`CudaBackend::graph_counts`]).
+//! - A recorded graph copies 32 MiB or more with a copy kernel (module `copy`), where the
+//!   driver's memcpy node ran at two thirds of the copy rate; smaller copies, and copies issued
+//!   on a stream, are memcpys.
 //! - The Mallat layout's sliding-window passes (and column segments) read one buffer and write
 //!   the other (their writes land on samples other windows still read): the plan moves each
 //!   level's band between the data and a scratch buffer, the rows kernel bringing it back; a
@@ -44,6 +47,7 @@
 //! - What the kernels cannot do (a scale between steps on lines longer than the row limit, more
 //!   than 2^31 samples) is [`DwtError::Unsupported`], found before the data is touched.
 
+mod copy;
 mod device_choice;
 pub mod disk_cache;
 mod frames;
@@ -69,6 +73,9 @@ use dwt_runtime::{
     PrepareReport, PreparedCache, PreparedTransform, Request, Samples,
 };
 
+pub use copy::COPY_KERNEL_FROM;
+#[doc(hidden)]
+pub use copy::{NAME as COPY_KERNEL, SOURCE as COPY_KERNEL_SOURCE};
 pub use device_choice::{ordinal_from_env, DEVICE_ENV};
 pub use dwt_emit_c::{LaunchConfig, Strategy};
 pub use graph::{GraphCounts, KEPT as GRAPHS_KEPT};
@@ -330,6 +337,8 @@ pub struct CudaBackend {
     plans: PreparedCache<Prepared>,
     graph_samples: usize,
     graph_counts: Arc<graph::Counters>,
+    /// Bytes from which a recorded graph copies with the copy kernel ([`COPY_KERNEL_FROM`]).
+    copy_kernel_from: usize,
 }
 
 impl CudaBackend {
@@ -371,6 +380,7 @@ impl CudaBackend {
             plans: PreparedCache::default(),
             graph_samples: usize::MAX,
             graph_counts: Arc::default(),
+            copy_kernel_from: COPY_KERNEL_FROM,
         })
     }
 
@@ -385,6 +395,17 @@ impl CudaBackend {
     pub fn with_graph_limit(mut self, samples: usize) -> Self {
         self.graph_samples = samples;
         // Requests prepared before carry the old limit.
+        self.plans = PreparedCache::default();
+        self
+    }
+
+    /// The backend copying with its copy kernel in recorded graphs from `bytes` up instead of
+    /// [`COPY_KERNEL_FROM`] (`usize::MAX`: never; 0: every copy of whole 16-byte words): for
+    /// measuring the two ways side by side, and for tests.
+    #[doc(hidden)]
+    pub fn with_copy_kernel_from(mut self, bytes: usize) -> Self {
+        self.copy_kernel_from = bytes;
+        // Requests prepared before built the kernel, or not, for the old bound.
         self.plans = PreparedCache::default();
         self
     }
@@ -740,11 +761,14 @@ impl CudaBackend {
             .map_err(unsupported)?;
         let source =
             module.source_for_plans(&[&plan].into_iter().chain(&in_place).collect::<Vec<_>>());
+        let largest_copy =
+            largest_copy(&plan, in_place.as_ref(), request.shape.len()) * elem.size();
         Ok(Emitted {
             module,
             plan,
             in_place,
             source,
+            largest_copy,
         })
     }
 
@@ -760,13 +784,18 @@ impl CudaBackend {
                 kernels.push(k);
             }
         }
-        let sources = (kernels.iter())
+        let mut sources = (kernels.iter())
             .map(|&k| {
                 (emitted.module.kernel_source(k)).ok_or_else(|| {
                     unsupported(format!("the plan launches `{k}`, which its module lacks"))
                 })
             })
             .collect::<Result<Vec<String>, DwtError>>()?;
+        // The copy kernel, where a recording would launch it, is built beside the plan's.
+        if emitted.largest_copy >= self.copy_kernel_from.max(16) {
+            kernels.push(copy::NAME);
+            sources.push(copy::SOURCE.to_string());
+        }
         let built = dwt_runtime::build_each(NAME, &sources, |source| self.build_warning(source));
         let mut functions = HashMap::new();
         let mut modules = Vec::with_capacity(kernels.len());
@@ -913,6 +942,15 @@ impl CudaBackend {
             )?),
             false => None,
         };
+        // Recorded copies of whole words from the bound up take the copy kernel; issued on the
+        // stream, a memcpy runs at the copy rate.
+        let copier = match &shared {
+            Some(_) => copy::Copier {
+                kernel: prepared.functions.get(copy::NAME),
+                from: self.copy_kernel_from,
+            },
+            None => copy::Copier::memcpy(),
+        };
         let (copy_at, scratch_at) = if let Some(shared) = &shared {
             (shared.copy_at, shared.scratch_at)
         } else {
@@ -940,19 +978,11 @@ impl CudaBackend {
             data: data_at,
             len,
             scratch_len: plan.scratch,
+            element_bytes: size_of::<T>(),
             copy_in,
         };
         let programmatic = self.state.capability.0 >= 9;
-        let issue = |on| {
-            launch::issue(
-                plan,
-                &prepared.functions,
-                &at,
-                size_of::<T>(),
-                on,
-                programmatic,
-            )
-        };
+        let issue = |on| launch::issue(plan, &prepared.functions, &at, on, programmatic, copier);
         if let Some(shared) = shared {
             let capture = self.state.capture_stream()?;
             prepared.graphs.record(
@@ -1000,6 +1030,22 @@ struct Emitted {
     in_place: Option<LaunchPlan>,
     /// The source of the kernels the plan launches.
     source: String,
+    /// Bytes of the largest device-to-device copy the plans may make ([`largest_copy`]).
+    largest_copy: usize,
+}
+
+/// Elements of the largest copy `plan` (or `in_place`, the plan a run in place takes where
+/// there is one) makes: a band copy, or the copy of the whole data (`len` elements) a plan
+/// that reads a source makes first when run in place.
+fn largest_copy(plan: &LaunchPlan, in_place: Option<&LaunchPlan>, len: usize) -> usize {
+    let copies_in = !in_place.unwrap_or(plan).runs_in_place();
+    let bands = (plan.steps.iter())
+        .chain(in_place.iter().flat_map(|p| &p.steps))
+        .filter_map(|s| match s {
+            Step::Copy(c) => Some(c.span()),
+            Step::Launch(_) => None,
+        });
+    bands.chain(copies_in.then_some(len)).max().unwrap_or(0)
 }
 
 impl Emitted {
@@ -1127,6 +1173,7 @@ impl Backend for CudaBackend {
                     plans: self.plans.clone(),
                     graph_samples: self.graph_samples,
                     graph_counts: self.graph_counts.clone(),
+                    copy_kernel_from: self.copy_kernel_from,
                 },
                 prepared,
                 element,

@@ -74,6 +74,7 @@ impl CudaBackend {
                     scratch: scratch_at,
                     len,
                     scratch_len: plan.scratch,
+                    element_bytes: size_of::<T>(),
                     copy_in: false,
                 };
                 events[0].record(&stream).map_err(device_error)?;
@@ -81,7 +82,6 @@ impl CudaBackend {
                     plan,
                     &prepared.functions,
                     &at,
-                    size_of::<T>(),
                     stream.cu_stream(),
                     &mut |i| events[i + 1].record(&stream).map_err(device_error),
                 )?;

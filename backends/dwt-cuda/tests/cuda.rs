@@ -182,9 +182,10 @@ fn out_of_place_runs_leave_the_source_alone() {
 /// Transforms replay a recorded CUDA graph from their buffers' third call: a replay must read
 /// the buffers' current data, and other buffers (more than the graphs kept), in place, two-pass
 /// and on another stream must each get a graph of their own; the graphs of one stream share
-/// their scratch and input copy, also when replays are queued without waiting. Every result is
-/// checked against the CPU reference, and the backend's counts say what was recorded and
-/// replayed.
+/// their scratch and input copy, also when replays are queued without waiting. Recorded with
+/// the copy kernel for the input copy in place (`with_copy_kernel_from(0)`; 130140 bytes, the
+/// last 12 by memcpy) as with a memcpy node. Every result is checked against the CPU
+/// reference, and the backend's counts say what was recorded and replayed.
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn graph_replays_read_the_current_data_of_their_own_buffers() {
@@ -193,8 +194,29 @@ fn graph_replays_read_the_current_data_of_their_own_buffers() {
     let fused = CudaBackend::new().expect("a CUDA device");
     let two_pass = CudaBackend::with_config(dwt_cuda::LaunchConfig::two_pass()).unwrap();
     let unrecorded = CudaBackend::new().unwrap().with_graph_limit(0);
+    let copying = CudaBackend::new().unwrap().with_copy_kernel_from(0);
     let other_stream = fused.context().new_stream().unwrap();
     let req = legall_forward(&shape, Layout::Mallat);
+    // The copy kernel is built where it would be launched, and only there.
+    let modules = |b: &CudaBackend| -> Vec<String> {
+        let report = b.prepare(&req, dwt_ir::ElementType::I32).unwrap().report;
+        report
+            .modules
+            .iter()
+            .flat_map(|m| m.kernels.clone())
+            .collect()
+    };
+    for (b, copies, what) in [
+        (&fused, false, "fused"),
+        (&copying, true, "fused, copy kernel"),
+    ] {
+        let kernels = modules(b);
+        assert_eq!(
+            kernels.iter().any(|k| k == dwt_cuda::COPY_KERNEL),
+            copies,
+            "{what}: {kernels:?}"
+        );
+    }
     let want = |host: &[i32]| legall_forward_reference(host, &shape);
     let data = |round: usize, i: usize| -> Vec<i32> {
         ramp::<i32>(&shape)
@@ -207,6 +229,7 @@ fn graph_replays_read_the_current_data_of_their_own_buffers() {
         (&two_pass, two_pass.stream(), "two-pass"),
         (&unrecorded, unrecorded.stream(), "no graphs"),
         (&fused, other_stream.clone(), "fused, another stream"),
+        (&copying, copying.stream(), "fused, copy kernel"),
     ] {
         let few = 3;
         let many = dwt_cuda::GRAPHS_KEPT + 2;
@@ -285,6 +308,65 @@ fn graph_replays_read_the_current_data_of_their_own_buffers() {
                 );
             }
         }
+    }
+}
+
+/// The two passes' band copy (a volume whose rows take the row segments: three passes that
+/// cross between the data and the scratch, so the level starts from a copy of the band) made
+/// by the copy kernel in a recorded graph: 5 x 10 x 99 i32, 19800 bytes, the last 8 by memcpy.
+/// Both ways, into a destination, recorded at the second call and replayed at the third, each
+/// against the CPU reference.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn band_copies_by_the_copy_kernel_match_the_reference() {
+    let config = dwt_cuda::LaunchConfig {
+        max_row_len: 64,
+        ..dwt_cuda::LaunchConfig::two_pass()
+    };
+    let b = CudaBackend::with_config(config)
+        .expect("a CUDA device")
+        .with_copy_kernel_from(0);
+    let shape = vec![5usize, 10, 99];
+    let n: usize = shape.iter().product();
+    let w = dwt_catalogue::by_name("LeGall53").unwrap();
+    let stream = b.stream();
+    for direction in [Direction::Forward, Direction::Inverse] {
+        let req = Request {
+            wavelet: w,
+            direction,
+            shape: shape.clone(),
+            levels: 2,
+            layout: Layout::Mallat,
+        };
+        let plan = b.launch_plan(&req, dwt_ir::ElementType::I32).unwrap();
+        assert!(
+            plan.steps.iter().any(|s| matches!(s, Step::Copy(_))),
+            "{direction:?}: {plan:?}"
+        );
+        let report = b.prepare(&req, dwt_ir::ElementType::I32).unwrap().report;
+        assert!(
+            (report.modules.iter()).any(|m| m.kernels.iter().any(|k| k == dwt_cuda::COPY_KERNEL)),
+            "{report}"
+        );
+        let mut src = stream.alloc_zeros::<i32>(n).unwrap();
+        let mut dst = stream.alloc_zeros::<i32>(n).unwrap();
+        let before = b.graph_counts();
+        for round in 0..3 {
+            let host: Vec<i32> = ramp::<i32>(&shape)
+                .iter()
+                .map(|v| v * (round + 1) - 5 * round)
+                .collect();
+            let mut want = host.clone();
+            cpu::transform(w, direction, &mut want, &shape, 2, Layout::Mallat).unwrap();
+            stream.memcpy_htod(&host, &mut src).unwrap();
+            b.run_on_device_into(&req, &src, &mut dst).unwrap();
+            assert_eq!(
+                stream.clone_dtoh(&dst).unwrap(),
+                want,
+                "{direction:?}, round {round}"
+            );
+        }
+        assert_eq!(graphs_since(&b, before), (1, 1), "{direction:?}");
     }
 }
 
@@ -1373,8 +1455,8 @@ fn devices_open_by_ordinal_and_refuse_each_other_s_data() {
     }
 }
 
-/// The pair-local volume kernel (every level of a 3-D transform of Haar and the like, one
-/// launch a level) in the plans the backend makes, and run out of place and in place: on the
+/// The pair-local volume kernels (every level of a 3-D transform of Haar and the like, two
+/// levels a launch in the volume pyramid, the last of an odd count alone) in the plans the backend makes, and run out of place and in place: on the
 /// conformance suite's volumes (`conformance::PAIR_VOLUME_SHAPES`, which the suite's
 /// `conformance_pair_volumes` runs in every element type), Haar without and with the pre-shift
 /// and a float Haar, both ways, both layouts. Volumes whose bands stay even run every level on
@@ -1411,11 +1493,25 @@ fn pair_local_volumes_match_the_reference() {
                             w.name
                         );
                         let plan = b.launch_plan(&req, elem).unwrap();
-                        let pairs = (plan.steps.iter())
-                            .filter(|s| matches!(s, Step::Launch(l) if l.pass == Pass::VolumePairs))
-                            .count();
-                        let all = if even { levels as usize } else { 0 };
-                        assert_eq!(pairs, all, "{what}: {plan:?}");
+                        // Levels by launch, finest first: two in the pyramid, the last of an odd
+                        // count alone.
+                        let mut lifted: Vec<u32> = (plan.steps.iter())
+                            .filter_map(|s| match s {
+                                Step::Launch(l) if l.pass == Pass::VolumePairs => Some(1),
+                                Step::Launch(l) if l.pass == Pass::VolumePyramid => Some(2),
+                                _ => None,
+                            })
+                            .collect();
+                        if direction == Direction::Inverse {
+                            lifted.reverse();
+                        }
+                        let pairs = lifted.len();
+                        let want = match even {
+                            true => [vec![2; levels as usize / 2], vec![1; levels as usize % 2]]
+                                .concat(),
+                            false => vec![],
+                        };
+                        assert_eq!(lifted, want, "{what}: {plan:?}");
                         assert!(pairs == 0 || plan.steps.len() == pairs, "{what}: {plan:?}");
                         if pairs > 0 {
                             // In place, the same plan (after a copy of the data in Mallat's).

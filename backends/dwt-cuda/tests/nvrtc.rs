@@ -40,7 +40,7 @@ fn every_catalogue_module_compiles_for_sm_90_without_spills() {
     assert!(modules >= 36);
 }
 
-/// The pair-local volume kernels of Haar's 3-D modules (both layouts, directions and integer
+/// The pair-local volume kernels and pyramids of Haar's 3-D modules (both layouts, directions and integer
 /// types, and a float Haar's), each compiled alone, as the CUDA backend builds a plan's
 /// kernels: no warning (an unused helper of the prelude, say) and no spill.
 #[test]
@@ -65,27 +65,46 @@ fn pair_local_volume_kernels_compile_alone_for_sm_90() {
                     let module = emit_module(&Cuda, w, direction, elem, layout, &config).unwrap();
                     let what =
                         format!("{} {direction:?} {} {}", w.name, elem.name(), layout.name());
-                    let kernel = module
-                        .volume_pairs
-                        .as_ref()
-                        .expect("a pair-local volume kernel");
-                    let source = module.kernel_source(kernel).expect("its source");
-                    let out = compile(&source, "sm_90").unwrap_or_else(|e| panic!("{what}: {e}"));
-                    assert!(!out.log.contains("warning"), "{what}: warned:\n{}", out.log);
-                    let usage = function_usage(&out.log);
-                    assert!(
-                        usage.len() == 1
-                            && &usage[0].function == kernel
-                            && usage[0].spill_stores == 0
-                            && usage[0].spill_loads == 0,
-                        "{what}: {usage:?}"
-                    );
-                    compiled += 1;
+                    let kernels = [&module.volume_pairs, &module.volume_pyramid]
+                        .map(|k| k.as_ref().expect("a pair-local volume kernel and pyramid"));
+                    for kernel in kernels {
+                        let source = module.kernel_source(kernel).expect("its source");
+                        let out =
+                            compile(&source, "sm_90").unwrap_or_else(|e| panic!("{what}: {e}"));
+                        assert!(!out.log.contains("warning"), "{what}: warned:\n{}", out.log);
+                        let usage = function_usage(&out.log);
+                        assert!(
+                            usage.len() == 1
+                                && &usage[0].function == kernel
+                                && usage[0].spill_stores == 0
+                                && usage[0].spill_loads == 0,
+                            "{what}: {usage:?}"
+                        );
+                        compiled += 1;
+                    }
                 }
             }
         }
     }
-    assert_eq!(compiled, 24);
+    assert_eq!(compiled, 48);
+}
+
+/// The copy kernel recorded graphs launch instead of large memcpy nodes compiles without
+/// warnings or spills, one function of the name the backend loads.
+#[test]
+fn the_copy_kernel_compiles_for_sm_90() {
+    nvrtc_version()
+        .unwrap_or_else(|e| panic!("NVRTC is needed for this test (it does not skip): {e}"));
+    let out = compile(dwt_cuda::COPY_KERNEL_SOURCE, "sm_90").unwrap();
+    assert!(!out.log.contains("warning"), "warned:\n{}", out.log);
+    let usage = function_usage(&out.log);
+    assert!(
+        usage.len() == 1
+            && usage[0].function == dwt_cuda::COPY_KERNEL
+            && usage[0].spill_stores == 0
+            && usage[0].spill_loads == 0,
+        "{usage:?}"
+    );
 }
 
 /// `f` of every case, the cases split between two threads (CI has two cores), in no
@@ -145,6 +164,7 @@ fn check_module(
     expected.extend(module.volume.as_ref().map(|v| v.kernel.clone()));
     // The pair-local volume kernel of Haar's 3-D modules.
     expected.extend(module.volume_pairs.clone());
+    expected.extend(module.volume_pyramid.clone());
     // Their first level's tile kernel runs by default on images of EVEN_ROWS_MIN_SAMPLES or
     // more, on those requests' tiles: checked there (below). Here it need only compile (on
     // the default tiles Fidelity's i32 one spills 8 bytes under the register cap).

@@ -13,6 +13,7 @@ use crate::row_segments::{row_segments, step_margins, RowSegments, ROW_SEGMENT_W
 use crate::tile::TilePass;
 use crate::volume::{self, two_tap_pairs, volume_element, VolumePass, VOLUME_TILE};
 use crate::volume_inverse::{MAX_INVERSE_PAIRS, VOLUME_INVERSE_TILE};
+use crate::volume_pairs::VOLUME_PAIRS_MAX_DEPTH;
 use crate::writer::{mentions, Writer};
 use dwt_ir::{ElementType, Layout};
 
@@ -138,6 +139,11 @@ pub struct KernelModule {
     /// fused plan lifts every level of a volume whose bands' sides are all even with it, one
     /// launch a level.
     pub volume_pairs: Option<String>,
+    /// The pair-local volume pyramid (module `volume_pairs`), with
+    /// [`volume_pairs`](Self::volume_pairs): two levels in one launch, a 4x4x4 block a
+    /// work-item; the fused plan lifts each two levels whose first band's sides are multiples
+    /// of four with it.
+    pub volume_pyramid: Option<String>,
     /// The program the kernels lift (the wavelet's, in `direction`) and its boundary rule.
     pub program: Program,
     pub boundary: Boundary,
@@ -534,9 +540,20 @@ pub fn emit_module(
         && pair_local(&program))
     .then(|| {
         let name = dialect.kernel_name(&prefix, elem, "volume_pairs");
-        kernels.push(kernel(&name, true, &|w| e.volume_pairs(w, &name)));
-        name
+        kernels.push(kernel(&name, true, &|w| e.volume_pairs(w, &name, 1)));
+        let pyramid = config.pyramids.then(|| {
+            let pyramid = dialect.kernel_name(&prefix, elem, "volume_pyramid");
+            kernels.push(kernel(&pyramid, true, &|w| {
+                e.volume_pairs(w, &pyramid, VOLUME_PAIRS_MAX_DEPTH)
+            }));
+            pyramid
+        });
+        (name, pyramid)
     });
+    let (volume_pairs, volume_pyramid) = match volume_pairs {
+        Some((pairs, pyramid)) => (Some(pairs), pyramid),
+        None => (None, None),
+    };
     // The rows and columns kernels read through the boundary rule; of the kernels that take
     // any layout only the fused kernels' general path does.
     Ok(KernelModule {
@@ -556,6 +573,7 @@ pub fn emit_module(
         level_pair,
         volume,
         volume_pairs,
+        volume_pyramid,
         program: program.clone(),
         boundary: wavelet.boundary,
         elem,

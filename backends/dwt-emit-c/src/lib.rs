@@ -28,7 +28,8 @@
 //!   depth steps run;
 //! - a pair-local volume kernel (module `volume_pairs`): every level of a 3-D transform of a
 //!   pair-local program (Haar) on sides that stay even, one launch a level, each work-item a
-//!   2x2x2 block in registers;
+//!   2x2x2 block in registers, or two levels a launch (the volume pyramid, a 4x4x4 block)
+//!   where the first band's sides are multiples of four;
 //! - an even-rows pass (module `even_rows`): an interleaved forward over several levels writes
 //!   the image's even rows whole at the end, from the first level's subband (0, 1) (kept compact
 //!   in scratch by a variant of the fused kernel) and the coarser levels, which the planner
@@ -334,7 +335,9 @@ pub struct LaunchConfig {
     /// (Haar) in pyramid kernels ([`PyramidPass`]), two or three levels per launch, where they
     /// divide the sides: on by default (three levels in 0.67-0.74 of the time of a tile launch
     /// per level at every size measured, BENCHMARKS.md); off, a tile launch per level, for
-    /// comparison.
+    /// comparison. It also switches the volume pyramid (module `volume_pairs`: two levels of
+    /// a pair-local program's volume per launch where the first band's sides are multiples of
+    /// four); off, [`pair_volumes`](Self::pair_volumes) lifts a level per launch.
     pub pyramids: bool,
     /// The fewest samples of an image whose interleaved 2-D forward of two or more levels on
     /// tile kernels writes the odd rows in place at its first level and the even rows' two

@@ -30,7 +30,7 @@ use dwt_ir::{Direction, Layout};
 use crate::emit::KernelModule;
 use crate::tile::TilePass;
 use crate::volume::{VolumePass, VOLUME_SEGMENT, VOLUME_THREADS};
-use crate::volume_pairs::VOLUME_PAIRS_THREADS;
+use crate::volume_pairs::{VOLUME_PAIRS_MAX_DEPTH, VOLUME_PAIRS_THREADS};
 use crate::{column_segment_rows, Strategy};
 
 /// Which device buffer a kernel argument is.
@@ -78,6 +78,9 @@ pub enum Pass {
     /// The pair-local volume kernel: rows, columns and depth of a level of a pair-local program
     /// at once.
     VolumePairs,
+    /// The pair-local volume pyramid: rows, columns and depth of two levels of a pair-local
+    /// program at once.
+    VolumePyramid,
 }
 
 /// One kernel launch: `groups` blocks (work-groups) along x, y and z of `block` threads
@@ -1098,15 +1101,18 @@ fn fused_volume(
     }))
 }
 
-/// Every level of a volume by the pair-local volume kernel (module `volume_pairs`), or `None`
-/// where the module has none or a level's band has an odd side (or one past the grid). Each
-/// level reads and writes its band once, with the volume's pitches: the forward reads the
-/// source at level 0, stores the seven high octants in the data and the low one in the scratch
-/// (the data at the last level), where the next level reads it; the inverse reads the high
-/// octants from the source and the low one from where the coarser level wrote it (the
-/// source at the coarsest), and writes the band to the scratch (the data at level 0). The bands
-/// in the scratch alternate between its first plane and its middle one, so that no level writes
-/// where it reads. The interleaved layout's levels lift in place ([`interleaved_pair_volume`]).
+/// Every level of a volume by the pair-local volume kernels (module `volume_pairs`), or `None`
+/// where the module has none or a level's band has an odd side (or one past the grid): each
+/// two levels whose first band's sides are multiples of four by the pyramid, the others one
+/// launch a level ([`pair_volume_launches`]). Each launch reads and writes its bands once,
+/// with the volume's pitches: the forward reads the source at level 0, stores the high
+/// octants of its levels in the data and its last level's low one in the scratch (the data at
+/// the last launch), where the next launch reads it; the inverse reads the high octants from
+/// the source and the low one from where the coarser launch wrote it (the source at the
+/// coarsest), and writes its first level's band to the scratch (the data at level 0). The
+/// bands in the scratch alternate launch by launch between its first plane and its middle
+/// one, so that no launch writes where it reads. The interleaved layout's levels lift in place
+/// ([`interleaved_pair_volume`]).
 fn pair_volume(
     module: &KernelModule,
     [depth, height, width]: [usize; 3],
@@ -1125,46 +1131,57 @@ fn pair_volume(
     if levels == 0 || !even {
         return Ok(None);
     }
+    let spans = pair_volume_launches(module, shape, levels);
+    let kernel_of = |levels: u32| match levels {
+        1 => Ok((kernel.clone(), Pass::VolumePairs)),
+        _ => (module.volume_pyramid.clone())
+            .map(|k| (k, Pass::VolumePyramid))
+            .ok_or_else(|| {
+                "a pyramid launch without the pyramid kernel: a planner bug".to_string()
+            }),
+    };
     let (row_step, plane_step) = (width, height * width);
     let forward = module.direction == Direction::Forward;
     if module.layout == Layout::Interleaved {
-        return interleaved_pair_volume(module, kernel, [depth, height, width], levels).map(Some);
+        return interleaved_pair_volume(module, &spans, kernel_of, [depth, height, width])
+            .map(Some);
     }
-    // Where band `level` is, for a level that reads or writes it through the scratch.
-    let in_scratch = |level: u32| Place {
-        buffer: Buffer::Scratch,
-        base: (level as usize + 1) % 2 * (depth / 2) * plane_step,
-        col_step: 1,
-        row_step,
-    };
     let origin = |buffer| Place {
         buffer,
         base: 0,
         col_step: 1,
         row_step,
     };
-    // Where band `level` is: the volume (level 0) in the forward's source or the inverse's
-    // data, the coarsest low octant (`levels`) in the forward's data or the inverse's source,
-    // the others in the scratch.
-    let band = |level: u32| match level {
+    // Where the band between launches `b - 1` and `b` (finest first) is: the volume (`b` 0) in
+    // the forward's source or the inverse's data, the coarsest low octant (after the last
+    // launch) in the forward's data or the inverse's source, the others in the scratch.
+    let last = spans.len();
+    let band = |b: usize| match b {
         0 if forward => origin(Buffer::Source),
         0 => origin(Buffer::Data),
-        _ if level == levels && forward => origin(Buffer::Data),
-        _ if level == levels => origin(Buffer::Source),
-        _ => in_scratch(level),
+        _ if b == last && forward => origin(Buffer::Data),
+        _ if b == last => origin(Buffer::Source),
+        _ => Place {
+            buffer: Buffer::Scratch,
+            base: (b + 1) % 2 * (depth / 2) * plane_step,
+            col_step: 1,
+            row_step,
+        },
     };
-    let launch = |level: u32| -> Result<Step, String> {
+    let launch = |b: usize| -> Result<Step, String> {
+        let (level, levels) = spans[b];
+        let side = 1 << levels;
         let [d, h, w] = shape(level);
-        let (nat, low) = (band(level), band(level + 1));
+        let (nat, low) = (band(b), band(b + 1));
         let high = if forward {
             Buffer::Data
         } else {
             Buffer::Source
         };
         let mut ints = vec![
-            w / 2,
-            h / 2,
-            d / 2,
+            w / side,
+            h / side,
+            d / side,
             nat.base,
             row_step,
             plane_step,
@@ -1174,32 +1191,37 @@ fn pair_volume(
             row_step,
             plane_step,
         ];
-        // The high octants' bases, by [z, y, x] parity in the kernel's order (x fastest).
-        ints.extend((1..8).map(|p: usize| {
-            (p >> 2 & 1) * (d / 2) * plane_step
-                + (p >> 1 & 1) * (h / 2) * row_step
-                + (p & 1) * (w / 2)
-        }));
+        // Each level's high octants' bases, by [z, y, x] parity in the kernel's order (x
+        // fastest).
+        for l in level..level + levels {
+            let [d, h, w] = shape(l);
+            ints.extend((1..8).map(|p: usize| {
+                (p >> 2 & 1) * (d / 2) * plane_step
+                    + (p >> 1 & 1) * (h / 2) * row_step
+                    + (p & 1) * (w / 2)
+            }));
+        }
+        let (kernel, pass) = kernel_of(levels)?;
         Ok(Step::Launch(Launch {
-            kernel: kernel.clone(),
-            pass: Pass::VolumePairs,
-            groups: [(w / 2).div_ceil(VOLUME_PAIRS_THREADS), h / 2, d / 2],
+            kernel,
+            pass,
+            groups: [
+                (w / side).div_ceil(VOLUME_PAIRS_THREADS),
+                h / side,
+                d / side,
+            ],
             block: [VOLUME_PAIRS_THREADS, 1],
             buffers: vec![nat.buffer, low.buffer, high],
             ints: ints.into_iter().map(int).collect::<Result<_, _>>()?,
         }))
     };
     let steps = match forward {
-        true => (0..levels).map(launch).collect::<Result<_, _>>()?,
-        false => (0..levels).rev().map(launch).collect::<Result<_, _>>()?,
+        true => (0..last).map(launch).collect::<Result<_, _>>()?,
+        false => (0..last).rev().map(launch).collect::<Result<_, _>>()?,
     };
     Ok(Some(LaunchPlan {
         steps,
-        scratch: if levels > 1 {
-            depth * height * width
-        } else {
-            0
-        },
+        scratch: if last > 1 { depth * height * width } else { 0 },
         reads_source: true,
         fused: true,
         // The forward's first level reads the source as it writes the data; the inverse reads
@@ -1208,39 +1230,77 @@ fn pair_volume(
     }))
 }
 
+/// The launches of a pair-local volume's `levels`, finest first, as `(first level, levels)`:
+/// two levels at once by the module's pyramid where it has one, another level follows and the
+/// first band's sides are multiples of four (its 4x4x4 blocks); one level otherwise.
+fn pair_volume_launches(
+    module: &KernelModule,
+    shape: impl Fn(u32) -> [usize; 3],
+    levels: u32,
+) -> Vec<(u32, u32)> {
+    let mut spans = Vec::new();
+    let mut level = 0;
+    while level < levels {
+        let two = module.volume_pyramid.is_some()
+            && level + 1 < levels
+            && shape(level).iter().all(|&n| n % 4 == 0);
+        let n = if two { VOLUME_PAIRS_MAX_DEPTH } else { 1 };
+        spans.push((level, n));
+        level += n;
+    }
+    spans
+}
+
 /// [`pair_volume`] in the interleaved layout, where each block's coefficients take its
-/// samples' places: every level reads the source (the inverse: the blocks' low coefficients
-/// from the data, where the coarser level wrote them, but at the coarsest) and writes the data,
-/// each work-item where it read, so that the source may be the data.
+/// samples' places: every launch reads the source (the inverse: the blocks' low coefficients
+/// from the data, where the coarser launch wrote them, but at the coarsest) and writes the
+/// data, each work-item where it read, so that the source may be the data.
 fn interleaved_pair_volume(
     module: &KernelModule,
-    kernel: &str,
+    spans: &[(u32, u32)],
+    kernel_of: impl Fn(u32) -> Result<(String, Pass), String>,
     [depth, height, width]: [usize; 3],
-    levels: u32,
 ) -> Result<LaunchPlan, String> {
     let forward = module.direction == Direction::Forward;
-    let launch = |level: u32| -> Result<Step, String> {
+    let launch = |b: usize| -> Result<Step, String> {
+        let (level, levels) = spans[b];
+        let side = 1 << levels;
         let [d, h, w] = [depth, height, width].map(|n| band_shape(n, level));
         let s = 1usize << level;
         let buffers = match forward {
-            true if level == 0 => vec![Buffer::Source, Buffer::Data],
+            true if b == 0 => vec![Buffer::Source, Buffer::Data],
             true => vec![Buffer::Data, Buffer::Data],
-            false if level + 1 == levels => vec![Buffer::Source, Buffer::Source, Buffer::Data],
+            false if b + 1 == spans.len() => vec![Buffer::Source, Buffer::Source, Buffer::Data],
             false => vec![Buffer::Source, Buffer::Data, Buffer::Data],
         };
-        let ints = [w / 2, h / 2, d / 2, s, s * width, s * height * width];
+        let ints = [
+            w / side,
+            h / side,
+            d / side,
+            s,
+            s * width,
+            s * height * width,
+        ];
+        let (kernel, pass) = kernel_of(levels)?;
         Ok(Step::Launch(Launch {
-            kernel: kernel.to_string(),
-            pass: Pass::VolumePairs,
-            groups: [(w / 2).div_ceil(VOLUME_PAIRS_THREADS), h / 2, d / 2],
+            kernel,
+            pass,
+            groups: [
+                (w / side).div_ceil(VOLUME_PAIRS_THREADS),
+                h / side,
+                d / side,
+            ],
             block: [VOLUME_PAIRS_THREADS, 1],
             buffers,
             ints: ints.into_iter().map(int).collect::<Result<_, _>>()?,
         }))
     };
     let steps = match forward {
-        true => (0..levels).map(launch).collect::<Result<_, _>>()?,
-        false => (0..levels).rev().map(launch).collect::<Result<_, _>>()?,
+        true => (0..spans.len()).map(launch).collect::<Result<_, _>>()?,
+        false => (0..spans.len())
+            .rev()
+            .map(launch)
+            .collect::<Result<_, _>>()?,
     };
     Ok(LaunchPlan {
         steps,

@@ -11,6 +11,12 @@
 //! lifts every level of such a volume with it (`plan::pair_volume`), in the Mallat layout the
 //! low octant handed from level to level through the scratch.
 //!
+//!
+//! The volume pyramid is the same kernel two levels deep: each work-item holds a 4x4x4 block,
+//! lifts its eight 2x2x2 blocks (level 0) and then the block of their low coefficients (level 1),
+//! so that the level between never passes through memory. The fused plan takes it for each two
+//! levels whose first band's sides are multiples of four.
+//!
 //! [`pair_local`]: crate::pyramid::pair_local
 
 use dwt_ir::{Direction, Layout};
@@ -52,24 +58,39 @@ const IN_PLACE_ADDRESSING: [&str; 6] = [
 ];
 
 /// The high octants in parameter order, by their `[z, y, x]` parity (1: high along that axis),
-/// with the parameter of each one's base.
-const HIGH_OCTANTS: [([usize; 3], &str); 7] = [
-    ([0, 0, 1], "h001_base"),
-    ([0, 1, 0], "h010_base"),
-    ([0, 1, 1], "h011_base"),
-    ([1, 0, 0], "h100_base"),
-    ([1, 0, 1], "h101_base"),
-    ([1, 1, 0], "h110_base"),
-    ([1, 1, 1], "h111_base"),
+/// with the parameter of each one's base at the kernel's first level and (the pyramid) its
+/// second.
+const HIGH_OCTANTS: [([usize; 3], [&str; 2]); 7] = [
+    ([0, 0, 1], ["h001_base", "h001_base1"]),
+    ([0, 1, 0], ["h010_base", "h010_base1"]),
+    ([0, 1, 1], ["h011_base", "h011_base1"]),
+    ([1, 0, 0], ["h100_base", "h100_base1"]),
+    ([1, 0, 1], ["h101_base", "h101_base1"]),
+    ([1, 1, 0], ["h110_base", "h110_base1"]),
+    ([1, 1, 1], ["h111_base", "h111_base1"]),
 ];
 
-/// A block's register for the sample of parity `[z, y, x]`.
+/// The most levels one launch lifts (the pyramid's): a block of 4x4x4 samples, 64 registers.
+pub const VOLUME_PAIRS_MAX_DEPTH: u32 = 2;
+
+/// A block's register for the sample at `[z, y, x]` in it.
 fn reg([z, y, x]: [usize; 3]) -> String {
     format!("v{z}{y}{x}")
 }
 
-/// Where a block's samples are: `buffer[base + (2k + z) * plane_step + (2j + y) * row_step + (2i
-/// + x) * col_step]`, `col_step` 1 where `None` (the Mallat layout's natural samples).
+/// The places `[z, y, x]` of a block of side `side` that level `level` of it lifts (every
+/// `2^level`-th along each axis), z slowest.
+fn lattice(side: usize, level: u32) -> Vec<[usize; 3]> {
+    let s = 1 << level;
+    let along = || (0..side).step_by(s);
+    along()
+        .flat_map(|z| along().flat_map(move |y| along().map(move |x| [z, y, x])))
+        .collect()
+}
+
+/// Where a block's samples are: `buffer[base + (Bk + z) * plane_step + (Bj + y) * row_step +
+/// (Bi + x) * col_step]` for a block of side `B`, `col_step` 1 where `None` (the Mallat layout's
+/// natural samples).
 struct Samples {
     buffer: &'static str,
     /// `None`: 0.
@@ -89,9 +110,11 @@ const NATURAL: Samples = Samples {
 };
 
 impl Emitter<'_> {
-    /// The pair-local volume kernel `name` (see the module doc).
-    pub(crate) fn volume_pairs(&self, w: &mut Writer, name: &str) {
+    /// The pair-local volume kernel `name` lifting `depth` levels (1, or 2: the pyramid; see the
+    /// module doc).
+    pub(crate) fn volume_pairs(&self, w: &mut Writer, name: &str, depth: u32) {
         let d = self.d;
+        let side = 1usize << depth;
         let forward = self.direction == Direction::Forward;
         let mallat = self.layout == Layout::Mallat;
         let mut params = match (mallat, forward) {
@@ -108,23 +131,34 @@ impl Emitter<'_> {
         match mallat {
             true => {
                 params.extend(VOLUME_PAIRS_ADDRESSING.map(Param::Int));
-                params.extend(HIGH_OCTANTS.map(|(_, base)| Param::Int(base)));
+                for level in 0..depth as usize {
+                    params.extend(HIGH_OCTANTS.map(|(_, bases)| Param::Int(bases[level])));
+                }
             }
             false => params.extend(IN_PLACE_ADDRESSING.map(Param::Int)),
         }
-        w.comment("Pair-local volume pass: one level of a pair-local program along x, y and z in one launch,");
+        match depth {
+            1 => w.comment("Pair-local volume pass: one level of a pair-local program along x, y and z in one launch,"),
+            _ => w.comment(format!("Pair-local volume pyramid: {depth} levels of a pair-local program along x, y and z in one launch,")),
+        }
         w.comment(format!(
-            "{} layout, sides even. Work-item (i, j, k) holds the 2x2x2 block of the band's samples",
-            if mallat { "Mallat" } else { "Interleaved" }
+            "{} layout, sides {}. Work-item (i, j, k) holds the {side}x{side}x{side} block of the band's samples",
+            if mallat { "Mallat" } else { "Interleaved" },
+            if depth == 1 { "even".to_string() } else { format!("multiples of {side}") },
         ));
         w.comment(match mallat {
-            true => "(2i.., 2j.., 2k..) in registers v{z}{y}{x} and coefficient (i, j, k) of each octant.",
-            false => "(2i.., 2j.., 2k..) in registers v{z}{y}{x}, its coefficients in their places: from src to dst.",
+            true if depth == 1 => "(2i.., 2j.., 2k..) in registers v{z}{y}{x} and coefficient (i, j, k) of each octant.".to_string(),
+            true => format!("({side}i.., {side}j.., {side}k..) in registers v{{z}}{{y}}{{x}} and its coefficients in each level's octants."),
+            false => format!("({side}i.., {side}j.., {side}k..) in registers v{{z}}{{y}}{{x}}, its coefficients in their places: from src to dst."),
         });
+        if depth > 1 {
+            w.comment("Level l lifts the block's samples 2^l apart: level 0 its 2x2x2 blocks, level 1 their low coefficients.");
+        }
         if !mallat && !forward {
             w.comment("The low coefficient of each block, which the coarser level wrote, is read from lows.");
         }
-        let sig = d.kernel_signature(name, &params, [VOLUME_PAIRS_THREADS, 1, 1], true);
+        // Full occupancy holds a work-item to 32 registers: the pyramid's 64 samples need more.
+        let sig = d.kernel_signature(name, &params, [VOLUME_PAIRS_THREADS, 1, 1], depth == 1);
         self.kernel_block(w, sig, |w| {
             w.line(format!(
                 "const int i = {} * {VOLUME_PAIRS_THREADS} + {};",
@@ -137,9 +171,7 @@ impl Emitter<'_> {
                 d.group_id(2)
             ));
             w.line("if (i >= cols) return;");
-            let regs: Vec<String> = (0..8)
-                .map(|b| reg([b >> 2 & 1, b >> 1 & 1, b & 1]))
-                .collect();
+            let regs: Vec<String> = lattice(side, 0).into_iter().map(reg).collect();
             w.line(format!("{} {};", self.work(), regs.join(", ")));
             let in_place = |buffer| Samples {
                 buffer,
@@ -148,55 +180,60 @@ impl Emitter<'_> {
                 row_step: "row_step",
                 col_step: Some("col_step"),
             };
-            if forward {
-                match mallat {
-                    true => self.volume_pairs_samples(w, &NATURAL, true),
-                    false => self.volume_pairs_samples(w, &in_place("src"), true),
-                }
+            let shift = |w: &mut Writer, level: u32, how: &str| {
                 if self.pre_shifted() {
-                    for r in &regs {
-                        w.line(format!("{r} = pre_shift({r});"));
+                    for r in lattice(side, level).into_iter().map(reg) {
+                        w.line(format!("{r} = {how}({r});"));
                     }
                 }
-                for axis in [2, 1, 0] {
-                    self.volume_pairs_axis(w, axis);
+            };
+            if forward {
+                match mallat {
+                    true => self.volume_pairs_samples(w, &NATURAL, true, side),
+                    false => self.volume_pairs_samples(w, &in_place("src"), true, side),
+                }
+                for level in 0..depth {
+                    shift(w, level, "pre_shift");
+                    for axis in [2, 1, 0] {
+                        self.volume_pairs_axis(w, axis, side, level);
+                    }
                 }
                 match mallat {
-                    true => self.volume_pairs_octants(w, true),
-                    false => self.volume_pairs_samples(w, &in_place("dst"), false),
+                    true => self.volume_pairs_octants(w, true, depth),
+                    false => self.volume_pairs_samples(w, &in_place("dst"), false, side),
                 }
             } else {
                 match mallat {
-                    true => self.volume_pairs_octants(w, false),
+                    true => self.volume_pairs_octants(w, false, depth),
                     false => {
-                        self.volume_pairs_samples(w, &in_place("src"), true);
+                        self.volume_pairs_samples(w, &in_place("src"), true, side);
                         w.line("v000 = to_work(lows[n00]);");
                     }
                 }
-                for axis in [0, 1, 2] {
-                    self.volume_pairs_axis(w, axis);
-                }
-                if self.pre_shifted() {
-                    for r in &regs {
-                        w.line(format!("{r} = undo_pre_shift({r});"));
+                for level in (0..depth).rev() {
+                    for axis in [0, 1, 2] {
+                        self.volume_pairs_axis(w, axis, side, level);
                     }
+                    shift(w, level, "undo_pre_shift");
                 }
                 match mallat {
-                    true => self.volume_pairs_samples(w, &NATURAL, false),
-                    false => self.volume_pairs_samples(w, &in_place("dst"), false),
+                    true => self.volume_pairs_samples(w, &NATURAL, false, side),
+                    false => self.volume_pairs_samples(w, &in_place("dst"), false, side),
                 }
             }
         });
     }
 
-    /// The block's samples between `at` and the registers: a pair per row of each plane, as
-    /// one vector access where the pair is adjacent and aligned (a whole volume of even sides,
-    /// the Mallat layout's every level), else a sample at a time. Declares `n{z}{y}`, each row's
-    /// first sample, where none are yet.
-    fn volume_pairs_samples(&self, w: &mut Writer, at: &Samples, load: bool) {
+    /// The block's samples (of side `side`) between `at` and the registers: pairs along each
+    /// row of each plane, each as one vector access where the pair is adjacent and aligned (a
+    /// whole volume of even sides, the Mallat layout's every level), else a sample at a time.
+    /// Declares `n{z}{y}`, each row's first sample, where none are yet.
+    fn volume_pairs_samples(&self, w: &mut Writer, at: &Samples, load: bool, side: usize) {
         let d = self.d;
         let elem = self.elem;
-        let rows = [[0, 0], [0, 1], [1, 0], [1, 1]];
+        let rows: Vec<[usize; 2]> = (0..side)
+            .flat_map(|z| (0..side).map(move |y| [z, y]))
+            .collect();
         let row = |[z, y]: [usize; 2]| format!("n{z}{y}");
         let Samples {
             buffer,
@@ -206,16 +243,21 @@ impl Emitter<'_> {
             col_step,
         } = *at;
         w.comment(format!(
-            "The block's samples {} {buffer}: a pair per row of each of its planes.",
-            if load { "from" } else { "to" }
+            "The block's samples {} {buffer}: {} per row of each of its planes.",
+            if load { "from" } else { "to" },
+            if side == 2 {
+                "a pair".to_string()
+            } else {
+                format!("{} pairs", side / 2)
+            }
         ));
         // The inverse's in-place form stores where it loaded.
         if load || col_step.is_none() {
-            let x = col_step.map_or("2 * i".to_string(), |s| format!("2 * i * {s}"));
+            let x = col_step.map_or(format!("{side} * i"), |s| format!("{side} * i * {s}"));
             let base = base.map_or(String::new(), |b| format!("{b} + "));
-            for zy in rows {
+            for &zy in &rows {
                 w.line(format!(
-                    "const int {} = {base}(2 * k + {}) * {plane_step} + (2 * j + {}) * {row_step} + {x};",
+                    "const int {} = {base}({side} * k + {}) * {plane_step} + ({side} * j + {}) * {row_step} + {x};",
                     row(zy),
                     zy[0],
                     zy[1]
@@ -238,33 +280,45 @@ impl Emitter<'_> {
         w.block(
             format!("if ({adjacent}(({bases}) & 1) == 0{aligned})"),
             |w| {
-                for zy in rows {
-                    let [e, o] = [0, 1].map(|x| reg([zy[0], zy[1], x]));
-                    match load {
-                        true => w.block("", |w| {
-                            w.line(format!(
-                                "const {} p = {};",
-                                d.pair_type(elem),
-                                d.load_pair(elem, buffer, &row(zy))
-                            ));
-                            w.line(format!("{e} = to_work(p.x);"));
-                            w.line(format!("{o} = to_work(p.y);"));
-                        }),
-                        false => w.line(d.store_pair(
-                            elem,
-                            buffer,
-                            &row(zy),
-                            &format!("to_elem({e})"),
-                            &format!("to_elem({o})"),
-                        )),
+                for &zy in &rows {
+                    for x in (0..side).step_by(2) {
+                        let [e, o] = [x, x + 1].map(|x| reg([zy[0], zy[1], x]));
+                        let at = match x {
+                            0 => row(zy),
+                            _ => format!("{} + {x}", row(zy)),
+                        };
+                        match load {
+                            true => w.block("", |w| {
+                                w.line(format!(
+                                    "const {} p = {};",
+                                    d.pair_type(elem),
+                                    d.load_pair(elem, buffer, &at)
+                                ));
+                                w.line(format!("{e} = to_work(p.x);"));
+                                w.line(format!("{o} = to_work(p.y);"));
+                            }),
+                            false => w.line(d.store_pair(
+                                elem,
+                                buffer,
+                                &at,
+                                &format!("to_elem({e})"),
+                                &format!("to_elem({o})"),
+                            )),
+                        }
                     }
                 }
             },
         );
         w.block("else", |w| {
-            for zy in rows {
-                for (x, offset) in [(0, String::new()), (1, format!(" + {next}"))] {
+            for &zy in &rows {
+                for x in 0..side {
                     let r = reg([zy[0], zy[1], x]);
+                    let offset = match (x, next) {
+                        (0, _) => String::new(),
+                        (1, _) => format!(" + {next}"),
+                        (_, "1") => format!(" + {x}"),
+                        _ => format!(" + {x} * {next}"),
+                    };
                     let sample = format!("{buffer}[{}{offset}]", row(zy));
                     w.line(match load {
                         true => format!("{r} = to_work({sample});"),
@@ -275,23 +329,55 @@ impl Emitter<'_> {
         });
     }
 
-    /// The block's coefficients between the registers and the level's octants: the low one at
-    /// `low`, the seven high ones in `high`.
-    fn volume_pairs_octants(&self, w: &mut Writer, store: bool) {
+    /// The block's coefficients between the registers and the octants of each of the `depth`
+    /// levels: the last level's low one at `low`, the high ones in `high`. Level `l` of a block
+    /// of side `2^depth` has `n = 2^(depth - 1 - l)` blocks along each axis; block `(a, b, c)`'s
+    /// coefficient of octant `p` is register `((2c + pz) 2^l, (2b + py) 2^l, (2a + px) 2^l)`,
+    /// at `(n i + a, n j + b, n k + c)` of the octant. Where `n` is 2 (the pyramid's level 0)
+    /// blocks `a` 0 and 1 are a pair of the octant's row, moved as one vector where aligned.
+    fn volume_pairs_octants(&self, w: &mut Writer, store: bool, depth: u32) {
+        let d = self.d;
+        let elem = self.elem;
         w.comment(format!(
-            "The block's coefficients {} the octants: coefficient (i, j, k) of each.",
-            if store { "to" } else { "from" }
+            "The block's coefficients {} the octants{}.",
+            if store { "to" } else { "from" },
+            if depth == 1 {
+                ": coefficient (i, j, k) of each"
+            } else {
+                " of each level"
+            }
         ));
+        let last = depth - 1;
         let mut places = vec![(
             [0, 0, 0],
             "low[low_base + k * low_plane_step + j * low_row_step + i]".to_string(),
         )];
-        places.extend(HIGH_OCTANTS.map(|(p, base)| {
-            (
-                p,
-                format!("high[{base} + k * high_plane_step + j * high_row_step + i]"),
-            )
-        }));
+        // Rows of two: the first sample's index and the pair's registers.
+        let mut pairs: Vec<(String, [[usize; 3]; 2])> = Vec::new();
+        for level in (0..depth).rev() {
+            let n = 1usize << (last - level);
+            for (p, bases) in HIGH_OCTANTS {
+                let base = bases[level as usize];
+                let place = |[c, b, a]: [usize; 3]| {
+                    [2 * c + p[0], 2 * b + p[1], 2 * a + p[2]].map(|q| q << level)
+                };
+                if n == 1 {
+                    places.push((
+                        place([0, 0, 0]),
+                        format!("high[{base} + k * high_plane_step + j * high_row_step + i]"),
+                    ));
+                    continue;
+                }
+                for [c, b, _] in lattice(n, 0).into_iter().filter(|q| q[2] == 0) {
+                    pairs.push((
+                        format!(
+                            "{base} + ({n} * k + {c}) * high_plane_step + ({n} * j + {b}) * high_row_step + {n} * i"
+                        ),
+                        [place([c, b, 0]), place([c, b, 1])],
+                    ));
+                }
+            }
+        }
         for (p, at) in places {
             let r = reg(p);
             w.line(match store {
@@ -299,20 +385,76 @@ impl Emitter<'_> {
                 false => format!("{r} = to_work({at});"),
             });
         }
+        if pairs.is_empty() {
+            return;
+        }
+        let bases: Vec<&str> = HIGH_OCTANTS.iter().map(|(_, b)| b[0]).collect();
+        let aligned = match d.pair_aligned(elem, "high") {
+            Some(a) => format!(" && {a}"),
+            None => String::new(),
+        };
+        w.block(
+            format!(
+                "if ((({} | high_row_step | high_plane_step) & 1) == 0{aligned})",
+                bases.join(" | ")
+            ),
+            |w| {
+                for (at, [e, o]) in &pairs {
+                    let (e, o) = (reg(*e), reg(*o));
+                    match store {
+                        true => w.line(d.store_pair(
+                            elem,
+                            "high",
+                            at,
+                            &format!("to_elem({e})"),
+                            &format!("to_elem({o})"),
+                        )),
+                        false => w.block("", |w| {
+                            w.line(format!(
+                                "const {} p = {};",
+                                d.pair_type(elem),
+                                d.load_pair(elem, "high", at)
+                            ));
+                            w.line(format!("{e} = to_work(p.x);"));
+                            w.line(format!("{o} = to_work(p.y);"));
+                        }),
+                    }
+                }
+            },
+        );
+        w.block("else", |w| {
+            for (at, regs) in &pairs {
+                for (x, r) in regs.iter().enumerate() {
+                    let next = if x == 0 { "" } else { " + 1" };
+                    let (r, sample) = (reg(*r), format!("high[{at}{next}]"));
+                    w.line(match store {
+                        true => format!("{sample} = to_elem({r});"),
+                        false => format!("{r} = to_work({sample});"),
+                    });
+                }
+            }
+        });
     }
 
-    /// The program on the block's four pairs along `axis` (0: z, 1: y, 2: x), each result
-    /// stored as the element type where that loses bits, as the reference stores each pass.
-    fn volume_pairs_axis(&self, w: &mut Writer, axis: usize) {
-        w.comment(format!("Along {}: four pairs.", ["z", "y", "x"][axis]));
-        for other in 0..4 {
-            let [mut e, mut o] = [[0usize; 3]; 2];
-            let others: Vec<usize> = (0..3).filter(|&a| a != axis).collect();
-            for (bit, &a) in others.iter().enumerate() {
-                e[a] = other >> (1 - bit) & 1;
-                o[a] = e[a];
-            }
-            o[axis] = 1;
+    /// The program on level `level`'s pairs along `axis` (0: z, 1: y, 2: x) of a block of side
+    /// `side`, each result stored as the element type where that loses bits, as the reference
+    /// stores each pass.
+    fn volume_pairs_axis(&self, w: &mut Writer, axis: usize, side: usize, level: u32) {
+        let s = 1usize << level;
+        let pairs: Vec<[usize; 3]> = (lattice(side, level).into_iter())
+            .filter(|e| e[axis] / s % 2 == 0)
+            .collect();
+        let count = match pairs.len() {
+            4 => "four pairs".to_string(),
+            n => format!("{n} pairs"),
+        };
+        w.comment(match side {
+            2 => format!("Along {}: {count}.", ["z", "y", "x"][axis]),
+            _ => format!("Level {level} along {}: {count}.", ["z", "y", "x"][axis]),
+        });
+        for e in pairs {
+            let mut o = e;
+            o[axis] += s;
             let (re, ro) = (reg(e), reg(o));
             w.block("", |w| {
                 w.line(format!("{} e = {re}, o = {ro};", self.work()));

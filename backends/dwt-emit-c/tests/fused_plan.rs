@@ -503,7 +503,8 @@ fn fused_volume_levels_alternate_between_data_and_scratch() {
 }
 
 /// A 3-D module of a pair-local program (Haar) lifts every level of a volume whose bands
-/// stay even in one launch a level, in both dialects: the forward from the source, each level's
+/// stay even in one launch a level, in both dialects (here without the volume pyramid, which
+/// `pyramids` switches: the next test): the forward from the source, each level's
 /// low octant through the scratch (alternately at its first and its middle plane, so that no
 /// level writes where it reads) and the last into the data; the inverse the other way about,
 /// reading the high octants from the source; in place, the same after a copy. The interleaved
@@ -512,7 +513,10 @@ fn fused_volume_levels_alternate_between_data_and_scratch() {
 fn pair_local_volumes_lift_every_level_in_one_pass() {
     use dwt_emit_c::{Pass, VOLUME_PAIRS_THREADS};
     use Buffer::{Data, Scratch, Source};
-    let volume = LaunchConfig::default().for_axes(3);
+    let volume = LaunchConfig {
+        pyramids: false,
+        ..LaunchConfig::default().for_axes(3)
+    };
     let [d, h, w] = [16usize, 8, 24];
     let plane = (h * w) as i32;
     for name in ["HaarNoShift", "HaarWithShift"] {
@@ -667,6 +671,127 @@ fn pair_local_volumes_lift_every_level_in_one_pass() {
     };
     let haar = module("HaarNoShift", Direction::Inverse, &off);
     assert!(haar.volume_pairs.is_none());
+}
+
+/// The volume pyramid (on with `pyramids`, the default): a pair-local program's volume lifts
+/// two levels a launch where a level follows (the first band's sides are then multiples of
+/// four, the next one's being even), the last of an odd count alone, in both dialects and
+/// layouts. Mallat: each launch's low octant through the
+/// scratch (alternating launch by launch between its first and middle plane), the high octants
+/// of both its levels into the data (the inverse: from the source), the blocks 4x4x4 samples.
+/// Interleaved: in place, the pyramid's samples `2^level` apart as the one level's.
+#[test]
+fn pair_local_volumes_lift_two_levels_a_launch_in_the_pyramid() {
+    use dwt_emit_c::Pass::{VolumePairs as One, VolumePyramid as Two};
+    use Buffer::{Data, Scratch, Source};
+    let volume = LaunchConfig::default().for_axes(3);
+    assert!(volume.pyramids);
+    let [d, h, w] = [16usize, 8, 24];
+    let plane = (h * w) as i32;
+    for direction in [Direction::Forward, Direction::Inverse] {
+        let cuda = emit_module(
+            &Cuda,
+            dwt_catalogue::by_name("HaarWithShift").unwrap(),
+            direction,
+            ElementType::I16,
+            Layout::Mallat,
+            &volume,
+        )
+        .unwrap();
+        let opencl = module("HaarNoShift", direction, &volume);
+        for m in [&cuda, &opencl] {
+            let pyramid = m.volume_pyramid.as_ref().expect("the volume pyramid");
+            assert!(m.source().contains(pyramid.as_str()));
+            let finest_first = |p: &dwt_emit_c::LaunchPlan| {
+                let mut passes = passes(p);
+                if direction == Direction::Inverse {
+                    passes.reverse();
+                }
+                passes
+            };
+            // Which levels go together, by the bands' sides.
+            for (shape, levels, want) in [
+                ([d, h, w], 3, vec![Two, One]),
+                ([16, 16, 16], 4, vec![Two, Two]),
+                ([4, 8, 12], 2, vec![Two]),
+                ([d, h, w], 1, vec![One]),
+                ([2, 2, 2], 1, vec![One]),
+                ([4, 4, 520], 2, vec![Two]),
+            ] {
+                let p = plan(m, &shape, levels).unwrap();
+                assert_eq!(finest_first(&p), want, "{shape:?} {levels}");
+                assert_eq!(
+                    p.scratch,
+                    if want.len() > 1 {
+                        shape.iter().product()
+                    } else {
+                        0
+                    }
+                );
+            }
+            let p = plan(m, &[d, h, w], 3).unwrap();
+            let mut l: Vec<_> = launches(&p).into_iter().cloned().collect();
+            if direction == Direction::Inverse {
+                l.reverse();
+            }
+            let (nat, low, high) = match direction {
+                Direction::Forward => ([Source, Scratch], [Scratch, Data], Data),
+                Direction::Inverse => ([Data, Scratch], [Scratch, Source], Source),
+            };
+            // The pyramid: levels 0 and 1 in blocks of 4x4x4, the band at the scratch's first
+            // plane; then level 2 from there.
+            assert_eq!(
+                (&l[0].kernel, l[0].buffers.clone(), l[0].groups),
+                (pyramid, vec![nat[0], low[0], high], [1, 2, 4])
+            );
+            assert_eq!(
+                (l[1].buffers.clone(), l[1].groups),
+                (vec![nat[1], low[1], high], [1, 1, 2])
+            );
+            let z0 = 8 * plane;
+            let z1 = 4 * plane;
+            #[rustfmt::skip]
+            let want = [
+                6, 2, 4, 0, 24, plane, 0, 24, plane, 24, plane,
+                12, 96, 108, z0, z0 + 12, z0 + 96, z0 + 108,
+                6, 48, 54, z1, z1 + 6, z1 + 48, z1 + 54,
+            ];
+            assert_eq!(l[0].ints, want);
+            assert_eq!(l[1].ints[..7], [3, 1, 2, 0, 24, plane, 0]);
+        }
+        // Interleaved: in place, blocks of 4x4x4 with the samples one apart, then of 2x2x2
+        // with them four apart.
+        let m = module_in("HaarNoShift", direction, Layout::Interleaved, &volume);
+        let p = plan(&m, &[d, h, w], 3).unwrap();
+        assert!(p.reads_source && p.runs_in_place() && p.scratch == 0);
+        let mut l: Vec<_> = launches(&p)
+            .iter()
+            .map(|l| (l.pass, l.buffers.clone(), l.ints.clone(), l.groups))
+            .collect();
+        if direction == Direction::Inverse {
+            l.reverse();
+        }
+        let (first, second) = match direction {
+            Direction::Forward => (vec![Source, Data], vec![Data, Data]),
+            Direction::Inverse => (vec![Source, Data, Data], vec![Source, Source, Data]),
+        };
+        assert_eq!(
+            l,
+            [
+                (Two, first, vec![6, 2, 4, 1, 24, plane], [1, 2, 4]),
+                (One, second, vec![3, 1, 2, 4, 96, 4 * plane], [1, 1, 2]),
+            ],
+            "{direction:?}"
+        );
+    }
+    // `pyramids` off: no pyramid, a launch a level.
+    let off = LaunchConfig {
+        pyramids: false,
+        ..volume
+    };
+    let m = module("HaarNoShift", Direction::Forward, &off);
+    assert!(m.volume_pairs.is_some() && m.volume_pyramid.is_none());
+    assert_eq!(passes(&plan(&m, &[d, h, w], 3).unwrap()), [One, One, One]);
 }
 
 /// A CUDA module of a program of two two-tap symmetric steps (LeGall 5/3, CDF 5/3) in 4-byte
@@ -1132,6 +1257,7 @@ fn flow(p: &dwt_emit_c::LaunchPlan) -> Vec<(&'static str, [Buffer; 2])> {
                     Pass::LevelPair => "level pair",
                     Pass::Volume => "volume",
                     Pass::VolumePairs => "volume pairs",
+                    Pass::VolumePyramid => "volume pyramid",
                 };
                 (name, [l.buffers[0], *l.buffers.last().unwrap()])
             }

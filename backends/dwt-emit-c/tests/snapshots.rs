@@ -203,6 +203,31 @@ fn volume_pairs_kernels() {
     kernel_snapshot(&OpenCl, "volume_pairs_kernel_", what, kernel);
 }
 
+/// The volume pyramids (two levels of a pair-local program a launch): Haar with the pre-shift
+/// in i16 forward in CUDA's Mallat layout (a 4x4x4 block a work-item, two pairs a row; level 0
+/// pre-shifts and lifts all 64 samples along x, y, z, level 1 pre-shifts and lifts the eight
+/// low coefficients 2 apart; coefficients to each level's octants, the last level's low to
+/// `low`), and Haar without it in i32 inverse in OpenCL C's interleaved layout (level 1 first,
+/// the block's low from `lows`, all 64 back in their places).
+#[test]
+fn volume_pyramid_kernels() {
+    let kernel = |m: &KernelModule| m.volume_pyramid.clone();
+    let what = (
+        "HaarWithShift",
+        Direction::Forward,
+        ElementType::I16,
+        Layout::Mallat,
+    );
+    kernel_snapshot(&Cuda, "cuda_volume_pyramid_kernel_", what, kernel);
+    let what = (
+        "HaarNoShift",
+        Direction::Inverse,
+        ElementType::I32,
+        Layout::Interleaved,
+    );
+    kernel_snapshot(&OpenCl, "volume_pyramid_kernel_", what, kernel);
+}
+
 /// The inverse one-pass volume kernels: LeGall 5/3 in i32 in CUDA (one pair of steps, its
 /// pre-shift undone on the store) and CDF 9/7 in f32 in OpenCL C (two pairs, its scale on the
 /// column's load; one plane an iteration, barriers outside branches; asked for: OpenCL's default

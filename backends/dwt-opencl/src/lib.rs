@@ -390,7 +390,12 @@ impl OpenClBackend {
         self.state.device
     }
 
-    /// A new in-order queue on the device (for creating and reading buffers).
+    /// A new in-order queue on the device (for creating and reading buffers). Each call makes
+    /// another queue, none of them the one a transform runs on: OpenCL orders nothing between
+    /// queues, so finish (`Queue::finish`) or block on what was enqueued on it (a fill, a
+    /// non-blocking write) before passing its buffers to
+    /// [`run_on_device`](Self::run_on_device) or [`run_on_device_into`](Self::run_on_device_into).
+    /// Those return once the transform has finished, so what is enqueued after them sees it.
     pub fn queue(&self) -> Result<Queue, DwtError> {
         Queue::new(&self.state.context, self.state.device, None).map_err(device_error)
     }
@@ -480,7 +485,9 @@ impl OpenClBackend {
 
     /// Transforms a buffer already on the device (of this backend's [`context`](Self::context))
     /// in place: no host copies. Validated as [`Request::validate`] does, with the buffer's length;
-    /// a buffer of another context is [`DwtError::Unsupported`].
+    /// a buffer of another context is [`DwtError::Unsupported`]. The transform runs on a queue of
+    /// the plan's own and has finished when this returns; work the caller enqueued on a queue of
+    /// its own must have finished before the call ([`queue`](Self::queue) says why).
     pub fn run_on_device<T: DeviceElement>(
         &self,
         request: &Request,
@@ -540,7 +547,8 @@ impl OpenClBackend {
     /// [`DwtError::Unsupported`], refused before anything runs. `src` and `dst` the same buffer
     /// (or the same bytes of one) is [`run_on_device`](Self::run_on_device) on it; buffers that
     /// partly overlap (sub-buffers of one buffer), or of another context, are
-    /// [`DwtError::Unsupported`].
+    /// [`DwtError::Unsupported`]. Ordered with the caller's queues as
+    /// [`run_on_device`](Self::run_on_device) is.
     pub fn run_on_device_into<T: DeviceElement>(
         &self,
         request: &Request,
