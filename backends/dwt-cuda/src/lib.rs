@@ -762,7 +762,7 @@ impl CudaBackend {
         let source =
             module.source_for_plans(&[&plan].into_iter().chain(&in_place).collect::<Vec<_>>());
         let largest_copy =
-            largest_copy(&plan, in_place.as_ref(), request.shape.len()) * elem.size();
+            largest_copy(&plan, in_place.as_ref(), request.shape.iter().product()) * elem.size();
         Ok(Emitted {
             module,
             plan,
