@@ -33,7 +33,7 @@
 //!   a transform's launches at once, which starts its first kernel sooner and keeps the short
 //!   later levels' kernels back to back ([`CudaBackend::with_graph_limit`],
 //!   [`CudaBackend::graph_counts`]).
-//! - A recorded graph copies 32 MiB or more with a copy kernel (module `copy`), where the
+//! - A recorded graph copies 512 MiB or more with a copy kernel (module `copy`), where the
 //!   driver's memcpy node ran at two thirds of the copy rate; smaller copies, and copies issued
 //!   on a stream, are memcpys.
 //! - The Mallat layout's sliding-window passes (and column segments) read one buffer and write

@@ -1,5 +1,7 @@
 # Does a device-to-device copy captured in a CUDA graph (a memcpy node) run at the copy rate
-# of a stream memcpy, and against a copy kernel? 512 MiB (the 512^3 i32 volume) and 8 MiB.
+# of a stream memcpy, and against a copy kernel? By default 512 MiB (the 512^3 i32 volume),
+# 8 and 16 MiB; else the sizes in MiB given as arguments.
+import sys
 import cupy as cp, numpy as np
 rt = cp.cuda.runtime
 src_k = r'''
@@ -17,7 +19,7 @@ def timeit(fn, s, reps=25):
         a.record(s); fn(); b.record(s); b.synchronize()
         ts.append(cp.cuda.get_elapsed_time(a, b))
     return float(np.median(ts))
-for nbytes in (512 << 20, 8 << 20, 16 << 20):
+for nbytes in [int(a) << 20 for a in sys.argv[1:]] or (512 << 20, 8 << 20, 16 << 20):
     bufs = [(cp.ones(nbytes // 4, cp.int32), cp.empty(nbytes // 4, cp.int32)) for _ in range(3)]
     s = cp.cuda.Stream(non_blocking=True)
     n16 = nbytes // 16
