@@ -1132,18 +1132,37 @@ fn pair_volume(
         return Ok(None);
     }
     let spans = pair_volume_launches(module, shape, levels);
-    let kernel_of = |levels: u32| match levels {
-        1 => Ok((kernel.clone(), Pass::VolumePairs)),
-        _ => (module.volume_pyramid.clone())
-            .map(|k| (k, Pass::VolumePyramid))
-            .ok_or_else(|| {
-                "a pyramid launch without the pyramid kernel: a planner bug".to_string()
-            }),
+    // A launch of the kernel that lifts `levels` levels (two: the pyramid) of a band of
+    // `[d, h, w]` samples, a block of side `2^levels` a work-item.
+    let launch_of = |levels: u32,
+                     [d, h, w]: [usize; 3],
+                     buffers: Vec<Buffer>,
+                     ints: Vec<usize>|
+     -> Result<Step, String> {
+        let (kernel, pass) = match levels {
+            1 => (kernel.clone(), Pass::VolumePairs),
+            _ => (module.volume_pyramid.clone())
+                .map(|k| (k, Pass::VolumePyramid))
+                .ok_or("a pyramid launch without the pyramid kernel: a planner bug")?,
+        };
+        let side = 1 << levels;
+        Ok(Step::Launch(Launch {
+            kernel,
+            pass,
+            groups: [
+                (w / side).div_ceil(VOLUME_PAIRS_THREADS),
+                h / side,
+                d / side,
+            ],
+            block: [VOLUME_PAIRS_THREADS, 1],
+            buffers,
+            ints: ints.into_iter().map(int).collect::<Result<_, _>>()?,
+        }))
     };
     let (row_step, plane_step) = (width, height * width);
     let forward = module.direction == Direction::Forward;
     if module.layout == Layout::Interleaved {
-        return interleaved_pair_volume(module, &spans, kernel_of, [depth, height, width])
+        return interleaved_pair_volume(module, &spans, launch_of, [depth, height, width])
             .map(Some);
     }
     let origin = |buffer| Place {
@@ -1201,19 +1220,7 @@ fn pair_volume(
                     + (p & 1) * (w / 2)
             }));
         }
-        let (kernel, pass) = kernel_of(levels)?;
-        Ok(Step::Launch(Launch {
-            kernel,
-            pass,
-            groups: [
-                (w / side).div_ceil(VOLUME_PAIRS_THREADS),
-                h / side,
-                d / side,
-            ],
-            block: [VOLUME_PAIRS_THREADS, 1],
-            buffers: vec![nat.buffer, low.buffer, high],
-            ints: ints.into_iter().map(int).collect::<Result<_, _>>()?,
-        }))
+        launch_of(levels, [d, h, w], vec![nat.buffer, low.buffer, high], ints)
     };
     let steps = match forward {
         true => (0..last).map(launch).collect::<Result<_, _>>()?,
@@ -1258,7 +1265,7 @@ fn pair_volume_launches(
 fn interleaved_pair_volume(
     module: &KernelModule,
     spans: &[(u32, u32)],
-    kernel_of: impl Fn(u32) -> Result<(String, Pass), String>,
+    launch_of: impl Fn(u32, [usize; 3], Vec<Buffer>, Vec<usize>) -> Result<Step, String>,
     [depth, height, width]: [usize; 3],
 ) -> Result<LaunchPlan, String> {
     let forward = module.direction == Direction::Forward;
@@ -1273,7 +1280,7 @@ fn interleaved_pair_volume(
             false if b + 1 == spans.len() => vec![Buffer::Source, Buffer::Source, Buffer::Data],
             false => vec![Buffer::Source, Buffer::Data, Buffer::Data],
         };
-        let ints = [
+        let ints = vec![
             w / side,
             h / side,
             d / side,
@@ -1281,19 +1288,7 @@ fn interleaved_pair_volume(
             s * width,
             s * height * width,
         ];
-        let (kernel, pass) = kernel_of(levels)?;
-        Ok(Step::Launch(Launch {
-            kernel,
-            pass,
-            groups: [
-                (w / side).div_ceil(VOLUME_PAIRS_THREADS),
-                h / side,
-                d / side,
-            ],
-            block: [VOLUME_PAIRS_THREADS, 1],
-            buffers,
-            ints: ints.into_iter().map(int).collect::<Result<_, _>>()?,
-        }))
+        launch_of(levels, [d, h, w], buffers, ints)
     };
     let steps = match forward {
         true => (0..spans.len()).map(launch).collect::<Result<_, _>>()?,
