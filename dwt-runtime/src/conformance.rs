@@ -533,7 +533,8 @@ fn pair_local_programs<'s>(
 /// transform by a pair-local program (Haar) where every level's band has even sides, two
 /// levels a launch (the pyramid) and the last of an odd count alone: one block, rows of one
 /// group and of several with a part-filled last group (264 samples, 132 blocks of two; 520,
-/// 130 blocks of four), the pyramid then one level, two pyramids (four levels); and sides that
+/// 130 blocks of four), the pyramid then one level, two pyramids (four levels), two then one
+/// (five: the bands between launches alternate between the scratch's halves); and sides that
 /// turn odd at a level (the two passes at every level then).
 pub const PAIR_VOLUME_SHAPES: &[([usize; 3], u32)] = &[
     ([2, 2, 2], 1),
@@ -542,6 +543,7 @@ pub const PAIR_VOLUME_SHAPES: &[([usize; 3], u32)] = &[
     ([8, 4, 264], 2),
     ([4, 4, 520], 2),
     ([16, 16, 16], 4),
+    ([32, 32, 32], 5),
     ([12, 6, 10], 2),
     ([9, 6, 10], 1),
 ];

@@ -1104,15 +1104,15 @@ fn fused_volume(
 /// Every level of a volume by the pair-local volume kernels (module `volume_pairs`), or `None`
 /// where the module has none or a level's band has an odd side (or one past the grid): each
 /// two levels whose first band's sides are multiples of four by the pyramid, the others one
-/// launch a level ([`pair_volume_launches`]). Each launch reads and writes its bands once,
-/// with the volume's pitches: the forward reads the source at level 0, stores the high
-/// octants of its levels in the data and its last level's low one in the scratch (the data at
-/// the last launch), where the next launch reads it; the inverse reads the high octants from
-/// the source and the low one from where the coarser launch wrote it (the source at the
-/// coarsest), and writes its first level's band to the scratch (the data at level 0). The
-/// bands in the scratch alternate launch by launch between its first plane and its middle
-/// one, so that no launch writes where it reads. The interleaved layout's levels lift in place
-/// ([`interleaved_pair_volume`]).
+/// launch a level ([`pair_volume_launches`]). Each launch reads and writes its bands once:
+/// the forward reads the source at level 0, stores the high octants of its levels in the data
+/// and its last level's low one in the scratch (the data at the last launch), where the next
+/// launch reads it; the inverse reads the high octants from the source and the low one from
+/// where the coarser launch wrote it (the source at the coarsest), and writes its first
+/// level's band to the scratch (the data at level 0). The bands in the scratch lie compact,
+/// alternately in its first and second eighth of the volume (a quarter in all), so that no
+/// launch writes where it reads; the others keep the volume's pitches. The interleaved
+/// layout's levels lift in place ([`interleaved_pair_volume`]).
 fn pair_volume(
     module: &KernelModule,
     [depth, height, width]: [usize; 3],
@@ -1165,27 +1165,23 @@ fn pair_volume(
         return interleaved_pair_volume(module, &spans, launch_of, [depth, height, width])
             .map(Some);
     }
-    let origin = |buffer| Place {
-        buffer,
-        base: 0,
-        col_step: 1,
-        row_step,
-    };
-    // Where the band between launches `b - 1` and `b` (finest first) is: the volume (`b` 0) in
-    // the forward's source or the inverse's data, the coarsest low octant (after the last
-    // launch) in the forward's data or the inverse's source, the others in the scratch.
+    // Where the band between launches `b - 1` and `b` (finest first) is, as (buffer, base, row
+    // step, plane step): the volume (`b` 0) in the forward's source or the inverse's data, the
+    // coarsest low octant (after the last launch) in the forward's data or the inverse's
+    // source, both with the volume's pitches; the others compact in the scratch, alternately
+    // in its first and second eighth of the volume (a band past level 0 holds at most that),
+    // so that no launch writes where it reads.
     let last = spans.len();
+    let eighth = (depth / 2) * (height / 2) * (width / 2);
     let band = |b: usize| match b {
-        0 if forward => origin(Buffer::Source),
-        0 => origin(Buffer::Data),
-        _ if b == last && forward => origin(Buffer::Data),
-        _ if b == last => origin(Buffer::Source),
-        _ => Place {
-            buffer: Buffer::Scratch,
-            base: (b + 1) % 2 * (depth / 2) * plane_step,
-            col_step: 1,
-            row_step,
-        },
+        0 if forward => (Buffer::Source, 0, row_step, plane_step),
+        0 => (Buffer::Data, 0, row_step, plane_step),
+        _ if b == last && forward => (Buffer::Data, 0, row_step, plane_step),
+        _ if b == last => (Buffer::Source, 0, row_step, plane_step),
+        _ => {
+            let [_, h, w] = shape(spans[b].0);
+            (Buffer::Scratch, (b + 1) % 2 * eighth, w, h * w)
+        }
     };
     let launch = |b: usize| -> Result<Step, String> {
         let (level, levels) = spans[b];
@@ -1201,12 +1197,12 @@ fn pair_volume(
             w / side,
             h / side,
             d / side,
-            nat.base,
-            row_step,
-            plane_step,
-            low.base,
-            row_step,
-            plane_step,
+            nat.1,
+            nat.2,
+            nat.3,
+            low.1,
+            low.2,
+            low.3,
             row_step,
             plane_step,
         ];
@@ -1220,7 +1216,7 @@ fn pair_volume(
                     + (p & 1) * (w / 2)
             }));
         }
-        launch_of(levels, [d, h, w], vec![nat.buffer, low.buffer, high], ints)
+        launch_of(levels, [d, h, w], vec![nat.0, low.0, high], ints)
     };
     let steps = match forward {
         true => (0..last).map(launch).collect::<Result<_, _>>()?,
@@ -1228,7 +1224,7 @@ fn pair_volume(
     };
     Ok(Some(LaunchPlan {
         steps,
-        scratch: if last > 1 { depth * height * width } else { 0 },
+        scratch: if last > 1 { 2 * eighth } else { 0 },
         reads_source: true,
         fused: true,
         // The forward's first level reads the source as it writes the data; the inverse reads

@@ -504,9 +504,10 @@ fn fused_volume_levels_alternate_between_data_and_scratch() {
 
 /// A 3-D module of a pair-local program (Haar) lifts every level of a volume whose bands
 /// stay even in one launch a level, in both dialects (here without the volume pyramid, which
-/// `pyramids` switches: the next test): the forward from the source, each level's
-/// low octant through the scratch (alternately at its first and its middle plane, so that no
-/// level writes where it reads) and the last into the data; the inverse the other way about,
+/// `pyramids` switches: the next test): the forward from the source, each level's low octant
+/// through the scratch (compact, alternately in its first and second eighth of the volume, so
+/// that no level writes where it reads) and the last into the data; the inverse the other way
+/// about,
 /// reading the high octants from the source; in place, the same after a copy. The interleaved
 /// layout lifts in place. Odd bands and the switch off take the two passes.
 #[test]
@@ -544,7 +545,8 @@ fn pair_local_volumes_lift_every_level_in_one_pass() {
                     "{p:?}"
                 );
                 assert_eq!(passes(&p), [Pass::VolumePairs; 3], "{name}");
-                assert_eq!(p.scratch, d * h * w);
+                // Two compact bands of level 1's size at most.
+                assert_eq!(p.scratch, 2 * (d / 2) * (h / 2) * (w / 2));
                 let l = launches(&p);
                 // Per level (finest first): the buffers of nat, low, high, where nat and low
                 // start, and the groups: a block of 2x2x2 samples a work-item.
@@ -555,7 +557,7 @@ fn pair_local_volumes_lift_every_level_in_one_pass() {
                 if direction == Direction::Inverse {
                     levels.reverse();
                 }
-                let half = (d / 2) as i32 * plane;
+                let eighth = ((d / 2) * (h / 2) * (w / 2)) as i32;
                 let (nat, low) = match direction {
                     Direction::Forward => ([Source, Scratch, Scratch], [Scratch, Scratch, Data]),
                     Direction::Inverse => ([Data, Scratch, Scratch], [Scratch, Scratch, Source]),
@@ -568,8 +570,8 @@ fn pair_local_volumes_lift_every_level_in_one_pass() {
                     levels,
                     [
                         (vec![nat[0], low[0], high], [0, 0], [1, 4, 8]),
-                        (vec![nat[1], low[1], high], [0, half], [1, 2, 4]),
-                        (vec![nat[2], low[2], high], [half, 0], [1, 1, 2]),
+                        (vec![nat[1], low[1], high], [0, eighth], [1, 2, 4]),
+                        (vec![nat[2], low[2], high], [eighth, 0], [1, 1, 2]),
                     ],
                     "{name} {direction:?}"
                 );
@@ -577,13 +579,13 @@ fn pair_local_volumes_lift_every_level_in_one_pass() {
                     .iter()
                     .all(|l| l.block == [VOLUME_PAIRS_THREADS, 1] && &l.kernel == kernel));
                 // Level 1 (the middle launch both ways): blocks of the band of 8x4x12 samples,
-                // the volume's pitches, and its seven high octants' bases ([z, y, x] parity,
-                // x fastest).
+                // compact in the scratch (the level-2 band too), the volume's pitches for the
+                // high octants, and their seven bases ([z, y, x] parity, x fastest).
                 let (nat_base, low_base) = (l[1].ints[3], l[1].ints[6]);
                 let z = 4 * plane;
                 #[rustfmt::skip]
                 let want = [
-                    6, 2, 4, nat_base, 24, plane, low_base, 24, plane, 24, plane,
+                    6, 2, 4, nat_base, 12, 48, low_base, 6, 12, 24, plane,
                     6, 48, 54, z, z + 6, z + 48, z + 54,
                 ];
                 assert_eq!(l[1].ints, want);
@@ -676,8 +678,8 @@ fn pair_local_volumes_lift_every_level_in_one_pass() {
 /// The volume pyramid (on with `pyramids`, the default): a pair-local program's volume lifts
 /// two levels a launch where a level follows (the first band's sides are then multiples of
 /// four, the next one's being even), the last of an odd count alone, in both dialects and
-/// layouts. Mallat: each launch's low octant through the
-/// scratch (alternating launch by launch between its first and middle plane), the high octants
+/// layouts. Mallat: each launch's low octant through the scratch (compact, alternating launch
+/// by launch between its first and second eighth of the volume), the high octants
 /// of both its levels into the data (the inverse: from the source), the blocks 4x4x4 samples.
 /// Interleaved: in place, the pyramid's samples `2^level` apart as the one level's.
 #[test]
@@ -723,7 +725,7 @@ fn pair_local_volumes_lift_two_levels_a_launch_in_the_pyramid() {
                 assert_eq!(
                     p.scratch,
                     if want.len() > 1 {
-                        shape.iter().product()
+                        shape.iter().product::<usize>() / 4
                     } else {
                         0
                     }
@@ -738,8 +740,8 @@ fn pair_local_volumes_lift_two_levels_a_launch_in_the_pyramid() {
                 Direction::Forward => ([Source, Scratch], [Scratch, Data], Data),
                 Direction::Inverse => ([Data, Scratch], [Scratch, Source], Source),
             };
-            // The pyramid: levels 0 and 1 in blocks of 4x4x4, the band at the scratch's first
-            // plane; then level 2 from there.
+            // The pyramid: levels 0 and 1 in blocks of 4x4x4, the level-2 band compact at the
+            // scratch's start; then level 2 from there.
             assert_eq!(
                 (&l[0].kernel, l[0].buffers.clone(), l[0].groups),
                 (pyramid, vec![nat[0], low[0], high], [1, 2, 4])
@@ -752,12 +754,12 @@ fn pair_local_volumes_lift_two_levels_a_launch_in_the_pyramid() {
             let z1 = 4 * plane;
             #[rustfmt::skip]
             let want = [
-                6, 2, 4, 0, 24, plane, 0, 24, plane, 24, plane,
+                6, 2, 4, 0, 24, plane, 0, 6, 12, 24, plane,
                 12, 96, 108, z0, z0 + 12, z0 + 96, z0 + 108,
                 6, 48, 54, z1, z1 + 6, z1 + 48, z1 + 54,
             ];
             assert_eq!(l[0].ints, want);
-            assert_eq!(l[1].ints[..7], [3, 1, 2, 0, 24, plane, 0]);
+            assert_eq!(l[1].ints[..7], [3, 1, 2, 0, 6, 12, 0]);
         }
         // Interleaved: in place, blocks of 4x4x4 with the samples one apart, then of 2x2x2
         // with them four apart.

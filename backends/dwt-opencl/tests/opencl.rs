@@ -1300,6 +1300,66 @@ fn one_pass_volumes_match_the_reference() {
     assert!(runs[0] >= 70 && runs[1] >= 70, "{runs:?}");
 }
 
+/// With the volume pyramid off (`LaunchConfig::pyramids: false`), a Haar volume lifts a level
+/// a launch, and in the Mallat layout the bands between launches alternate between the two
+/// compact halves of the scratch (three launches or more): Haar with the pre-shift in i32,
+/// both ways, both layouts, three and four levels, out of place, exactly the CPU reference.
+#[test]
+fn pair_local_volumes_a_level_a_launch_match_the_reference() {
+    use dwt_emit_c::{Pass, Step};
+    let b = OpenClBackend::with_config(dwt_opencl::LaunchConfig {
+        pyramids: false,
+        ..Default::default()
+    })
+    .expect("an OpenCL device (PoCL in CI)");
+    let queue = b.queue().unwrap();
+    let w = dwt_catalogue::by_name("HaarWithShift").unwrap();
+    for (shape, levels) in [([16usize, 8, 24], 3u32), ([16, 16, 16], 4)] {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            for layout in [Layout::Mallat, Layout::Interleaved] {
+                let r = Request {
+                    layout,
+                    ..request(w, direction, &shape, levels)
+                };
+                let what = format!("{direction:?} {shape:?} {levels} levels {layout:?}");
+                let config = b
+                    .config()
+                    .for_request(w, direction, ElementType::I32, &shape);
+                let module = dwt_emit_c::emit_module(
+                    &dwt_emit_c::OpenCl,
+                    w,
+                    direction,
+                    ElementType::I32,
+                    layout,
+                    &config,
+                )
+                .unwrap();
+                let plan = dwt_emit_c::plan(&module, &shape, levels).unwrap();
+                assert!(
+                    plan.steps.len() == levels as usize
+                        && (plan.steps.iter())
+                            .all(|s| matches!(s, Step::Launch(l) if l.pass == Pass::VolumePairs)),
+                    "{what}: {plan:?}"
+                );
+                let n: usize = shape.iter().product();
+                let mut host: Vec<i32> =
+                    (0..n).map(|i| ((i * 7919) % 4001) as i32 - 2000).collect();
+                if direction == Direction::Inverse {
+                    cpu::transform(w, Direction::Forward, &mut host, &shape, levels, layout)
+                        .unwrap();
+                }
+                let mut want = host.clone();
+                cpu::transform(w, direction, &mut want, &shape, levels, layout).unwrap();
+                let (src, dst) = (on_device(&queue, &host), on_device(&queue, &vec![7; n]));
+                b.run_on_device_into(&r, &src, &dst).unwrap();
+                let mut out = vec![0i32; n];
+                dst.read(&mut out).enq().unwrap();
+                assert!(out == want, "{what}");
+            }
+        }
+    }
+}
+
 /// The pair-local volume kernels (every level of a 3-D transform of Haar and the like, two
 /// levels a launch in the volume pyramid, the last of an odd count alone) in the plans the backend makes by default (on a CPU device too, unlike the
 /// two-tap one-pass kernels: `LaunchConfig::pair_volumes`), and run out of place: on the
