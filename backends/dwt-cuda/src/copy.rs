@@ -5,10 +5,10 @@
 //! copy runs at the copy roofline; captured into a graph it becomes a memcpy node, which the
 //! driver ran at two thirds of that on an H200 at 512 MiB: 402.6 us against 266.3 us on a
 //! stream and 281.0 us for a plain copy kernel in a graph; Haar 512^3 in place took 0.54 ms with
-//! this kernel against 0.66 with the node. At 256 MiB and below the node kept the copy rate
-//! and this kernel was 0-4% slower (8192^2 and 4096^2 in place; 8 MiB: 8.8 us as a node, 9.0
-//! as a kernel), so it takes copies from [`COPY_KERNEL_FROM`] bytes up
-//! (`dwt-bench/results/2026-11-30-h200-graph-copies/`).
+//! this kernel against 0.66 with the node. Up to 448 MiB the node kept the copy rate and this
+//! kernel was 2-12% slower (223.5 against 246.5 us at 448 MiB, 8.8 against 9.0 at 8 MiB; in
+//! place at 8192^2 and 4096^2, 0-4% of the transform), so it takes copies from
+//! [`COPY_KERNEL_FROM`] bytes up (`dwt-bench/results/2026-11-30-h200-graph-copies/`).
 
 use cudarc::driver::{result, sys, CudaFunction};
 use dwt_runtime::DwtError;
@@ -39,7 +39,7 @@ lifting_copy16(const int4* __restrict__ src, int4* __restrict__ dst, unsigned lo
 "#;
 
 /// Bytes from which a recorded graph copies with the kernel: 512 MiB, where it was measured
-/// faster; between 256 and 512 MiB neither was measured (see the module's doc).
+/// faster; between 448 and 512 MiB neither was measured (see the module's doc).
 pub const COPY_KERNEL_FROM: usize = 512 << 20;
 
 /// 16-byte words each group copies (256 work-items of four).
