@@ -1495,13 +1495,7 @@ fn pair_local_volumes_match_the_reference() {
                         let plan = b.launch_plan(&req, elem).unwrap();
                         // Levels by launch, finest first: two in the pyramid, the last of an odd
                         // count alone.
-                        let mut lifted: Vec<u32> = (plan.steps.iter())
-                            .filter_map(|s| match s {
-                                Step::Launch(l) if l.pass == Pass::VolumePairs => Some(1),
-                                Step::Launch(l) if l.pass == Pass::VolumePyramid => Some(2),
-                                _ => None,
-                            })
-                            .collect();
+                        let mut lifted = plan.pair_volume_levels();
                         if direction == Direction::Inverse {
                             lifted.reverse();
                         }

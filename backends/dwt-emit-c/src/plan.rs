@@ -177,6 +177,18 @@ impl LaunchPlan {
         names
     }
 
+    /// The levels each launch of the pair-local volume kernels lifts, in launch order (two the
+    /// volume pyramid's, one the one-level kernel's); empty where the plan launches neither.
+    pub fn pair_volume_levels(&self) -> Vec<u32> {
+        (self.steps.iter())
+            .filter_map(|s| match s {
+                Step::Launch(l) if l.pass == Pass::VolumePairs => Some(1),
+                Step::Launch(l) if l.pass == Pass::VolumePyramid => Some(VOLUME_PAIRS_MAX_DEPTH),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Whether the fused 2-D kernel runs the levels.
     pub fn is_fused(&self) -> bool {
         self.fused

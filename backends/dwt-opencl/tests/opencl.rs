@@ -1371,7 +1371,6 @@ fn pair_local_volumes_a_level_a_launch_match_the_reference() {
 /// the data, the rest from the source).
 #[test]
 fn pair_local_volumes_match_the_reference() {
-    use dwt_emit_c::{Pass, Step};
     use dwt_runtime::conformance::{FLOAT_HAAR, PAIR_VOLUME_SHAPES};
     use ElementType::{F32, I32};
     let b = OpenClBackend::new().expect("an OpenCL device (PoCL in CI)");
@@ -1415,13 +1414,7 @@ fn pair_local_volumes_match_the_reference() {
                         let plan = dwt_emit_c::plan(&module, &shape, levels).unwrap();
                         // Levels by launch, finest first: two in the pyramid, the last of an odd
                         // count alone.
-                        let mut lifted: Vec<u32> = (plan.steps.iter())
-                            .filter_map(|s| match s {
-                                Step::Launch(l) if l.pass == Pass::VolumePairs => Some(1),
-                                Step::Launch(l) if l.pass == Pass::VolumePyramid => Some(2),
-                                _ => None,
-                            })
-                            .collect();
+                        let mut lifted = plan.pair_volume_levels();
                         if direction == Direction::Inverse {
                             lifted.reverse();
                         }
