@@ -11,7 +11,6 @@
 //! lifts every level of such a volume with it (`plan::pair_volume`), in the Mallat layout the
 //! low octant handed from level to level through the scratch.
 //!
-//!
 //! The volume pyramid is the same kernel two levels deep: each work-item holds a 4x4x4 block,
 //! lifts its eight 2x2x2 blocks (level 0) and then the block of their low coefficients (level 1),
 //! so that the level between never passes through memory. The fused plan takes it for each two
@@ -108,6 +107,22 @@ const NATURAL: Samples = Samples {
     row_step: "nat_row_step",
     col_step: None,
 };
+
+/// Two samples of a block's row moved as a pair: the index of the pair's vector access, each
+/// sample's own index, and their registers' places.
+struct PairAccess {
+    vector: String,
+    samples: [String; 2],
+    regs: [[usize; 3]; 2],
+}
+
+/// The statement moving register `r` to or from (`load`) the sample `at`.
+fn moved(r: String, at: String, load: bool) -> String {
+    match load {
+        true => format!("{r} = to_work({at});"),
+        false => format!("{at} = to_elem({r});"),
+    }
+}
 
 impl Emitter<'_> {
     /// The pair-local volume kernel `name` lifting `depth` levels (1, or 2: the pyramid; see the
@@ -229,8 +244,6 @@ impl Emitter<'_> {
     /// whole volume of even sides, the Mallat layout's every level), else a sample at a time.
     /// Declares `n{z}{y}`, each row's first sample, where none are yet.
     fn volume_pairs_samples(&self, w: &mut Writer, at: &Samples, load: bool, side: usize) {
-        let d = self.d;
-        let elem = self.elem;
         let rows: Vec<[usize; 2]> = (0..side)
             .flat_map(|z| (0..side).map(move |y| [z, y]))
             .collect();
@@ -265,10 +278,6 @@ impl Emitter<'_> {
             }
         }
         let next = col_step.unwrap_or("1");
-        let aligned = match d.pair_aligned(elem, buffer) {
-            Some(a) => format!(" && {a}"),
-            None => String::new(),
-        };
         let adjacent = match col_step {
             Some(s) => format!("{s} == 1 && "),
             None => String::new(),
@@ -277,56 +286,30 @@ impl Emitter<'_> {
             Some(b) => format!("{b} | {row_step} | {plane_step}"),
             None => format!("{row_step} | {plane_step}"),
         };
-        w.block(
-            format!("if ({adjacent}(({bases}) & 1) == 0{aligned})"),
-            |w| {
-                for &zy in &rows {
-                    for x in (0..side).step_by(2) {
-                        let [e, o] = [x, x + 1].map(|x| reg([zy[0], zy[1], x]));
-                        let at = match x {
-                            0 => row(zy),
-                            _ => format!("{} + {x}", row(zy)),
-                        };
-                        match load {
-                            true => w.block("", |w| {
-                                w.line(format!(
-                                    "const {} p = {};",
-                                    d.pair_type(elem),
-                                    d.load_pair(elem, buffer, &at)
-                                ));
-                                w.line(format!("{e} = to_work(p.x);"));
-                                w.line(format!("{o} = to_work(p.y);"));
-                            }),
-                            false => w.line(d.store_pair(
-                                elem,
-                                buffer,
-                                &at,
-                                &format!("to_elem({e})"),
-                                &format!("to_elem({o})"),
-                            )),
-                        }
-                    }
-                }
-            },
+        let sample = |zy: [usize; 2], x: usize| match (x, next) {
+            (0, _) => row(zy),
+            (1, _) => format!("{} + {next}", row(zy)),
+            (_, "1") => format!("{} + {x}", row(zy)),
+            _ => format!("{} + {x} * {next}", row(zy)),
+        };
+        let pairs: Vec<PairAccess> = (rows.iter())
+            .flat_map(|&zy| (0..side).step_by(2).map(move |x| (zy, x)))
+            .map(|(zy, x)| PairAccess {
+                vector: match x {
+                    0 => row(zy),
+                    _ => format!("{} + {x}", row(zy)),
+                },
+                samples: [x, x + 1].map(|x| sample(zy, x)),
+                regs: [x, x + 1].map(|x| [zy[0], zy[1], x]),
+            })
+            .collect();
+        self.pair_accesses(
+            w,
+            buffer,
+            &format!("{adjacent}(({bases}) & 1) == 0"),
+            &pairs,
+            load,
         );
-        w.block("else", |w| {
-            for &zy in &rows {
-                for x in 0..side {
-                    let r = reg([zy[0], zy[1], x]);
-                    let offset = match (x, next) {
-                        (0, _) => String::new(),
-                        (1, _) => format!(" + {next}"),
-                        (_, "1") => format!(" + {x}"),
-                        _ => format!(" + {x} * {next}"),
-                    };
-                    let sample = format!("{buffer}[{}{offset}]", row(zy));
-                    w.line(match load {
-                        true => format!("{r} = to_work({sample});"),
-                        false => format!("{sample} = to_elem({r});"),
-                    });
-                }
-            }
-        });
     }
 
     /// The block's coefficients between the registers and the octants of each of the `depth`
@@ -336,8 +319,6 @@ impl Emitter<'_> {
     /// at `(n i + a, n j + b, n k + c)` of the octant. Where `n` is 2 (the pyramid's level 0)
     /// blocks `a` 0 and 1 are a pair of the octant's row, moved as one vector where aligned.
     fn volume_pairs_octants(&self, w: &mut Writer, store: bool, depth: u32) {
-        let d = self.d;
-        let elem = self.elem;
         w.comment(format!(
             "The block's coefficients {} the octants{}.",
             if store { "to" } else { "from" },
@@ -352,8 +333,8 @@ impl Emitter<'_> {
             [0, 0, 0],
             "low[low_base + k * low_plane_step + j * low_row_step + i]".to_string(),
         )];
-        // Rows of two: the first sample's index and the pair's registers.
-        let mut pairs: Vec<(String, [[usize; 3]; 2])> = Vec::new();
+        // Rows of two, where a level has two blocks along x.
+        let mut pairs: Vec<PairAccess> = Vec::new();
         for level in (0..depth).rev() {
             let n = 1usize << (last - level);
             for (p, bases) in HIGH_OCTANTS {
@@ -369,68 +350,74 @@ impl Emitter<'_> {
                     continue;
                 }
                 for [c, b, _] in lattice(n, 0).into_iter().filter(|q| q[2] == 0) {
-                    pairs.push((
-                        format!(
-                            "{base} + ({n} * k + {c}) * high_plane_step + ({n} * j + {b}) * high_row_step + {n} * i"
-                        ),
-                        [place([c, b, 0]), place([c, b, 1])],
-                    ));
+                    let first = format!(
+                        "{base} + ({n} * k + {c}) * high_plane_step + ({n} * j + {b}) * high_row_step + {n} * i"
+                    );
+                    pairs.push(PairAccess {
+                        samples: [first.clone(), format!("{first} + 1")],
+                        vector: first,
+                        regs: [place([c, b, 0]), place([c, b, 1])],
+                    });
                 }
             }
         }
         for (p, at) in places {
-            let r = reg(p);
-            w.line(match store {
-                true => format!("{at} = to_elem({r});"),
-                false => format!("{r} = to_work({at});"),
-            });
+            w.line(moved(reg(p), at, !store));
         }
-        if pairs.is_empty() {
-            return;
+        if !pairs.is_empty() {
+            let bases: Vec<&str> = HIGH_OCTANTS.iter().map(|(_, b)| b[0]).collect();
+            let even = format!(
+                "(({} | high_row_step | high_plane_step) & 1) == 0",
+                bases.join(" | ")
+            );
+            self.pair_accesses(w, "high", &even, &pairs, !store);
         }
-        let bases: Vec<&str> = HIGH_OCTANTS.iter().map(|(_, b)| b[0]).collect();
-        let aligned = match d.pair_aligned(elem, "high") {
+    }
+
+    /// `pairs` moved between `buffer` and the registers (`load`: into them): each as one vector
+    /// access where `even` (a C condition that the pairs start at even indices) holds and
+    /// `buffer` is aligned for it, else a sample at a time.
+    fn pair_accesses(
+        &self,
+        w: &mut Writer,
+        buffer: &str,
+        even: &str,
+        pairs: &[PairAccess],
+        load: bool,
+    ) {
+        let d = self.d;
+        let elem = self.elem;
+        let aligned = match d.pair_aligned(elem, buffer) {
             Some(a) => format!(" && {a}"),
             None => String::new(),
         };
-        w.block(
-            format!(
-                "if ((({} | high_row_step | high_plane_step) & 1) == 0{aligned})",
-                bases.join(" | ")
-            ),
-            |w| {
-                for (at, [e, o]) in &pairs {
-                    let (e, o) = (reg(*e), reg(*o));
-                    match store {
-                        true => w.line(d.store_pair(
-                            elem,
-                            "high",
-                            at,
-                            &format!("to_elem({e})"),
-                            &format!("to_elem({o})"),
-                        )),
-                        false => w.block("", |w| {
-                            w.line(format!(
-                                "const {} p = {};",
-                                d.pair_type(elem),
-                                d.load_pair(elem, "high", at)
-                            ));
-                            w.line(format!("{e} = to_work(p.x);"));
-                            w.line(format!("{o} = to_work(p.y);"));
-                        }),
-                    }
+        w.block(format!("if ({even}{aligned})"), |w| {
+            for pair in pairs {
+                let [e, o] = pair.regs.map(reg);
+                match load {
+                    true => w.block("", |w| {
+                        w.line(format!(
+                            "const {} p = {};",
+                            d.pair_type(elem),
+                            d.load_pair(elem, buffer, &pair.vector)
+                        ));
+                        w.line(format!("{e} = to_work(p.x);"));
+                        w.line(format!("{o} = to_work(p.y);"));
+                    }),
+                    false => w.line(d.store_pair(
+                        elem,
+                        buffer,
+                        &pair.vector,
+                        &format!("to_elem({e})"),
+                        &format!("to_elem({o})"),
+                    )),
                 }
-            },
-        );
+            }
+        });
         w.block("else", |w| {
-            for (at, regs) in &pairs {
-                for (x, r) in regs.iter().enumerate() {
-                    let next = if x == 0 { "" } else { " + 1" };
-                    let (r, sample) = (reg(*r), format!("high[{at}{next}]"));
-                    w.line(match store {
-                        true => format!("{sample} = to_elem({r});"),
-                        false => format!("{r} = to_work({sample});"),
-                    });
+            for pair in pairs {
+                for (r, at) in pair.regs.iter().zip(&pair.samples) {
+                    w.line(moved(reg(*r), format!("{buffer}[{at}]"), load));
                 }
             }
         });
