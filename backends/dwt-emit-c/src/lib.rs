@@ -352,8 +352,9 @@ pub struct LaunchConfig {
     /// default [`LEVEL_PAIRS_MIN_SAMPLES`] (BENCHMARKS.md); `None`, never (the kernel is not
     /// emitted).
     pub level_pairs_from: Option<usize>,
-    /// Whether the fused plan lifts the finest level of a 3-D transform in one launch (the
-    /// forward's first, the inverse's last), the depth lifting in registers ([`VolumePass`]),
+    /// Whether the fused plan lifts a level of a 3-D transform in one launch (the forward's
+    /// every level in the Mallat layout, its first in the interleaved one; the inverse's last),
+    /// the depth lifting in registers ([`VolumePass`]),
     /// where the samples are 4 bytes and the program is one or two pairs of two-tap symmetric
     /// steps (LeGall 5/3, CDF 5/3, the integer Daubechies 9/7, CDF 9/7). `None` (the default):
     /// where it was measured faster than the two passes, in CUDA (whose forward trades

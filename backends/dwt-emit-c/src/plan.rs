@@ -73,7 +73,7 @@ pub enum Pass {
     /// The even-rows kernel: an interleaved forward's even rows, written whole after every
     /// level.
     EvenRows,
-    /// The one-pass volume kernel: rows, columns and depth of a volume's first level at once.
+    /// The one-pass volume kernel: rows, columns and depth of a level of a volume at once.
     Volume,
     /// The pair-local volume kernel: rows, columns and depth of a level of a pair-local program
     /// at once.
@@ -1000,10 +1000,12 @@ fn even_rows_launch(
 ///   merged along z to the scratch; the kernel reads the subbands there and writes the band's
 ///   natural samples to the data's origin, where the next level finds its low octant.
 ///
-/// With the module's one-pass volume kernel ([`VolumePass`]), level 0 is one launch: the
-/// forward's first, reading the source and writing the data; the inverse's last, reading the
-/// source and the low octant the coarser levels left in the scratch (their passes swapping the
-/// two buffers' parts).
+/// With the module's one-pass volume kernel ([`VolumePass`]), a level is one launch: in the
+/// forward every level it lifts from the first ([`forward_volume_launches`]; level 0 alone in
+/// the interleaved layout), reading the source (then the band the launch before left compact
+/// in the scratch) and writing the data; in the inverse level 0, the last launch, reading the
+/// source and the low octant the coarser levels left in the scratch (their passes swapping
+/// the two buffers' parts).
 fn fused_volume(
     module: &KernelModule,
     [depth, height, width]: [usize; 3],
@@ -1051,17 +1053,24 @@ fn fused_volume(
             .ok_or_else(|| format!("level {level} of the volume has one plane: a planner bug"))
     };
     let mut steps = Vec::new();
-    let one_pass = module
-        .volume
-        .as_ref()
-        .filter(|_| one_pass)
-        .map(|v| volume_launch(v, module.direction, [depth, height, width], levels))
-        .transpose()?
-        .flatten();
+    let volume = module.volume.as_ref().filter(|_| one_pass);
     if module.direction == Direction::Forward {
-        let first_level = u32::from(one_pass.is_some());
-        if let Some(launch) = &one_pass {
-            steps.push(Step::Launch(launch.clone()));
+        let (launches, compact) = match volume {
+            Some(v) => forward_volume_launches(v, layout, [depth, height, width], levels)?,
+            None => (Vec::new(), 0),
+        };
+        let first_level = launches.len() as u32;
+        steps.extend(launches.into_iter().map(Step::Launch));
+        if first_level == levels {
+            return Ok(Some(LaunchPlan {
+                steps,
+                scratch: compact,
+                reads_source: true,
+                fused: true,
+                // Each launch reads the source or the scratch and writes elsewhere; the first
+                // writes the data, which it must not read.
+                source_may_be_data: false,
+            }));
         }
         for level in first_level..levels {
             let nat = if level == 0 {
@@ -1072,29 +1081,41 @@ fn fused_volume(
             steps.push(lift_planes(level, nat, Buffer::Scratch)?);
             steps.push(lift_depth(level, Buffer::Scratch, None, Buffer::Data)?);
         }
-    } else {
-        // A level's band is its low octant, which the coarser level wrote to the data, and seven
-        // high octants still in the source: the depth pass reads each from where it is, so the
-        // source is never copied. The data's high octants are never written before the level 0
-        // tiles write the whole volume, so the source may be the data.
-        // With the one-pass kernel for level 0, which reads the source and writes the data, the
-        // coarser levels pass through the two buffers the other way about: each depth pass
-        // writes the data, each level's tiles the scratch, where the next level (and the
-        // one-pass kernel) finds its low octant.
-        let (lows, mid, out) = match one_pass {
-            Some(_) => (Buffer::Scratch, Buffer::Data, Buffer::Scratch),
-            None => (Buffer::Data, Buffer::Scratch, Buffer::Data),
-        };
-        let last_two_pass = u32::from(one_pass.is_some());
-        for level in (last_two_pass..levels).rev() {
-            // The coarsest level's low octant is in the source.
-            let level_lows = (level + 1 < levels).then_some(lows);
-            steps.push(lift_depth(level, Buffer::Source, level_lows, mid)?);
-            steps.push(lift_planes(level, natural(out, level), mid)?);
-        }
-        if let Some(launch) = &one_pass {
-            steps.push(Step::Launch(launch.clone()));
-        }
+        return Ok(Some(LaunchPlan {
+            steps,
+            scratch: depth * height * width,
+            reads_source: true,
+            fused: true,
+            // Level 0's kernel, the only reader of the source, writes the scratch only, unless
+            // the one-pass kernel lifted level 0: it writes the data, which it must not read.
+            source_may_be_data: first_level == 0,
+        }));
+    }
+    let one_pass = volume
+        .map(|v| inverse_volume_launch(v, [depth, height, width], levels))
+        .transpose()?
+        .flatten();
+    // A level's band is its low octant, which the coarser level wrote to the data, and seven
+    // high octants still in the source: the depth pass reads each from where it is, so the
+    // source is never copied. The data's high octants are never written before the level 0
+    // tiles write the whole volume, so the source may be the data.
+    // With the one-pass kernel for level 0, which reads the source and writes the data, the
+    // coarser levels pass through the two buffers the other way about: each depth pass
+    // writes the data, each level's tiles the scratch, where the next level (and the
+    // one-pass kernel) finds its low octant.
+    let (lows, mid, out) = match one_pass {
+        Some(_) => (Buffer::Scratch, Buffer::Data, Buffer::Scratch),
+        None => (Buffer::Data, Buffer::Scratch, Buffer::Data),
+    };
+    let last_two_pass = u32::from(one_pass.is_some());
+    for level in (last_two_pass..levels).rev() {
+        // The coarsest level's low octant is in the source.
+        let level_lows = (level + 1 < levels).then_some(lows);
+        steps.push(lift_depth(level, Buffer::Source, level_lows, mid)?);
+        steps.push(lift_planes(level, natural(out, level), mid)?);
+    }
+    if let Some(launch) = &one_pass {
+        steps.push(Step::Launch(launch.clone()));
     }
     Ok(Some(LaunchPlan {
         steps,
@@ -1105,10 +1126,8 @@ fn fused_volume(
         },
         reads_source: true,
         fused: true,
-        // The forward: level 0's kernel, the only reader of the source, writes the scratch
-        // only (the one-pass kernel writes the data, which it must not read). The inverse: each
-        // depth pass reads the source's samples that no step writes until level 0's tiles, the
-        // last step (the one-pass kernel reads the source as it writes the data).
+        // Each depth pass reads the source's samples that no step writes until level 0's
+        // tiles, the last step (the one-pass kernel reads the source as it writes the data).
         source_may_be_data: one_pass.is_none(),
     }))
 }
@@ -1314,31 +1333,96 @@ fn interleaved_pair_volume(
     })
 }
 
-/// The one-pass volume kernel's launch over a whole volume (level 0) of a transform of
-/// `levels`, or `None` where it does not take it: an axis of one sample (no lifting along it,
-/// which the kernel always lifts) or a plane past the kernel's `int` indices. The forward reads
-/// the source and writes the data; the inverse reads the source and the low octant, from the
-/// scratch where the coarser levels left it or the source itself, and writes the data.
-fn volume_launch(
+/// Whether the one-pass volume kernels lift a band of `[depth, height, width]` samples: an
+/// axis of one sample has no lifting along it, which the kernels always do, and a plane must
+/// stay within their `int` indices.
+fn volume_fits([depth, height, width]: [usize; 3]) -> bool {
+    depth >= 2
+        && height >= 2
+        && width >= 2
+        && height
+            .checked_mul(width)
+            .is_some_and(|n| n <= i32::MAX as usize)
+}
+
+/// The one-pass forward kernel's launches of a volume's levels, finest first, and the scratch
+/// they need (samples). The interleaved layout: level 0 alone, the source to the data. The
+/// Mallat layout: each level whose band the kernel lifts ([`volume_fits`]), from the first,
+/// each launch reading its band and storing the high octants in their places in the data and
+/// the low octant in the scratch, where the next launch reads it, all with the volume's
+/// pitches: alternately at the scratch's origin and just below level 1's band (its rows), so
+/// that no launch writes where it reads. The last launch stores the low octant in the data,
+/// where the two passes take up any levels left.
+fn forward_volume_launches(
     volume: &VolumePass,
-    direction: Direction,
+    layout: Layout,
+    [depth, height, width]: [usize; 3],
+    levels: u32,
+) -> Result<(Vec<Launch>, usize), String> {
+    let shape = |level: u32| [depth, height, width].map(|n| band_shape(n, level));
+    let [tx, ty] = volume.tile;
+    let launch = |level: u32, buffers: Vec<Buffer>, pitches: &[usize]| {
+        let [d, h, w] = shape(level);
+        Ok::<_, String>(Launch {
+            kernel: volume.kernel.clone(),
+            pass: Pass::Volume,
+            groups: [w.div_ceil(tx), h.div_ceil(ty), d.div_ceil(VOLUME_SEGMENT)],
+            block: [VOLUME_THREADS, 1],
+            buffers,
+            ints: [d, h, w, VOLUME_SEGMENT]
+                .iter()
+                .chain(pitches)
+                .map(|&n| int(n))
+                .collect::<Result<_, _>>()?,
+        })
+    };
+    if levels == 0 || !volume_fits(shape(0)) {
+        return Ok((Vec::new(), 0));
+    }
+    if layout == Layout::Interleaved {
+        let first = launch(0, vec![Buffer::Source, Buffer::Data], &[])?;
+        return Ok((vec![first], 0));
+    }
+    let lifted = (0..levels).take_while(|&l| volume_fits(shape(l))).count() as u32;
+    // Band `level` (read by launch `level`), or the low octant the last launch leaves: (buffer,
+    // base). Bands 1, 3, ... at the scratch's origin, 2, 4, ... below band 1's rows.
+    let place = |level: u32| match level {
+        0 => (Buffer::Source, 0),
+        l if l == lifted => (Buffer::Data, 0),
+        l if l % 2 == 1 => (Buffer::Scratch, 0),
+        _ => (Buffer::Scratch, shape(1)[1] * width),
+    };
+    let launches = (0..lifted)
+        .map(|level| {
+            let (band, low) = (place(level), place(level + 1));
+            let ints = [band.1, low.1, width, height * width];
+            launch(level, vec![band.0, Buffer::Data, low.0], &ints)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    // Band 1's planes with the volume's pitches (band 2 lies within them).
+    let scratch = match lifted {
+        0 | 1 => 0,
+        _ => shape(1)[0] * height * width,
+    };
+    Ok((launches, scratch))
+}
+
+/// The one-pass inverse kernel's launch over a whole volume (level 0) of a transform of
+/// `levels`, or `None` where it does not take it ([`volume_fits`]). It reads the source and
+/// the low octant, from the scratch where the coarser levels left it or the source itself,
+/// and writes the data.
+fn inverse_volume_launch(
+    volume: &VolumePass,
     [depth, height, width]: [usize; 3],
     levels: u32,
 ) -> Result<Option<Launch>, String> {
-    if depth < 2
-        || height < 2
-        || width < 2
-        || height
-            .checked_mul(width)
-            .map_or(true, |n| n > i32::MAX as usize)
-    {
+    if !volume_fits([depth, height, width]) {
         return Ok(None);
     }
     let [tx, ty] = volume.tile;
-    let buffers = match (direction, levels) {
-        (Direction::Forward, _) => vec![Buffer::Source, Buffer::Data],
-        (Direction::Inverse, 1) => vec![Buffer::Source, Buffer::Source, Buffer::Data],
-        (Direction::Inverse, _) => vec![Buffer::Source, Buffer::Scratch, Buffer::Data],
+    let buffers = match levels {
+        1 => vec![Buffer::Source, Buffer::Source, Buffer::Data],
+        _ => vec![Buffer::Source, Buffer::Scratch, Buffer::Data],
     };
     Ok(Some(Launch {
         kernel: volume.kernel.clone(),

@@ -1,5 +1,5 @@
-//! The one-pass volume kernel: the first level of a 3-D forward in one launch, the depth lifting
-//! in registers, for programs of one or two pairs of two-tap symmetric steps (a predict from
+//! The one-pass volume kernel: a level of a 3-D forward in one launch (each level in the Mallat
+//! layout, the first in the interleaved one), the depth lifting in registers, for programs of one or two pairs of two-tap symmetric steps (a predict from
 //! `even[0]`, `even[1]`, then an update from `odd[-1]`, `odd[0]`, each of one coefficient:
 //! LeGall 5/3, CDF 5/3, the integer Daubechies 9/7, CDF 9/7), with a scale after them or none,
 //! in 4-byte samples, in CUDA (shuffles and `cp.async`) and OpenCL C (plain copies, each
@@ -148,10 +148,15 @@ pub(crate) fn volume_element(elem: ElementType) -> bool {
 }
 
 impl Emitter<'_> {
-    /// The one-pass volume kernel `name` (see the module doc) for the steps `pairs`: `(src,
-    /// dst, depth, rows, cols, segment)`, the volume contiguous (`cols` samples a row, `rows *
-    /// cols` a plane), `dst` another buffer than `src`; groups `[cols / 64, rows / 32, depth /
-    /// segment]` (rounded up) of [`VOLUME_THREADS`].
+    /// The one-pass volume kernel `name` (see the module doc) for the steps `pairs`, a band of
+    /// `depth` x `rows` x `cols` samples; groups `[cols / 64, rows / 32, depth / segment]`
+    /// (rounded up) of [`VOLUME_THREADS`]. In the Mallat layout, any level: `(src, dst, low,
+    /// depth, rows, cols, segment, src_base, low_base, row_pitch, plane_pitch)`, the band at
+    /// `src_base` of `src`, its high octants stored in their places at the origin of `dst`,
+    /// its low octant at `low_base` of `low` (not where the band is), all with the pitches
+    /// given (samples a row and a plane). In the interleaved layout, the first level only:
+    /// `(src, dst, depth, rows, cols, segment)`, the volume contiguous. `dst` is another buffer
+    /// than `src`.
     pub(crate) fn volume(&self, w: &mut Writer, name: &str, pairs: &[[&Step; 2]]) {
         let d = self.d;
         let t = d.storage_type(self.elem);
@@ -182,7 +187,7 @@ impl Emitter<'_> {
         };
         assert_eq!(ly % 2, 0, "both halves of a warp take as many rows");
         w.comment(format!(
-            "One-pass volume kernel: the first level of a 3-D forward, a group per {tx}x{ty} x-y tile and"
+            "One-pass volume kernel: a level of a 3-D forward, a group per {tx}x{ty} x-y tile and"
         ));
         w.comment(format!(
             "`segment` planes ({} of margin before, {} after). Per plane the tile and its halo ({ex} before and",
@@ -202,7 +207,18 @@ impl Emitter<'_> {
             "of a column in registers and keeps them along z: the depth steps run in registers, each",
         );
         w.comment("finished sample stored to its subband place.");
-        let sig = self.volume_signature(name, &[Param::Global("dst", self.elem)], groups);
+        let mallat = self.layout == Layout::Mallat;
+        let (outputs, pitches): (&[Param], &[&str]) = match mallat {
+            true => (
+                &[
+                    Param::Global("dst", self.elem),
+                    Param::Global("low", self.elem),
+                ],
+                &["src_base", "low_base", "row_pitch", "plane_pitch"],
+            ),
+            false => (&[Param::Global("dst", self.elem)], &[]),
+        };
+        let sig = self.volume_signature(name, outputs, pitches, groups);
         self.kernel_block(w, sig, |w| {
             w.line(d.aligned_local_array(t, "tile", &[STAGES, ly * pitch], 16));
             w.line(d.aligned_local_array(t, "rowsx", &[ly, tx], 16));
@@ -218,7 +234,11 @@ impl Emitter<'_> {
                 2 * n,
                 2 * n - 1
             ));
-            w.line("const size_t plane = (size_t)rows * cols;");
+            if !mallat {
+                w.comment("The volume contiguous.");
+                w.line("const int row_pitch = cols;");
+                w.line("const size_t plane_pitch = (size_t)rows * cols;");
+            }
             w.comment("Each work-item's loads, the same places in every plane: rows warp, warp + 8, ...");
             w.comment("of the tile, columns lane, lane + 32, ... (reflected at the volume's edges).");
             let (colq, rowq) = (lx.div_ceil(32), ly.div_ceil(threads / 32));
@@ -229,20 +249,24 @@ impl Emitter<'_> {
             ));
             w.line("#pragma unroll");
             w.line(format!(
-                "for (int q = 0; q < {rowq}; ++q) gyo[q] = volume_reflect(y0 - {ey} + warp + {} * q, rows) * cols;",
+                "for (int q = 0; q < {rowq}; ++q) gyo[q] = volume_reflect(y0 - {ey} + warp + {} * q, rows) * row_pitch;",
                 threads / 32
             ));
             w.comment("Chunks of 16 bytes where the tile's rows lie inside the volume's and are aligned.");
+            let (band, aligned) = match mallat {
+                true => ("src + src_base", "((src_base | row_pitch | plane_pitch) & 3) == 0"),
+                false => ("src", "(cols & 3) == 0"),
+            };
             w.line(format!(
-                "const int inner_x = (cols & 3) == 0 && x0 >= {ex} && x0 - {ex} + {lx} <= cols && ((size_t)src & 15) == 0;"
+                "const int inner_x = {aligned} && x0 >= {ex} && x0 - {ex} + {lx} <= cols && ((size_t)({band}) & 15) == 0;"
             ));
             // Plane `p` (reflected past the volume's ends) into tile buffer `b`, inline where
             // called: OpenCL C has no lambdas.
-            let src_plane = d.global_pointer(&format!("const {t}"));
+            let src_pointer = d.global_pointer(&format!("const {t}"));
             let emit_load = |w: &mut Writer, p: &str, b: &str| {
                 w.line(format!("const int lb = {b};"));
                 w.line(format!(
-                    "{src_plane} sp = src + (size_t)volume_reflect({p}, depth) * plane;"
+                    "{src_pointer} sp = {band} + (size_t)volume_reflect({p}, depth) * plane_pitch;"
                 ));
                 w.block("if (inner_x)", |w| {
                     w.block(
@@ -252,7 +276,7 @@ impl Emitter<'_> {
                                 "const int ly = s / {chunks}, cx = s - ly * {chunks};"
                             ));
                             w.line(format!(
-                                "volume_copy16(&tile[lb][ly * {pitch} + 4 * cx], sp + (size_t)volume_reflect(y0 - {ey} + ly, rows) * cols + x0 - {ex} + 4 * cx);"
+                                "volume_copy16(&tile[lb][ly * {pitch} + 4 * cx], sp + (size_t)volume_reflect(y0 - {ey} + ly, rows) * row_pitch + x0 - {ex} + 4 * cx);"
                             ));
                         },
                     );
@@ -283,7 +307,7 @@ impl Emitter<'_> {
             let (mx, odd_rows) = match self.layout {
                 Layout::Mallat => (
                     "(gx & 1) ? (cols + 1) / 2 + gx / 2 : gx / 2",
-                    "(size_t)((rows + 1) / 2) * cols",
+                    "(size_t)((rows + 1) / 2) * row_pitch",
                 ),
                 Layout::Interleaved => ("gx", "(size_t)cols"),
             };
@@ -294,7 +318,7 @@ impl Emitter<'_> {
                 (Layout::Interleaved, _) => "z",
             };
             let row_step = match self.layout {
-                Layout::Mallat => "cols",
+                Layout::Mallat => "row_pitch",
                 Layout::Interleaved => "2 * cols",
             };
             let first_row = match self.layout {
@@ -304,9 +328,10 @@ impl Emitter<'_> {
             w.line(format!("const int mx = {mx};"));
             let dst_sample = d.global_pointer(t);
             w.line(format!(
-                "{dst_sample} const even_at = dst + (size_t)({first_row}) * cols + mx;"
+                "{dst_sample} const even_at = dst + (size_t)({first_row}) * row_pitch + mx;"
             ));
             w.line(format!("const size_t odd_rows = {odd_rows};"));
+
             w.line(format!("const int rows_left = rows - gy0, all_rows = rows_left >= {sy}, column_in = gx < cols;"));
             let scales = self.on_write;
             if let Some((low, high)) = scales {
@@ -326,9 +351,18 @@ impl Emitter<'_> {
                     |w| {
                         w.line(format!("const int z = {z};"));
                         w.line(format!(
-                            "{dst_sample} const at = even_at + (size_t)({}) * plane;",
+                            "{dst_sample} const at = even_at + (size_t)({}) * plane_pitch;",
                             mz(z_odd)
                         ));
+                        // Even rows of even planes: the low octant where the column is even, at
+                        // `low_base` of `low` with the same pitches (no more registers: they are
+                        // the kernel's limit).
+                        let low = mallat && !z_odd;
+                        if low {
+                            w.line(format!(
+                                "{dst_sample} const low_z = (gx & 1) ? at : low + low_base + (at - dst);"
+                            ));
+                        }
                         for j in 0..sy {
                             let value = match scales {
                                 Some((low, high)) => {
@@ -340,12 +374,13 @@ impl Emitter<'_> {
                                 }
                                 None => format!("{v}[{j}]"),
                             };
-                            let row = match j % 2 {
-                                0 => format!("(size_t){} * {row_step}", j / 2),
-                                _ => format!("odd_rows + (size_t){} * {row_step}", j / 2),
+                            let (at, row) = match j % 2 {
+                                0 if low => ("low_z", format!("(size_t){} * {row_step}", j / 2)),
+                                0 => ("at", format!("(size_t){} * {row_step}", j / 2)),
+                                _ => ("at", format!("odd_rows + (size_t){} * {row_step}", j / 2)),
                             };
                             w.line(format!(
-                                "if (all_rows || {j} < rows_left) at[{row}] = {value};"
+                                "if (all_rows || {j} < rows_left) {at}[{row}] = {value};"
                             ));
                         }
                     },
@@ -417,13 +452,20 @@ impl Emitter<'_> {
         });
     }
 
-    /// A volume kernel's signature: `src`, the buffers `then`, `(depth, rows, cols, segment)`;
-    /// groups of [`VOLUME_THREADS`], `groups` of them a multiprocessor.
-    pub(crate) fn volume_signature(&self, name: &str, then: &[Param], groups: usize) -> String {
+    /// A volume kernel's signature: `src`, the buffers `then`, `(depth, rows, cols, segment)`,
+    /// the `int`s `pitches`; groups of [`VOLUME_THREADS`], `groups` of them a multiprocessor.
+    pub(crate) fn volume_signature(
+        &self,
+        name: &str,
+        then: &[Param],
+        pitches: &[&'static str],
+        groups: usize,
+    ) -> String {
         let threads = VOLUME_THREADS;
         let params: Vec<Param> = std::iter::once(Param::Input("src", self.elem))
             .chain(then.iter().cloned())
             .chain(["depth", "rows", "cols", "segment"].map(Param::Int))
+            .chain(pitches.iter().map(|&p| Param::Int(p)))
             .collect();
         self.d
             .kernel_signature(name, &params, [threads, 1, 1], false)

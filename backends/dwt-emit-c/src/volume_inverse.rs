@@ -106,6 +106,7 @@ impl Emitter<'_> {
                 Param::Input("low", self.elem),
                 Param::Global("dst", self.elem),
             ],
+            &[],
             groups_per_multiprocessor(n),
         );
         self.kernel_block(w, sig, |w| {

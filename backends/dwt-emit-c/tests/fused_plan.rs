@@ -796,12 +796,16 @@ fn pair_local_volumes_lift_two_levels_a_launch_in_the_pyramid() {
     assert_eq!(passes(&plan(&m, &[d, h, w], 3).unwrap()), [One, One, One]);
 }
 
-/// A CUDA module of a program of two two-tap symmetric steps (LeGall 5/3, CDF 5/3) in 4-byte
-/// samples lifts a volume's first level forward in one launch, from the source to the data (so
-/// the source may not be the data), and the later levels as before; OpenCL, i16 or f64, other
-/// programs, a periodic boundary, images and the switch off take the two passes.
+/// A CUDA module of a program of one or two pairs of two-tap symmetric steps (LeGall 5/3, CDF
+/// 5/3, the integer Daubechies 9/7, CDF 9/7) in 4-byte samples lifts each level of a volume
+/// forward in one launch in the Mallat layout: level 0 from the source, each later one from
+/// the low octant the launch before left in the scratch (alternately at its origin and below
+/// level 1's band), the high octants into their places in the data, the last low octant too,
+/// all with the volume's pitches (so the source may not be the data); in the interleaved
+/// layout level 0 alone, the later levels as before. OpenCL, i16 or f64, other programs, a
+/// periodic boundary, images and the switch off take the two passes.
 #[test]
-fn cuda_volumes_of_two_tap_programs_lift_their_first_level_in_one_pass() {
+fn cuda_volumes_of_two_tap_programs_lift_each_level_in_one_pass() {
     use dwt_emit_c::{Axis, Pass, VOLUME_SEGMENT, VOLUME_THREADS};
     use Direction::Forward;
     use ElementType::{F32, F64, I16, I32};
@@ -819,25 +823,61 @@ fn cuda_volumes_of_two_tap_programs_lift_their_first_level_in_one_pass() {
         let m = cuda(by_name(name), Forward, elem, &volume);
         let kernel = &m.volume.as_ref().expect("the one-pass kernel").kernel;
         assert!(m.source().contains(kernel.as_str()));
-        let p = plan(&m, &[20, 30, 40], 2).unwrap();
+        let seg = VOLUME_SEGMENT as i32;
+        let p = plan(&m, &[20, 30, 40], 3).unwrap();
         assert!(p.is_fused());
+        assert_eq!(passes(&p), [Pass::Volume; 3], "{name}");
+        let l = launches(&p);
+        assert!(l.iter().all(|l| &l.kernel == kernel));
+        // The band's base, the low octant's, the volume's pitches (a row, a plane): band 1 at
+        // the scratch's origin, band 2 below its 15 rows.
+        assert_eq!(
+            l[0].buffers,
+            [Buffer::Source, Buffer::Data, Buffer::Scratch]
+        );
+        assert_eq!(l[0].ints, [20, 30, 40, seg, 0, 0, 40, 1200]);
+        assert_eq!((l[0].groups, l[0].block), ([1, 1, 1], [VOLUME_THREADS, 1]));
+        assert_eq!(
+            l[1].buffers,
+            [Buffer::Scratch, Buffer::Data, Buffer::Scratch]
+        );
+        assert_eq!(l[1].ints, [10, 15, 20, seg, 0, 15 * 40, 40, 1200]);
+        assert_eq!(l[2].buffers, [Buffer::Scratch, Buffer::Data, Buffer::Data]);
+        assert_eq!(l[2].ints, [5, 8, 10, seg, 15 * 40, 0, 40, 1200]);
+        assert!(p.reads_source && !p.source_may_be_data && !p.runs_in_place());
+        // Band 1's 10 planes.
+        assert_eq!(p.scratch, 10 * 30 * 40);
+        let p = plan(&m, &[20, 30, 40], 2).unwrap();
+        assert_eq!(passes(&p), [Pass::Volume; 2], "{name}");
+        assert_eq!(launches(&p)[1].buffers[2], Buffer::Data);
+        assert_eq!(p.scratch, 10 * 30 * 40);
+        // The interleaved layout: level 0 in one pass, the source to the data, the later
+        // levels by the tile kernel and the depth pass.
+        let interleaved = emit_module(
+            &Cuda,
+            by_name(name),
+            Forward,
+            elem,
+            Layout::Interleaved,
+            &volume,
+        )
+        .unwrap();
+        let p = plan(&interleaved, &[20, 30, 40], 2).unwrap();
         assert_eq!(
             passes(&p),
             [Pass::Volume, Pass::Fused, Pass::Window(Axis::Z)],
             "{name}"
         );
         let l = launches(&p);
-        assert_eq!(&l[0].kernel, kernel);
         assert_eq!(l[0].buffers, [Buffer::Source, Buffer::Data]);
-        assert_eq!(l[0].ints, [20, 30, 40, VOLUME_SEGMENT as i32]);
-        assert_eq!((l[0].groups, l[0].block), ([1, 1, 1], [VOLUME_THREADS, 1]));
-        // Level 1 reads the low octant level 0 left in the data, through the scratch, as before.
+        assert_eq!(l[0].ints, [20, 30, 40, seg]);
+        // Level 1 reads the low octant level 0 left in the data, through the scratch.
         assert_eq!(
             l[1].buffers,
             [Buffer::Data, Buffer::Scratch, Buffer::Scratch]
         );
         assert_eq!(l[2].buffers, [Buffer::Scratch, Buffer::Data]);
-        assert!(p.reads_source && !p.source_may_be_data && !p.runs_in_place());
+        assert!(!p.source_may_be_data);
         assert_eq!(p.scratch, 20 * 30 * 40);
         // In place, the plan without the kernel: the tile kernel and the depth pass per level,
         // the data lifted where it lies.
@@ -885,7 +925,7 @@ fn cuda_volumes_of_two_tap_programs_lift_their_first_level_in_one_pass() {
         .kernel;
     assert_eq!(
         passes(&plan(&opencl, &[20, 30, 40], 2).unwrap()),
-        [Pass::Volume, Pass::Fused, Pass::Window(Axis::Z)]
+        [Pass::Volume; 2]
     );
     assert!(!opencl.source().contains("__shfl") && opencl.source().contains(kernel.as_str()));
     let in_place = dwt_emit_c::plan_in_place(&opencl, &[20, 30, 40], 2)
