@@ -773,11 +773,17 @@ fn long_rows_take_row_segments_and_match_the_reference() {
 /// passes' columns of a tall image (2 slabs: 3000 rows in 23 segments of 132, Fidelity 18 of
 /// 168), the fused 3-D plan's depth pass of a deep volume of small planes (600 planes in 4
 /// segments, Fidelity 3), both layouts and directions, two levels, against the CPU reference.
+/// The fused plan without the one-pass volume kernel, which would lift LeGall 5/3's and CDF
+/// 9/7's forward with no depth pass.
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn column_segments_by_the_rule_match_the_reference() {
     let two_pass = CudaBackend::with_config(dwt_cuda::LaunchConfig::two_pass()).unwrap();
-    let fused = CudaBackend::new().expect("a CUDA device");
+    let fused = CudaBackend::with_config(dwt_cuda::LaunchConfig {
+        one_pass_volumes: Some(false),
+        ..Default::default()
+    })
+    .expect("a CUDA device");
     for w in [
         legall(),
         dwt_catalogue::by_name("Cdf97").expect("catalogue"),
@@ -933,8 +939,8 @@ fn host_run_of_a_macro_wavelet() {
 }
 
 /// A volume runs the fused kernel on its x-y planes and the depth pass per level, out of place
-/// and in place (out of place its finest level in one pass, and in the Mallat layout each level
-/// of the forward); `time_steps` times each of those steps and leaves the same result.
+/// and in place (its finest level in one pass out of place); `time_steps` times each of those
+/// steps and leaves the same result.
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn volumes_run_fused_and_time_steps_times_each_step() {
@@ -971,12 +977,10 @@ fn volumes_run_fused_and_time_steps_times_each_step() {
             );
             let mut timed = stream.alloc_zeros::<i32>(host.len()).unwrap();
             let steps = b.time_steps(&req, &src, &mut timed, 3).unwrap();
-            // The forward in the Mallat layout a level a launch (the one-pass volume kernel); in
-            // the interleaved layout its first level so, then per level the planes and z. The
-            // inverse per level z, then the planes, and its last level in one pass.
-            let forward_mallat = direction == Direction::Forward && layout == Layout::Mallat;
-            let count = if forward_mallat { 3 } else { 5 };
-            assert_eq!(steps.len(), count, "{steps:?}");
+            // The forward's first level in one pass (the one-pass volume kernel), then per level
+            // the planes and z (levels 1 and 2 too few groups for the kernel); the inverse per
+            // level z, then the planes, and its last level in one pass.
+            assert_eq!(steps.len(), 5, "{steps:?}");
             // The steps timed are the plan's, in its order.
             let plan = b.launch_plan(&req, dwt_ir::ElementType::I32).unwrap();
             let timed_steps: Vec<&Step> = steps.iter().map(|s| &s.step).collect();
@@ -985,9 +989,8 @@ fn volumes_run_fused_and_time_steps_times_each_step() {
                 Step::Launch(l) => l.pass,
                 Step::Copy(_) => panic!("a fused plan copies nothing"),
             };
-            let (first, last) = (pass(&plan.steps[0]), pass(&plan.steps[count - 1]));
+            let (first, last) = (pass(&plan.steps[0]), pass(&plan.steps[4]));
             let want = match direction {
-                _ if forward_mallat => (Pass::Volume, Pass::Volume),
                 Direction::Forward => (Pass::Volume, Pass::Window(Axis::Z)),
                 Direction::Inverse => (Pass::Window(Axis::Z), Pass::Volume),
             };
@@ -1569,6 +1572,9 @@ fn on_device_both_ways(b: &CudaBackend, req: &Request, host: &[i32], want: &[i32
 /// volumes of several segments of planes, tiles inside the rows (16-byte loads) and at their
 /// edges, bands short of a tile, sides shorter than the halo (reflected more than once), 1 to 3
 /// levels, both layouts; the integer programs also in place (the plan without the kernel).
+/// Asked for at every level (`one_pass_volumes: Some(true)`): by default a forward's levels
+/// past the first take the kernel only where their launch has 128 groups or more, as LeGall
+/// 5/3's 256^3 level 1 does (level 2 by the two passes), checked at the end.
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn one_pass_volumes_match_the_reference() {
@@ -1579,7 +1585,11 @@ fn one_pass_volumes_match_the_reference() {
             cpu::transform(w, Direction::Forward, host, shape, req.levels, req.layout).unwrap();
         }
     }
-    let b = CudaBackend::new().expect("a CUDA device");
+    let b = CudaBackend::with_config(dwt_cuda::LaunchConfig {
+        one_pass_volumes: Some(true),
+        ..Default::default()
+    })
+    .expect("a CUDA device");
     let shapes: [&[usize]; 8] = [
         &[37, 45, 70],
         &[36, 45, 70],
@@ -1666,4 +1676,43 @@ fn one_pass_volumes_match_the_reference() {
         }
     }
     assert!(runs[0] >= 130 && runs[1] >= 130, "{runs:?}");
+    // The default rule on a volume large enough for a coarser level's launch.
+    let b = CudaBackend::new().expect("a CUDA device");
+    let shape = [256usize, 256, 256];
+    let req = legall_forward(&shape, Layout::Mallat);
+    let plan = b.launch_plan(&req, dwt_ir::ElementType::I32).unwrap();
+    let passes: Vec<Pass> = (plan.steps.iter())
+        .map(|s| match s {
+            Step::Launch(l) => l.pass,
+            Step::Copy(_) => panic!("a fused plan copies nothing"),
+        })
+        .collect();
+    assert_eq!(
+        passes,
+        [
+            Pass::Volume,
+            Pass::Volume,
+            Pass::Fused,
+            Pass::Window(Axis::Z)
+        ]
+    );
+    let host: Vec<i32> = ramp(&shape);
+    let mut want = host.clone();
+    cpu::transform(
+        legall(),
+        Direction::Forward,
+        &mut want,
+        &shape,
+        3,
+        Layout::Mallat,
+    )
+    .unwrap();
+    let stream = b.stream();
+    let src = stream.clone_htod(&host).unwrap();
+    let mut dst = stream.alloc_zeros::<i32>(host.len()).unwrap();
+    b.run_on_device_into(&req, &src, &mut dst).unwrap();
+    assert!(
+        stream.clone_dtoh(&dst).unwrap() == want,
+        "LeGall53 256^3 by default"
+    );
 }

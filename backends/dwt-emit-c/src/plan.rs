@@ -1056,7 +1056,10 @@ fn fused_volume(
     let volume = module.volume.as_ref().filter(|_| one_pass);
     if module.direction == Direction::Forward {
         let (launches, compact) = match volume {
-            Some(v) => forward_volume_launches(v, layout, [depth, height, width], levels)?,
+            Some(v) => {
+                let every_level = module.config.one_pass_volumes == Some(true);
+                forward_volume_launches(v, layout, every_level, [depth, height, width], levels)?
+            }
             None => (Vec::new(), 0),
         };
         let first_level = launches.len() as u32;
@@ -1351,11 +1354,13 @@ fn volume_fits([depth, height, width]: [usize; 3]) -> bool {
 /// each launch reading its band and storing the high octants in their places in the data and
 /// the low octant in the scratch, where the next launch reads it, all with the volume's
 /// pitches: alternately at the scratch's origin and just below level 1's band (its rows), so
-/// that no launch writes where it reads. The last launch stores the low octant in the data,
-/// where the two passes take up any levels left.
+/// that no launch writes where it reads. A level past the first takes it where its launch has
+/// [`VOLUME_COARSE_GROUPS`] groups or more (or `every_level`); the last launch stores the low
+/// octant in the data, where the two passes take up the levels left.
 fn forward_volume_launches(
     volume: &VolumePass,
     layout: Layout,
+    every_level: bool,
     [depth, height, width]: [usize; 3],
     levels: u32,
 ) -> Result<(Vec<Launch>, usize), String> {
@@ -1363,13 +1368,14 @@ fn forward_volume_launches(
     let [tx, ty] = volume.tile;
     let launch = |level: u32, buffers: Vec<Buffer>, pitches: &[usize]| {
         let [d, h, w] = shape(level);
+        let (segment, _) = volume_segment(volume, [d, h, w], VOLUME_FORWARD_GROUPS);
         Ok::<_, String>(Launch {
             kernel: volume.kernel.clone(),
             pass: Pass::Volume,
-            groups: [w.div_ceil(tx), h.div_ceil(ty), d.div_ceil(VOLUME_SEGMENT)],
+            groups: [w.div_ceil(tx), h.div_ceil(ty), d.div_ceil(segment)],
             block: [VOLUME_THREADS, 1],
             buffers,
-            ints: [d, h, w, VOLUME_SEGMENT]
+            ints: [d, h, w, segment]
                 .iter()
                 .chain(pitches)
                 .map(|&n| int(n))
@@ -1383,7 +1389,12 @@ fn forward_volume_launches(
         let first = launch(0, vec![Buffer::Source, Buffer::Data], &[])?;
         return Ok((vec![first], 0));
     }
-    let lifted = (0..levels).take_while(|&l| volume_fits(shape(l))).count() as u32;
+    let lifted = (0..levels)
+        .take_while(|&l| {
+            let groups = volume_segment(volume, shape(l), VOLUME_FORWARD_GROUPS).1;
+            volume_fits(shape(l)) && (l == 0 || every_level || groups >= VOLUME_COARSE_GROUPS)
+        })
+        .count() as u32;
     // Band `level` (read by launch `level`), or the low octant the last launch leaves: (buffer,
     // base). Bands 1, 3, ... at the scratch's origin, 2, 4, ... below band 1's rows.
     let place = |level: u32| match level {
@@ -1407,6 +1418,37 @@ fn forward_volume_launches(
     Ok((launches, scratch))
 }
 
+/// The groups a one-pass forward launch's planes are split towards ([`volume_segment`]). On an
+/// H200 (BENCHMARKS.md) a 256^3 band took 0.062 ms at 32 planes a group (256 groups), 0.066 at
+/// 16 and 0.065 at 8 (LeGall 5/3; CDF 9/7 0.074, 0.085, 0.102); a 128^3 band 0.043 ms at 32
+/// planes (32 groups) and 0.016 at 8 (CDF 9/7 0.052 and 0.022).
+const VOLUME_FORWARD_GROUPS: usize = 256;
+/// The same for the inverse's launch: at 256^3, 16 planes a group (640 groups) took 0.93 (LeGall
+/// 5/3) and 0.96 (CDF 9/7) of three levels' time at 32 (320 groups).
+const VOLUME_INVERSE_GROUPS: usize = 512;
+/// The fewest planes a group of a one-pass volume launch lifts: the margin of planes either
+/// side (two a pair of steps) is loaded and lifted again by each group.
+const VOLUME_MIN_SEGMENT: usize = 8;
+/// The fewest groups with which a forward level past the first takes the one-pass kernel rather
+/// than the two passes: a 128^3 band (128 groups of 8 planes) took 0.016 ms against the two
+/// passes' 0.022 (LeGall 5/3; CDF 9/7 0.022 against 0.025), a 64^3 band (16 groups) is one
+/// group's chain of planes, where the two passes took 0.010-0.012 ms against 0.043 at 32 groups.
+const VOLUME_COARSE_GROUPS: usize = 128;
+
+/// Planes per group of a one-pass volume launch over a band of `[d, h, w]` samples, and its
+/// groups: [`VOLUME_SEGMENT`], halved (down to [`VOLUME_MIN_SEGMENT`]) while the launch has
+/// fewer groups than `towards`. A small band's launch otherwise lasts one group's chain of
+/// planes.
+fn volume_segment(volume: &VolumePass, [d, h, w]: [usize; 3], towards: usize) -> (usize, usize) {
+    let [tx, ty] = volume.tile;
+    let tiles = w.div_ceil(tx) * h.div_ceil(ty);
+    let mut segment = VOLUME_SEGMENT;
+    while segment > VOLUME_MIN_SEGMENT && tiles * d.div_ceil(segment) < towards {
+        segment /= 2;
+    }
+    (segment, tiles * d.div_ceil(segment))
+}
+
 /// The one-pass inverse kernel's launch over a whole volume (level 0) of a transform of
 /// `levels`, or `None` where it does not take it ([`volume_fits`]). It reads the source and
 /// the low octant, from the scratch where the coarser levels left it or the source itself,
@@ -1424,17 +1466,18 @@ fn inverse_volume_launch(
         1 => vec![Buffer::Source, Buffer::Source, Buffer::Data],
         _ => vec![Buffer::Source, Buffer::Scratch, Buffer::Data],
     };
+    let (segment, _) = volume_segment(volume, [depth, height, width], VOLUME_INVERSE_GROUPS);
     Ok(Some(Launch {
         kernel: volume.kernel.clone(),
         pass: Pass::Volume,
         groups: [
             width.div_ceil(tx),
             height.div_ceil(ty),
-            depth.div_ceil(VOLUME_SEGMENT),
+            depth.div_ceil(segment),
         ],
         block: [VOLUME_THREADS, 1],
         buffers,
-        ints: vec![int(depth)?, int(height)?, int(width)?, int(VOLUME_SEGMENT)?],
+        ints: vec![int(depth)?, int(height)?, int(width)?, int(segment)?],
     }))
 }
 

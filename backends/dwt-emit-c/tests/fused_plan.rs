@@ -798,11 +798,12 @@ fn pair_local_volumes_lift_two_levels_a_launch_in_the_pyramid() {
 
 /// A CUDA module of a program of one or two pairs of two-tap symmetric steps (LeGall 5/3, CDF
 /// 5/3, the integer Daubechies 9/7, CDF 9/7) in 4-byte samples lifts each level of a volume
-/// forward in one launch in the Mallat layout: level 0 from the source, each later one from
-/// the low octant the launch before left in the scratch (alternately at its origin and below
-/// level 1's band), the high octants into their places in the data, the last low octant too,
-/// all with the volume's pitches (so the source may not be the data); in the interleaved
-/// layout level 0 alone, the later levels as before. OpenCL, i16 or f64, other programs, a
+/// forward in one launch in the Mallat layout: level 0 from the source, each later one whose
+/// launch has 128 groups or more (every one where asked for) from the low octant the launch
+/// before left in the scratch (alternately at its origin and below level 1's band), the high
+/// octants into their places in the data, the last low octant too, all with the volume's
+/// pitches (so the source may not be the data), the planes split among groups of 32, 16 or 8
+/// towards 256 groups; in the interleaved layout level 0 alone; the later levels as before. OpenCL, i16 or f64, other programs, a
 /// periodic boundary, images and the switch off take the two passes.
 #[test]
 fn cuda_volumes_of_two_tap_programs_lift_each_level_in_one_pass() {
@@ -824,32 +825,80 @@ fn cuda_volumes_of_two_tap_programs_lift_each_level_in_one_pass() {
         let kernel = &m.volume.as_ref().expect("the one-pass kernel").kernel;
         assert!(m.source().contains(kernel.as_str()));
         let seg = VOLUME_SEGMENT as i32;
-        let p = plan(&m, &[20, 30, 40], 3).unwrap();
+        // 512^3, three levels: a launch a level. Groups of 64x32 tiles and 32 planes but at level
+        // 2 (128^3, 2x4 tiles), whose planes go 8 to a group for 128 groups. The band's base, the
+        // low octant's, the volume's pitches (a row, a plane): band 1 at the scratch's origin,
+        // band 2 below its 256 rows.
+        let (row, plane) = (512, 512 * 512);
+        let p = plan(&m, &[512, 512, 512], 3).unwrap();
         assert!(p.is_fused());
         assert_eq!(passes(&p), [Pass::Volume; 3], "{name}");
         let l = launches(&p);
         assert!(l.iter().all(|l| &l.kernel == kernel));
-        // The band's base, the low octant's, the volume's pitches (a row, a plane): band 1 at
-        // the scratch's origin, band 2 below its 15 rows.
         assert_eq!(
             l[0].buffers,
             [Buffer::Source, Buffer::Data, Buffer::Scratch]
         );
-        assert_eq!(l[0].ints, [20, 30, 40, seg, 0, 0, 40, 1200]);
-        assert_eq!((l[0].groups, l[0].block), ([1, 1, 1], [VOLUME_THREADS, 1]));
+        assert_eq!(l[0].ints, [512, 512, 512, seg, 0, 0, row, plane]);
+        assert_eq!(
+            (l[0].groups, l[0].block),
+            ([8, 16, 16], [VOLUME_THREADS, 1])
+        );
         assert_eq!(
             l[1].buffers,
             [Buffer::Scratch, Buffer::Data, Buffer::Scratch]
         );
-        assert_eq!(l[1].ints, [10, 15, 20, seg, 0, 15 * 40, 40, 1200]);
+        assert_eq!(l[1].ints, [256, 256, 256, seg, 0, 256 * row, row, plane]);
+        assert_eq!(l[1].groups, [4, 8, 8]);
         assert_eq!(l[2].buffers, [Buffer::Scratch, Buffer::Data, Buffer::Data]);
-        assert_eq!(l[2].ints, [5, 8, 10, seg, 15 * 40, 0, 40, 1200]);
+        assert_eq!(l[2].ints, [128, 128, 128, 8, 256 * row, 0, row, plane]);
+        assert_eq!(l[2].groups, [2, 4, 16]);
         assert!(p.reads_source && !p.source_may_be_data && !p.runs_in_place());
-        // Band 1's 10 planes.
-        assert_eq!(p.scratch, 10 * 30 * 40);
-        let p = plan(&m, &[20, 30, 40], 2).unwrap();
-        assert_eq!(passes(&p), [Pass::Volume; 2], "{name}");
-        assert_eq!(launches(&p)[1].buffers[2], Buffer::Data);
+        // Band 1's 256 planes.
+        assert_eq!(p.scratch, 256 * 512 * 512);
+        // 256^3: level 2 (64^3, 16 groups of 8 planes) by the two passes, from the low octant
+        // level 1's launch left in the data.
+        let p = plan(&m, &[256, 256, 256], 3).unwrap();
+        assert_eq!(
+            passes(&p),
+            [
+                Pass::Volume,
+                Pass::Volume,
+                Pass::Fused,
+                Pass::Window(Axis::Z)
+            ],
+            "{name}"
+        );
+        let l = launches(&p);
+        assert_eq!(l[1].buffers, [Buffer::Scratch, Buffer::Data, Buffer::Data]);
+        assert_eq!(l[1].ints, [128, 128, 128, 8, 0, 0, 256, 256 * 256]);
+        assert_eq!(l[2].buffers[0], Buffer::Data);
+        assert_eq!(p.scratch, 256 * 256 * 256);
+        // A small volume: level 0 in one pass (8 planes a group), the later levels by the two
+        // passes; asked for everywhere (`Some(true)`), a launch a level.
+        let p = plan(&m, &[20, 30, 40], 3).unwrap();
+        assert_eq!(passes(&p)[..2], [Pass::Volume, Pass::Fused], "{name}");
+        assert_eq!(launches(&p)[0].ints, [20, 30, 40, 8, 0, 0, 40, 1200]);
+        assert_eq!(launches(&p)[0].groups, [1, 1, 3]);
+        let every = LaunchConfig {
+            one_pass_volumes: Some(true),
+            ..volume
+        };
+        let p = plan(
+            &cuda(by_name(name), Forward, elem, &every),
+            &[20, 30, 40],
+            3,
+        )
+        .unwrap();
+        assert_eq!(passes(&p), [Pass::Volume; 3], "{name}");
+        let l = launches(&p);
+        assert_eq!(l[0].ints, [20, 30, 40, 8, 0, 0, 40, 1200]);
+        assert_eq!(l[1].ints, [10, 15, 20, 8, 0, 15 * 40, 40, 1200]);
+        assert_eq!(l[2].ints, [5, 8, 10, 8, 15 * 40, 0, 40, 1200]);
+        assert_eq!(
+            l.iter().map(|l| l.buffers[2]).collect::<Vec<_>>(),
+            [Buffer::Scratch, Buffer::Scratch, Buffer::Data]
+        );
         assert_eq!(p.scratch, 10 * 30 * 40);
         // The interleaved layout: level 0 in one pass, the source to the data, the later
         // levels by the tile kernel and the depth pass.
@@ -870,7 +919,7 @@ fn cuda_volumes_of_two_tap_programs_lift_each_level_in_one_pass() {
         );
         let l = launches(&p);
         assert_eq!(l[0].buffers, [Buffer::Source, Buffer::Data]);
-        assert_eq!(l[0].ints, [20, 30, 40, seg]);
+        assert_eq!(l[0].ints, [20, 30, 40, 8]);
         // Level 1 reads the low octant level 0 left in the data, through the scratch.
         assert_eq!(
             l[1].buffers,
@@ -890,7 +939,7 @@ fn cuda_volumes_of_two_tap_programs_lift_each_level_in_one_pass() {
             [Pass::Fused, Pass::Window(Axis::Z)].repeat(2),
             "{name}"
         );
-        // One level: one launch, no scratch; groups of 64x32 tiles and 32 planes.
+        // One level: one launch, no scratch.
         let p = plan(&m, &[512, 512, 512], 1).unwrap();
         assert_eq!(passes(&p), [Pass::Volume]);
         assert_eq!(launches(&p)[0].groups, [8, 16, 16]);
@@ -1016,14 +1065,19 @@ fn cuda_volume_inverses_of_two_tap_programs_lift_their_last_level_in_one_pass() 
         let m = cuda(name, elem, &volume);
         let kernel = &m.volume.as_ref().expect("the one-pass kernel").kernel;
         assert!(m.source().contains(kernel.as_str()), "{name}");
-        // One level: one launch, the low octant in the source, no scratch.
+        // One level: one launch, the low octant in the source, no scratch; 3 tiles of 56x32,
+        // the planes 8 to a group (towards 512 groups).
         let p = plan(&m, &[20, 30, 120], 1).unwrap();
         assert_eq!(passes(&p), [Pass::Volume], "{name}");
         let l = launches(&p);
         assert_eq!(&l[0].kernel, kernel);
         assert_eq!(l[0].buffers, [Source, Source, Data]);
-        assert_eq!(l[0].ints, [20, 30, 120, VOLUME_SEGMENT as i32]);
-        assert_eq!((l[0].groups, l[0].block), ([3, 1, 1], [VOLUME_THREADS, 1]));
+        assert_eq!(l[0].ints, [20, 30, 120, 8]);
+        assert_eq!((l[0].groups, l[0].block), ([3, 1, 3], [VOLUME_THREADS, 1]));
+        // 256^3: 16 planes a group (640 groups); 512^3: 32 (2560).
+        let ints = |n: usize| launches(&plan(&m, &[n, n, n], 1).unwrap())[0].ints.clone();
+        assert_eq!(ints(256), [256, 256, 256, 16]);
+        assert_eq!(ints(512), [512, 512, 512, VOLUME_SEGMENT as i32]);
         assert_eq!(p.scratch, 0);
         assert!(p.reads_source && !p.source_may_be_data && !p.runs_in_place());
         // Three levels: the coarser two by the depth pass (the source and the lows to the
