@@ -1565,16 +1565,17 @@ fn on_device_both_ways(b: &CudaBackend, req: &Request, host: &[i32], want: &[i32
     );
 }
 
-/// The one-pass volume kernels (a 3-D forward's levels, in the interleaved layout its first
-/// only, an inverse's last, the depth lifting in registers) against the CPU reference, the integer programs exactly: one pair of
+/// The one-pass volume kernels (a 3-D transform's levels, in the interleaved layout its finest
+/// only, the depth lifting in registers) against the CPU reference, the integer programs
+/// exactly: one pair of
 /// steps (LeGall 5/3 in i32, CDF 5/3 in f32) and two (the integer Daubechies 9/7 in i32, CDF
 /// 9/7 in f32), both ways (the inverse of the forward's coefficients). Odd and even sides,
 /// volumes of several segments of planes, tiles inside the rows (16-byte loads) and at their
 /// edges, bands short of a tile, sides shorter than the halo (reflected more than once), 1 to 3
 /// levels, both layouts; the integer programs also in place (the plan without the kernel).
-/// Asked for at every level (`one_pass_volumes: Some(true)`): by default a forward's levels
-/// past the first take the kernel only where their launch has 128 groups or more, as LeGall
-/// 5/3's 256^3 level 1 does (level 2 by the two passes), checked at the end.
+/// Asked for at every level (`one_pass_volumes: Some(true)`): by default the levels past the
+/// first take the kernel only where their launch has 128 groups or more, as LeGall 5/3's 256^3
+/// level 1 does (level 2 by the two passes), checked at the end both ways.
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
 fn one_pass_volumes_match_the_reference() {
@@ -1627,12 +1628,12 @@ fn one_pass_volumes_match_the_reference() {
                                 Direction::Forward => plan.steps.first(),
                                 Direction::Inverse => plan.steps.last(),
                             };
-                            // The forward in the Mallat layout: a launch a level.
+                            // In the Mallat layout: a launch a level.
                             let one_pass = (plan.steps.iter())
                                 .filter(|s| matches!(s, Step::Launch(l) if l.pass == Pass::Volume))
                                 .count();
                             let want = match (direction, layout) {
-                                (Direction::Forward, Layout::Mallat) => levels as usize,
+                                (_, Layout::Mallat) => levels as usize,
                                 _ => 1,
                             };
                             matches!(at, Some(Step::Launch(l)) if l.pass == Pass::Volume)
@@ -1676,43 +1677,46 @@ fn one_pass_volumes_match_the_reference() {
         }
     }
     assert!(runs[0] >= 130 && runs[1] >= 130, "{runs:?}");
-    // The default rule on a volume large enough for a coarser level's launch.
+    // The default rule on a volume large enough for a coarser level's launch, both ways: the
+    // inverse of the forward's coefficients gives the ramp back.
     let b = CudaBackend::new().expect("a CUDA device");
     let shape = [256usize, 256, 256];
-    let req = legall_forward(&shape, Layout::Mallat);
-    let plan = b.launch_plan(&req, dwt_ir::ElementType::I32).unwrap();
-    let passes: Vec<Pass> = (plan.steps.iter())
-        .map(|s| match s {
-            Step::Launch(l) => l.pass,
-            Step::Copy(_) => panic!("a fused plan copies nothing"),
-        })
-        .collect();
-    assert_eq!(
-        passes,
-        [
-            Pass::Volume,
-            Pass::Volume,
-            Pass::Fused,
-            Pass::Window(Axis::Z)
-        ]
-    );
     let host: Vec<i32> = ramp(&shape);
-    let mut want = host.clone();
+    let mut coefficients = host.clone();
     cpu::transform(
         legall(),
         Direction::Forward,
-        &mut want,
+        &mut coefficients,
         &shape,
         3,
         Layout::Mallat,
     )
     .unwrap();
     let stream = b.stream();
-    let src = stream.clone_htod(&host).unwrap();
-    let mut dst = stream.alloc_zeros::<i32>(host.len()).unwrap();
-    b.run_on_device_into(&req, &src, &mut dst).unwrap();
-    assert!(
-        stream.clone_dtoh(&dst).unwrap() == want,
-        "LeGall53 256^3 by default"
-    );
+    for direction in [Direction::Forward, Direction::Inverse] {
+        let req = Request {
+            direction,
+            ..legall_forward(&shape, Layout::Mallat)
+        };
+        let plan = b.launch_plan(&req, dwt_ir::ElementType::I32).unwrap();
+        let passes: Vec<Pass> = (plan.steps.iter())
+            .map(|s| match s {
+                Step::Launch(l) => l.pass,
+                Step::Copy(_) => panic!("a fused plan copies nothing"),
+            })
+            .collect();
+        let (z, fused) = (Pass::Window(Axis::Z), Pass::Fused);
+        let (input, want, passes_want) = match direction {
+            Direction::Forward => (&host, &coefficients, [Pass::Volume, Pass::Volume, fused, z]),
+            Direction::Inverse => (&coefficients, &host, [z, fused, Pass::Volume, Pass::Volume]),
+        };
+        assert_eq!(passes, passes_want, "{direction:?}");
+        let src = stream.clone_htod(input).unwrap();
+        let mut dst = stream.alloc_zeros::<i32>(host.len()).unwrap();
+        b.run_on_device_into(&req, &src, &mut dst).unwrap();
+        assert!(
+            &stream.clone_dtoh(&dst).unwrap() == want,
+            "LeGall53 256^3 {direction:?} by default"
+        );
+    }
 }

@@ -1094,44 +1094,48 @@ fn fused_volume(
             source_may_be_data: first_level == 0,
         }));
     }
-    let one_pass = volume
-        .map(|v| inverse_volume_launch(v, [depth, height, width], levels))
-        .transpose()?
-        .flatten();
+    let (launches, lifted, compact) = match volume {
+        Some(v) => {
+            let every_level = module.config.one_pass_volumes == Some(true);
+            inverse_volume_launches(v, layout, every_level, [depth, height, width], levels)?
+        }
+        None => (Vec::new(), 0, 0),
+    };
+    let one_pass = lifted > 0;
     // A level's band is its low octant, which the coarser level wrote to the data, and seven
     // high octants still in the source: the depth pass reads each from where it is, so the
     // source is never copied. The data's high octants are never written before the level 0
     // tiles write the whole volume, so the source may be the data.
-    // With the one-pass kernel for level 0, which reads the source and writes the data, the
-    // coarser levels pass through the two buffers the other way about: each depth pass
-    // writes the data, each level's tiles the scratch, where the next level (and the
-    // one-pass kernel) finds its low octant.
+    // With the one-pass kernel for the finer levels, the last of which reads the source as it
+    // writes the data, the coarser levels pass through the two buffers the other way about:
+    // each depth pass writes the data, each level's tiles the scratch, where the next level
+    // finds its low octant, the last of them where the kernel's first launch reads it.
     let (lows, mid, out) = match one_pass {
-        Some(_) => (Buffer::Scratch, Buffer::Data, Buffer::Scratch),
-        None => (Buffer::Data, Buffer::Scratch, Buffer::Data),
+        true => (Buffer::Scratch, Buffer::Data, Buffer::Scratch),
+        false => (Buffer::Data, Buffer::Scratch, Buffer::Data),
     };
-    let last_two_pass = u32::from(one_pass.is_some());
-    for level in (last_two_pass..levels).rev() {
+    for level in (lifted..levels).rev() {
         // The coarsest level's low octant is in the source.
         let level_lows = (level + 1 < levels).then_some(lows);
         steps.push(lift_depth(level, Buffer::Source, level_lows, mid)?);
-        steps.push(lift_planes(level, natural(out, level), mid)?);
+        let mut nat = natural(out, level);
+        if one_pass && level == lifted && layout == Layout::Mallat {
+            nat.base = band_place([height, width], level);
+        }
+        steps.push(lift_planes(level, nat, mid)?);
     }
-    if let Some(launch) = &one_pass {
-        steps.push(Step::Launch(launch.clone()));
-    }
+    steps.extend(launches.into_iter().map(Step::Launch));
     Ok(Some(LaunchPlan {
         steps,
-        // The one-pass level writes the data: a single level needs no scratch.
-        scratch: match one_pass.is_some() && levels == 1 {
-            true => 0,
-            false => depth * height * width,
+        scratch: match (one_pass, lifted == levels) {
+            (true, true) => compact,
+            _ => depth * height * width,
         },
         reads_source: true,
         fused: true,
         // Each depth pass reads the source's samples that no step writes until level 0's
         // tiles, the last step (the one-pass kernel reads the source as it writes the data).
-        source_may_be_data: one_pass.is_none(),
+        source_may_be_data: !one_pass,
     }))
 }
 
@@ -1400,8 +1404,7 @@ fn forward_volume_launches(
     let place = |level: u32| match level {
         0 => (Buffer::Source, 0),
         l if l == lifted => (Buffer::Data, 0),
-        l if l % 2 == 1 => (Buffer::Scratch, 0),
-        _ => (Buffer::Scratch, shape(1)[1] * width),
+        l => (Buffer::Scratch, band_place([height, width], l)),
     };
     let launches = (0..lifted)
         .map(|level| {
@@ -1449,36 +1452,84 @@ fn volume_segment(volume: &VolumePass, [d, h, w]: [usize; 3], towards: usize) ->
     (segment, tiles * d.div_ceil(segment))
 }
 
-/// The one-pass inverse kernel's launch over a whole volume (level 0) of a transform of
-/// `levels`, or `None` where it does not take it ([`volume_fits`]). It reads the source and
-/// the low octant, from the scratch where the coarser levels left it or the source itself,
-/// and writes the data.
-fn inverse_volume_launch(
+/// The one-pass inverse kernel's launches of a volume's levels, coarsest first, the number of
+/// levels they lift (from level 0) and the scratch they need (samples). The interleaved
+/// layout: level 0 alone. The Mallat layout: level 0 and each level past it whose band the
+/// kernel lifts with [`VOLUME_COARSE_GROUPS`] groups or more (or `every_level`), each launch
+/// reading the band's high octants from the source and its low octant from where the coarser
+/// level left it (the coarsest in the source), writing the band to the scratch, alternately at
+/// its origin and below level 1's rows ([`band_place`]), level 0's to the data; the two passes
+/// lift the levels left before them and leave their last band where the kernel reads it.
+fn inverse_volume_launches(
     volume: &VolumePass,
+    layout: Layout,
+    every_level: bool,
     [depth, height, width]: [usize; 3],
     levels: u32,
-) -> Result<Option<Launch>, String> {
-    if !volume_fits([depth, height, width]) {
-        return Ok(None);
-    }
+) -> Result<(Vec<Launch>, u32, usize), String> {
+    let shape = |level: u32| [depth, height, width].map(|n| band_shape(n, level));
     let [tx, ty] = volume.tile;
-    let buffers = match levels {
-        1 => vec![Buffer::Source, Buffer::Source, Buffer::Data],
-        _ => vec![Buffer::Source, Buffer::Scratch, Buffer::Data],
+    let launch = |level: u32, buffers: Vec<Buffer>, pitches: &[usize]| {
+        let [d, h, w] = shape(level);
+        let (segment, _) = volume_segment(volume, [d, h, w], VOLUME_INVERSE_GROUPS);
+        Ok::<_, String>(Launch {
+            kernel: volume.kernel.clone(),
+            pass: Pass::Volume,
+            groups: [w.div_ceil(tx), h.div_ceil(ty), d.div_ceil(segment)],
+            block: [VOLUME_THREADS, 1],
+            buffers,
+            ints: [d, h, w, segment]
+                .iter()
+                .chain(pitches)
+                .map(|&n| int(n))
+                .collect::<Result<_, _>>()?,
+        })
     };
-    let (segment, _) = volume_segment(volume, [depth, height, width], VOLUME_INVERSE_GROUPS);
-    Ok(Some(Launch {
-        kernel: volume.kernel.clone(),
-        pass: Pass::Volume,
-        groups: [
-            width.div_ceil(tx),
-            height.div_ceil(ty),
-            depth.div_ceil(segment),
-        ],
-        block: [VOLUME_THREADS, 1],
-        buffers,
-        ints: vec![int(depth)?, int(height)?, int(width)?, int(segment)?],
-    }))
+    if levels == 0 || !volume_fits(shape(0)) {
+        return Ok((Vec::new(), 0, 0));
+    }
+    let lows = |level: u32| match level + 1 == levels {
+        true => Buffer::Source,
+        false => Buffer::Scratch,
+    };
+    if layout == Layout::Interleaved {
+        let only = launch(0, vec![Buffer::Source, lows(0), Buffer::Data], &[])?;
+        return Ok((vec![only], 1, 0));
+    }
+    let lifted = (0..levels)
+        .take_while(|&l| {
+            let groups = volume_segment(volume, shape(l), VOLUME_INVERSE_GROUPS).1;
+            volume_fits(shape(l)) && (l == 0 || every_level || groups >= VOLUME_COARSE_GROUPS)
+        })
+        .count() as u32;
+    let place = |level: u32| match level {
+        0 => (Buffer::Data, 0),
+        l if l == levels => (Buffer::Source, 0),
+        l => (Buffer::Scratch, band_place([height, width], l)),
+    };
+    let launches = (0..lifted)
+        .rev()
+        .map(|level| {
+            let (low, band) = (place(level + 1), place(level));
+            let ints = [low.1, band.1, width, height * width];
+            launch(level, vec![Buffer::Source, low.0, band.0], &ints)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let scratch = match lifted {
+        1 => 0,
+        _ => shape(1)[0] * height * width,
+    };
+    Ok((launches, lifted, scratch))
+}
+
+/// Where band `level` (1 or more) of a volume's one-pass launches lies in the scratch, with the
+/// volume's pitches: bands 1, 3, ... at its origin, 2, 4, ... below band 1's rows, so that a
+/// launch never writes the band it reads.
+fn band_place([height, width]: [usize; 2], level: u32) -> usize {
+    match level % 2 {
+        1 => 0,
+        _ => band_shape(height, 1) * width,
+    }
 }
 
 /// CUDA's grid limit along y and z: the most planes one launch of the fused kernel takes, and

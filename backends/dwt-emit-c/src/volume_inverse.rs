@@ -1,4 +1,5 @@
-//! The one-pass volume kernel's inverse: the finest level of a 3-D inverse in one launch, the
+//! The one-pass volume kernel's inverse: a level of a 3-D inverse in one launch (each level in
+//! the Mallat layout, the finest in the interleaved one), the
 //! depth lifting in registers, for programs of one or two pairs of two-tap symmetric steps (an
 //! update from `odd[-1]`, `odd[0]`, then a predict from `even[0]`, `even[1]`: LeGall 5/3, CDF
 //! 5/3, the integer Daubechies 9/7, CDF 9/7), with a scale before them or none, in 4-byte
@@ -47,11 +48,14 @@ fn groups_per_multiprocessor(pairs: usize) -> usize {
 
 impl Emitter<'_> {
     /// The inverse one-pass volume kernel `name` (see the module doc) for the steps `pairs`
-    /// (each an update, then a predict): `(src, low, dst, depth, rows, cols, segment)`, the
-    /// level's subbands in `src` but the low octant, which is in `low` at the same places (in
-    /// the source itself where the transform has one level), the volume contiguous (`cols`
-    /// samples a row, `rows * cols` a plane), `dst` another buffer; groups `[cols / 56, rows /
-    /// 32, depth / segment]` (rounded up) of [`VOLUME_THREADS`].
+    /// (each an update, then a predict), a band of `depth` x `rows` x `cols` samples: `(src,
+    /// low, dst, depth, rows, cols, segment)`, then in the Mallat layout `(low_base, dst_base,
+    /// row_pitch, plane_pitch)`. The band's subbands are in `src` but the low octant, which is
+    /// at `low_base` of `low` (the source itself where the transform has one level) in its
+    /// place relative to that base; the band is written at `dst_base` of `dst`, another buffer
+    /// or place; all with the pitches given (samples a row and a plane). In the interleaved
+    /// layout, the first level only, the volume contiguous. Groups `[cols / 56, rows / 32,
+    /// depth / segment]` (rounded up) of [`VOLUME_THREADS`].
     pub(crate) fn volume_inverse(&self, w: &mut Writer, name: &str, pairs: &[[&Step; 2]]) {
         let d = self.d;
         let t = d.storage_type(self.elem);
@@ -83,7 +87,7 @@ impl Emitter<'_> {
             self.two_tap_lift(w, step, target, before, after)
         };
         w.comment(format!(
-            "One-pass volume kernel, inverse: the finest level of a 3-D inverse, a group per {tx}x{ty} x-y tile"
+            "One-pass volume kernel, inverse: a level of a 3-D inverse, a group per {tx}x{ty} x-y tile"
         ));
         w.comment(format!(
             "and `segment` planes ({} of margin before, {} after). Per plane the tile's {lx} columns ({ex} of halo",
@@ -100,13 +104,18 @@ impl Emitter<'_> {
             "along z in registers, then the planes the depth steps finish along y, and half a warp lifts",
         );
         w.comment("each of their rows along x, four samples a work-item, and stores it.");
+        let mallat = self.layout == Layout::Mallat;
+        let pitches: &[&str] = match mallat {
+            true => &["low_base", "dst_base", "row_pitch", "plane_pitch"],
+            false => &[],
+        };
         let sig = self.volume_signature(
             name,
             &[
                 Param::Input("low", self.elem),
                 Param::Global("dst", self.elem),
             ],
-            &[],
+            pitches,
             groups_per_multiprocessor(n),
         );
         self.kernel_block(w, sig, |w| {
@@ -125,7 +134,11 @@ impl Emitter<'_> {
                 2 * n,
                 2 * n
             ));
-            w.line("const size_t plane = (size_t)rows * cols;");
+            if !mallat {
+                w.comment("The volume contiguous.");
+                w.line("const int row_pitch = cols;");
+                w.line("const size_t plane_pitch = (size_t)rows * cols;");
+            }
             w.comment(format!(
                 "Each work-item's loads, the same places in every plane: rows warp, warp + {warps}, ... and"
             ));
@@ -148,7 +161,7 @@ impl Emitter<'_> {
             ));
             w.line("#pragma unroll");
             w.line(format!(
-                "for (int q = 0; q < {rowq}; ++q) gyo[q] = {} * cols;",
+                "for (int q = 0; q < {rowq}; ++q) gyo[q] = {} * row_pitch;",
                 split(
                     &format!("volume_reflect(y0 - {ey} + warp + {warps} * q, rows)"),
                     "rows"
@@ -161,11 +174,12 @@ impl Emitter<'_> {
             let emit_load = |w: &mut Writer, p: &str, b: &str| {
                 w.line(format!("const int lb = {b}, pz = volume_reflect({p}, depth);"));
                 w.line(format!(
-                    "const size_t zo = (size_t){} * plane;",
+                    "const size_t zo = (size_t){} * plane_pitch;",
                     split("pz", "depth")
                 ));
+                let low = if mallat { "low + low_base" } else { "low" };
                 w.line(format!(
-                    "{src_plane} const from = ((pz & 1) == 0 && low_lane ? low : src) + zo;"
+                    "{src_plane} const from = ((pz & 1) == 0 && low_lane ? {low} : src) + zo;"
                 ));
                 w.line("#pragma unroll");
                 w.block(format!("for (int qy = 0; qy < {rowq}; ++qy)"), |w| {
@@ -198,7 +212,10 @@ impl Emitter<'_> {
             w.line(format!(
                 "const int ox = x0 - {ex} + 4 * q, lane_out = q >= 1 && q <= 14 && ox < cols;"
             ));
-            w.line("const int whole = (cols & 3) == 0 && ((size_t)dst & 15) == 0 && ox + 3 < cols;");
+            w.line(match mallat {
+                true => "const int whole = ((dst_base | row_pitch | plane_pitch) & 3) == 0 && ((size_t)(dst + dst_base) & 15) == 0 && ox + 3 < cols;",
+                false => "const int whole = (cols & 3) == 0 && ((size_t)dst & 15) == 0 && ox + 3 < cols;",
+            });
             volume_prologue(w, &emit_load);
             let uniform_barriers = d.barriers_in_uniform_branches();
             // Plane p (of parity k, in tile buffer b): its column segment into the depth
@@ -358,8 +375,12 @@ impl Emitter<'_> {
                             }
                         }
                         let dst = d.global_pointer(t);
+                        let band = match self.layout {
+                            Layout::Mallat => "dst + dst_base",
+                            Layout::Interleaved => "dst",
+                        };
                         w.line(format!(
-                            "{dst} const out = dst + (size_t)z * plane + (size_t)y * cols + ox;"
+                            "{dst} const out = {band} + (size_t)z * plane_pitch + (size_t)y * row_pitch + ox;"
                         ));
                         let v: Vec<String> = (0..4).map(|x| unshift(name(x))).collect();
                         w.line(format!(

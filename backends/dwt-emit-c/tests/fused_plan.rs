@@ -1039,13 +1039,16 @@ fn cuda_volumes_of_two_tap_programs_lift_each_level_in_one_pass() {
 }
 
 /// A CUDA module of an inverse of one or two pairs of two-tap symmetric steps (LeGall 5/3, CDF
-/// 5/3, the integer Daubechies 9/7, CDF 9/7) in 4-byte samples lifts a volume's last level in
-/// one launch, reading the source and the low octant (in the source for one level, else in the
-/// scratch, where the coarser levels' tiles leave it, their depth passes writing the data),
-/// writing the data. In place and the switch off take the passes; OpenCL by default has the
-/// kernel for one pair only.
+/// 5/3, the integer Daubechies 9/7, CDF 9/7) in 4-byte samples lifts a volume's levels in one
+/// launch each in the Mallat layout, coarsest first: level 0 and each finer level whose launch
+/// has 128 groups or more (every one where asked for), reading the band's high octants from
+/// the source and its low octant where the coarser level left it (the source at the coarsest;
+/// the scratch, alternately at its origin and below level 1's rows, where the tiles of the
+/// levels the two passes lift leave it last), writing the band there, level 0's to the data.
+/// In place and the switch off take the passes; OpenCL by default has the kernel for one pair
+/// only.
 #[test]
-fn cuda_volume_inverses_of_two_tap_programs_lift_their_last_level_in_one_pass() {
+fn cuda_volume_inverses_of_two_tap_programs_lift_their_levels_in_one_pass() {
     use dwt_emit_c::{Axis, Pass, VOLUME_INVERSE_TILE, VOLUME_SEGMENT, VOLUME_THREADS};
     use Buffer::{Data, Scratch, Source};
     use Direction::{Forward, Inverse};
@@ -1056,6 +1059,7 @@ fn cuda_volume_inverses_of_two_tap_programs_lift_their_last_level_in_one_pass() 
         emit_module(&Cuda, w, Inverse, elem, Layout::Mallat, config).unwrap()
     };
     assert_eq!(VOLUME_INVERSE_TILE, [56, 32]);
+    let seg = VOLUME_SEGMENT as i32;
     for (name, elem) in [
         ("LeGall53", I32),
         ("Cdf53", F32),
@@ -1072,18 +1076,47 @@ fn cuda_volume_inverses_of_two_tap_programs_lift_their_last_level_in_one_pass() 
         let l = launches(&p);
         assert_eq!(&l[0].kernel, kernel);
         assert_eq!(l[0].buffers, [Source, Source, Data]);
-        assert_eq!(l[0].ints, [20, 30, 120, 8]);
+        // (the low octant's base, the band's, the volume's pitches)
+        assert_eq!(l[0].ints, [20, 30, 120, 8, 0, 0, 120, 3600]);
         assert_eq!((l[0].groups, l[0].block), ([3, 1, 3], [VOLUME_THREADS, 1]));
-        // 256^3: 16 planes a group (640 groups); 512^3: 32 (2560).
-        let ints = |n: usize| launches(&plan(&m, &[n, n, n], 1).unwrap())[0].ints.clone();
-        assert_eq!(ints(256), [256, 256, 256, 16]);
-        assert_eq!(ints(512), [512, 512, 512, VOLUME_SEGMENT as i32]);
         assert_eq!(p.scratch, 0);
         assert!(p.reads_source && !p.source_may_be_data && !p.runs_in_place());
-        // Three levels: the coarser two by the depth pass (the source and the lows to the
-        // data) and the tiles (the data to the scratch), then the kernel.
-        let p = plan(&m, &[20, 30, 40], 3).unwrap();
+        // 256^3: 16 planes a group (640 groups); 512^3: 32 (2560).
+        let ints = |n: usize| launches(&plan(&m, &[n, n, n], 1).unwrap())[0].ints[..4].to_vec();
+        assert_eq!(ints(256), [256, 256, 256, 16]);
+        assert_eq!(ints(512), [512, 512, 512, VOLUME_SEGMENT as i32]);
+        // 512^3, three levels: a launch a level (level 2's 128^3 band 8 planes a group, 3x4
+        // tiles, 192 groups), band 2 below band 1's 256 rows in the scratch, band 1 at its
+        // origin.
+        let (row, plane) = (512, 512 * 512);
+        let p = plan(&m, &[512, 512, 512], 3).unwrap();
+        assert_eq!(passes(&p), [Pass::Volume; 3], "{name}");
+        let l = launches(&p);
+        assert_eq!(l[0].buffers, [Source, Source, Scratch]);
+        assert_eq!(l[0].ints, [128, 128, 128, 8, 0, 256 * row, row, plane]);
+        assert_eq!(l[0].groups, [3, 4, 16]);
+        assert_eq!(l[1].buffers, [Source, Scratch, Scratch]);
+        assert_eq!(l[1].ints, [256, 256, 256, 16, 256 * row, 0, row, plane]);
+        assert_eq!(l[2].buffers, [Source, Scratch, Data]);
+        assert_eq!(l[2].ints, [512, 512, 512, seg, 0, 0, row, plane]);
+        assert_eq!(p.scratch, 256 * 512 * 512);
+        assert!(!p.source_may_be_data);
+        // 256^3: level 2 (64^3, 32 groups) by the two passes, whose tiles leave band 2 below
+        // band 1's 128 rows, where level 1's launch reads it.
+        let p = plan(&m, &[256, 256, 256], 3).unwrap();
         let z = Pass::Window(Axis::Z);
+        assert_eq!(
+            passes(&p),
+            [z, Pass::Fused, Pass::Volume, Pass::Volume],
+            "{name}"
+        );
+        let l = launches(&p);
+        assert_eq!(l[2].buffers, [Source, Scratch, Scratch]);
+        assert_eq!(l[2].ints[4..], [128 * 256, 0, 256, 256 * 256]);
+        assert_eq!(p.scratch, 256 * 256 * 256);
+        // Three levels of a small volume: the coarser two by the depth pass (the source and the
+        // lows to the data) and the tiles (the data to the scratch), then the kernel.
+        let p = plan(&m, &[20, 30, 40], 3).unwrap();
         assert_eq!(
             passes(&p),
             [z, Pass::Fused, z, Pass::Fused, Pass::Volume],
@@ -1107,6 +1140,18 @@ fn cuda_volume_inverses_of_two_tap_programs_lift_their_last_level_in_one_pass() 
         );
         assert_eq!(p.scratch, 20 * 30 * 40);
         assert!(!p.source_may_be_data);
+        // Asked for everywhere, a launch a level.
+        let every = LaunchConfig {
+            one_pass_volumes: Some(true),
+            ..volume
+        };
+        let p = plan(&cuda(name, elem, &every), &[20, 30, 40], 3).unwrap();
+        assert_eq!(passes(&p), [Pass::Volume; 3], "{name}");
+        let l = launches(&p);
+        assert_eq!(l[0].ints, [5, 8, 10, 8, 0, 15 * 40, 40, 1200]);
+        assert_eq!(l[1].ints, [10, 15, 20, 8, 15 * 40, 0, 40, 1200]);
+        assert_eq!(l[2].ints, [20, 30, 40, 8, 0, 0, 40, 1200]);
+        assert_eq!(p.scratch, 10 * 30 * 40);
         // In place, or switched off: the depth pass and the tiles per level.
         let in_place = dwt_emit_c::plan_in_place(&m, &[20, 30, 40], 2)
             .unwrap()
