@@ -74,16 +74,18 @@ pub(crate) struct Key {
 }
 
 /// A device buffer of any element type (a `CudaSlice`, freed in its stream's order when
-/// dropped) and its address.
+/// dropped), its address and its length (elements).
 pub(crate) struct DeviceBuffer {
     pub at: sys::CUdeviceptr,
+    len: usize,
     _slice: Box<dyn Any + Send + Sync>,
 }
 
 impl DeviceBuffer {
-    pub(crate) fn new(at: sys::CUdeviceptr, slice: impl Any + Send + Sync) -> Self {
+    pub(crate) fn new(at: sys::CUdeviceptr, len: usize, slice: impl Any + Send + Sync) -> Self {
         DeviceBuffer {
             at,
+            len,
             _slice: Box::new(slice),
         }
     }
@@ -184,7 +186,9 @@ impl Graphs {
 
     /// The copy of the input (of `copy` elements; address 0 when `None`) and the scratch
     /// (`scratch` elements; 0 when none) that this request's graphs on `stream` share,
-    /// allocated by `alloc` where not yet; held until the recording's graph is dropped.
+    /// allocated by `alloc` where not yet or shorter than asked (a request's plans differ: in
+    /// place it may run one needing more scratch than out of place; the graphs recorded on the
+    /// shorter one keep it); held until the recording's graph is dropped.
     pub(crate) fn stream_buffers(
         &self,
         stream: usize,
@@ -199,8 +203,8 @@ impl Graphs {
             |slot: &mut Option<Arc<DeviceBuffer>>, n: Option<usize>| -> Result<_, DwtError> {
                 let buffer = match (n, slot.as_ref()) {
                     (None | Some(0), _) => return Ok(0),
-                    (Some(_), Some(b)) => b.clone(),
-                    (Some(n), None) => slot.insert(Arc::new(alloc(n)?)).clone(),
+                    (Some(n), Some(b)) if b.len >= n => b.clone(),
+                    (Some(n), _) => slot.insert(Arc::new(alloc(n)?)).clone(),
                 };
                 let at = buffer.at;
                 held.push(buffer);
@@ -308,8 +312,8 @@ mod tests {
         let graphs = Graphs::default();
         let counters = Counters::default();
         let freed = Arc::new(AtomicBool::new(false));
-        let ours = |_| Ok(DeviceBuffer::new(0x1000, Freed(freed.clone())));
-        let others = |_| Ok(DeviceBuffer::new(0x2000, ()));
+        let ours = |n| Ok(DeviceBuffer::new(0x1000, n, Freed(freed.clone())));
+        let others = |n| Ok(DeviceBuffer::new(0x2000, n, ()));
         let key = |stream: &cudarc::driver::CudaStream, data| Key {
             stream: stream.cu_stream() as usize,
             source: 0,
@@ -355,5 +359,29 @@ mod tests {
 
     fn k1(stream: &cudarc::driver::CudaStream) -> usize {
         stream.cu_stream() as usize
+    }
+
+    /// A request's graphs on one stream share its scratch, but its plans may need more or less
+    /// of it (in place, without the one-pass volume kernel, a 512^3 inverse needs the volume;
+    /// out of place half of it, and a graph replayed on the shorter scratch wrote past it): a
+    /// recording that needs more than the stream's scratch gets a new one, which later
+    /// recordings share; one that needs less shares the larger.
+    #[test]
+    fn a_recording_needing_more_scratch_than_its_stream_shares_gets_its_own() {
+        let graphs = Graphs::default();
+        let next = std::cell::Cell::new(0x1000u64);
+        let alloc = |n| {
+            let at = next.get();
+            next.set(at + 0x1000);
+            Ok(DeviceBuffer::new(at, n, ()))
+        };
+        let scratch = |n| graphs.stream_buffers(7, None, n, alloc).unwrap().scratch_at;
+        assert_eq!(scratch(8), 0x1000);
+        assert_eq!(scratch(8), 0x1000, "shared");
+        assert_eq!(scratch(16), 0x2000, "longer than the stream's: a new one");
+        assert_eq!(scratch(8), 0x2000, "the longer one, shared");
+        assert_eq!(scratch(16), 0x2000);
+        let copy = |n| graphs.stream_buffers(7, Some(n), 0, alloc).unwrap().copy_at;
+        assert_eq!((copy(4), copy(4), copy(5)), (0x3000, 0x3000, 0x4000));
     }
 }

@@ -928,7 +928,7 @@ impl CudaBackend {
             // levels) before a kernel reads it.
             let buffer = unsafe { stream.alloc::<T>(n) }.map_err(device_error)?;
             let at = buffer.device_ptr(stream).0;
-            Ok(graph::DeviceBuffer::new(at, buffer))
+            Ok(graph::DeviceBuffer::new(at, n, buffer))
         };
         // This call's own buffers, freed in stream order after its steps; a recording's are its
         // stream's, shared with the request's other graphs there.
