@@ -1000,12 +1000,12 @@ fn even_rows_launch(
 ///   merged along z to the scratch; the kernel reads the subbands there and writes the band's
 ///   natural samples to the data's origin, where the next level finds its low octant.
 ///
-/// With the module's one-pass volume kernel ([`VolumePass`]), a level is one launch: in the
-/// forward every level it lifts from the first ([`forward_volume_launches`]; level 0 alone in
-/// the interleaved layout), reading the source (then the band the launch before left compact
-/// in the scratch) and writing the data; in the inverse level 0, the last launch, reading the
-/// source and the low octant the coarser levels left in the scratch (their passes swapping
-/// the two buffers' parts).
+/// With the module's one-pass volume kernel ([`VolumePass`]), a level is one launch, from
+/// level 0 as far as the launches have groups enough ([`volume_launches`]; level 0 alone in the
+/// interleaved layout): the forward's first launches, reading the source, then the bands they
+/// leave each other in the scratch; the inverse's last, after the two passes have lifted the
+/// coarser levels (swapping the two buffers' parts) into the scratch, its last launch writing
+/// the data.
 fn fused_volume(
     module: &KernelModule,
     [depth, height, width]: [usize; 3],
@@ -1053,16 +1053,16 @@ fn fused_volume(
             .ok_or_else(|| format!("level {level} of the volume has one plane: a planner bug"))
     };
     let mut steps = Vec::new();
-    let volume = module.volume.as_ref().filter(|_| one_pass);
+    let one_pass_launches = || match module.volume.as_ref().filter(|_| one_pass) {
+        Some(v) => {
+            let every_level = module.config.one_pass_volumes == Some(true);
+            let shape = [depth, height, width];
+            volume_launches(v, module.direction, layout, every_level, shape, levels)
+        }
+        None => Ok((Vec::new(), 0, 0)),
+    };
     if module.direction == Direction::Forward {
-        let (launches, compact) = match volume {
-            Some(v) => {
-                let every_level = module.config.one_pass_volumes == Some(true);
-                forward_volume_launches(v, layout, every_level, [depth, height, width], levels)?
-            }
-            None => (Vec::new(), 0),
-        };
-        let first_level = launches.len() as u32;
+        let (launches, first_level, compact) = one_pass_launches()?;
         steps.extend(launches.into_iter().map(Step::Launch));
         if first_level == levels {
             return Ok(Some(LaunchPlan {
@@ -1094,13 +1094,7 @@ fn fused_volume(
             source_may_be_data: first_level == 0,
         }));
     }
-    let (launches, lifted, compact) = match volume {
-        Some(v) => {
-            let every_level = module.config.one_pass_volumes == Some(true);
-            inverse_volume_launches(v, layout, every_level, [depth, height, width], levels)?
-        }
-        None => (Vec::new(), 0, 0),
-    };
+    let (launches, lifted, compact) = one_pass_launches()?;
     let one_pass = lifted > 0;
     // A level's band is its low octant, which the coarser level wrote to the data, and seven
     // high octants still in the source: the depth pass reads each from where it is, so the
@@ -1352,75 +1346,6 @@ fn volume_fits([depth, height, width]: [usize; 3]) -> bool {
             .is_some_and(|n| n <= i32::MAX as usize)
 }
 
-/// The one-pass forward kernel's launches of a volume's levels, finest first, and the scratch
-/// they need (samples). The interleaved layout: level 0 alone, the source to the data. The
-/// Mallat layout: each level whose band the kernel lifts ([`volume_fits`]), from the first,
-/// each launch reading its band and storing the high octants in their places in the data and
-/// the low octant in the scratch, where the next launch reads it, all with the volume's
-/// pitches: alternately at the scratch's origin and just below level 1's band (its rows), so
-/// that no launch writes where it reads. A level past the first takes it where its launch has
-/// [`VOLUME_COARSE_GROUPS`] groups or more (or `every_level`); the last launch stores the low
-/// octant in the data, where the two passes take up the levels left.
-fn forward_volume_launches(
-    volume: &VolumePass,
-    layout: Layout,
-    every_level: bool,
-    [depth, height, width]: [usize; 3],
-    levels: u32,
-) -> Result<(Vec<Launch>, usize), String> {
-    let shape = |level: u32| [depth, height, width].map(|n| band_shape(n, level));
-    let [tx, ty] = volume.tile;
-    let launch = |level: u32, buffers: Vec<Buffer>, pitches: &[usize]| {
-        let [d, h, w] = shape(level);
-        let (segment, _) = volume_segment(volume, [d, h, w], VOLUME_FORWARD_GROUPS);
-        Ok::<_, String>(Launch {
-            kernel: volume.kernel.clone(),
-            pass: Pass::Volume,
-            groups: [w.div_ceil(tx), h.div_ceil(ty), d.div_ceil(segment)],
-            block: [VOLUME_THREADS, 1],
-            buffers,
-            ints: [d, h, w, segment]
-                .iter()
-                .chain(pitches)
-                .map(|&n| int(n))
-                .collect::<Result<_, _>>()?,
-        })
-    };
-    if levels == 0 || !volume_fits(shape(0)) {
-        return Ok((Vec::new(), 0));
-    }
-    if layout == Layout::Interleaved {
-        let first = launch(0, vec![Buffer::Source, Buffer::Data], &[])?;
-        return Ok((vec![first], 0));
-    }
-    let lifted = (0..levels)
-        .take_while(|&l| {
-            let groups = volume_segment(volume, shape(l), VOLUME_FORWARD_GROUPS).1;
-            volume_fits(shape(l)) && (l == 0 || every_level || groups >= VOLUME_COARSE_GROUPS)
-        })
-        .count() as u32;
-    // Band `level` (read by launch `level`), or the low octant the last launch leaves: (buffer,
-    // base). Bands 1, 3, ... at the scratch's origin, 2, 4, ... below band 1's rows.
-    let place = |level: u32| match level {
-        0 => (Buffer::Source, 0),
-        l if l == lifted => (Buffer::Data, 0),
-        l => (Buffer::Scratch, band_place([height, width], l)),
-    };
-    let launches = (0..lifted)
-        .map(|level| {
-            let (band, low) = (place(level), place(level + 1));
-            let ints = [band.1, low.1, width, height * width];
-            launch(level, vec![band.0, Buffer::Data, low.0], &ints)
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    // Band 1's planes with the volume's pitches (band 2 lies within them).
-    let scratch = match lifted {
-        0 | 1 => 0,
-        _ => shape(1)[0] * height * width,
-    };
-    Ok((launches, scratch))
-}
-
 /// The groups a one-pass forward launch's planes are split towards ([`volume_segment`]). On an
 /// H200 (BENCHMARKS.md) a 256^3 band took 0.062 ms at 32 planes a group (256 groups), 0.066 at
 /// 16 and 0.065 at 8 (LeGall 5/3; CDF 9/7 0.074, 0.085, 0.102); a 128^3 band 0.043 ms at 32
@@ -1452,26 +1377,37 @@ fn volume_segment(volume: &VolumePass, [d, h, w]: [usize; 3], towards: usize) ->
     (segment, tiles * d.div_ceil(segment))
 }
 
-/// The one-pass inverse kernel's launches of a volume's levels, coarsest first, the number of
-/// levels they lift (from level 0) and the scratch they need (samples). The interleaved
-/// layout: level 0 alone. The Mallat layout: level 0 and each level past it whose band the
-/// kernel lifts with [`VOLUME_COARSE_GROUPS`] groups or more (or `every_level`), each launch
-/// reading the band's high octants from the source and its low octant from where the coarser
-/// level left it (the coarsest in the source), writing the band to the scratch, alternately at
-/// its origin and below level 1's rows ([`band_place`]), level 0's to the data; the two passes
-/// lift the levels left before them and leave their last band where the kernel reads it.
-fn inverse_volume_launches(
+/// The one-pass volume kernel's launches of a volume's levels in `direction` (the forward's
+/// finest first, the inverse's coarsest first), how many levels they lift (from level 0) and
+/// the scratch they need (samples). The interleaved layout: level 0 alone. The Mallat layout:
+/// level 0 and each level past it whose launch has [`VOLUME_COARSE_GROUPS`] groups or more
+/// (or `every_level`), all with the volume's pitches. The forward reads band 0 from the
+/// source, stores each launch's high octants in their places in the data and its low octant
+/// (the next band) in the scratch, the last launch's in the data, where the two passes take up
+/// the levels left. The inverse, after the two passes have lifted the levels left (leaving
+/// their last band where the kernel reads it), reads each band's high octants from the source
+/// and its low octant from where the coarser launch left it (the coarsest in the source), and
+/// writes the band to the scratch, level 0's to the data. The bands in the scratch alternate
+/// between its origin and the rows below band 1 ([`band_place`]), so that no launch writes
+/// where it reads.
+fn volume_launches(
     volume: &VolumePass,
+    direction: Direction,
     layout: Layout,
     every_level: bool,
     [depth, height, width]: [usize; 3],
     levels: u32,
 ) -> Result<(Vec<Launch>, u32, usize), String> {
+    let forward = direction == Direction::Forward;
+    let towards = match forward {
+        true => VOLUME_FORWARD_GROUPS,
+        false => VOLUME_INVERSE_GROUPS,
+    };
     let shape = |level: u32| [depth, height, width].map(|n| band_shape(n, level));
     let [tx, ty] = volume.tile;
     let launch = |level: u32, buffers: Vec<Buffer>, pitches: &[usize]| {
         let [d, h, w] = shape(level);
-        let (segment, _) = volume_segment(volume, [d, h, w], VOLUME_INVERSE_GROUPS);
+        let (segment, _) = volume_segment(volume, [d, h, w], towards);
         Ok::<_, String>(Launch {
             kernel: volume.kernel.clone(),
             pass: Pass::Volume,
@@ -1488,35 +1424,53 @@ fn inverse_volume_launches(
     if levels == 0 || !volume_fits(shape(0)) {
         return Ok((Vec::new(), 0, 0));
     }
-    let lows = |level: u32| match level + 1 == levels {
-        true => Buffer::Source,
-        false => Buffer::Scratch,
-    };
     if layout == Layout::Interleaved {
-        let only = launch(0, vec![Buffer::Source, lows(0), Buffer::Data], &[])?;
-        return Ok((vec![only], 1, 0));
+        let buffers = match (forward, levels) {
+            (true, _) => vec![Buffer::Source, Buffer::Data],
+            (false, 1) => vec![Buffer::Source, Buffer::Source, Buffer::Data],
+            (false, _) => vec![Buffer::Source, Buffer::Scratch, Buffer::Data],
+        };
+        return Ok((vec![launch(0, buffers, &[])?], 1, 0));
     }
     let lifted = (0..levels)
         .take_while(|&l| {
-            let groups = volume_segment(volume, shape(l), VOLUME_INVERSE_GROUPS).1;
+            let groups = volume_segment(volume, shape(l), towards).1;
             volume_fits(shape(l)) && (l == 0 || every_level || groups >= VOLUME_COARSE_GROUPS)
         })
         .count() as u32;
+    // Where band `level` lies: (buffer, base).
     let place = |level: u32| match level {
+        0 if forward => (Buffer::Source, 0),
         0 => (Buffer::Data, 0),
-        l if l == levels => (Buffer::Source, 0),
+        l if forward && l == lifted => (Buffer::Data, 0),
+        l if !forward && l == levels => (Buffer::Source, 0),
         l => (Buffer::Scratch, band_place([height, width], l)),
     };
-    let launches = (0..lifted)
-        .rev()
-        .map(|level| {
-            let (low, band) = (place(level + 1), place(level));
-            let ints = [low.1, band.1, width, height * width];
-            launch(level, vec![Buffer::Source, low.0, band.0], &ints)
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let level_launch = |level: u32| {
+        let (band, low) = (place(level), place(level + 1));
+        match forward {
+            true => launch(
+                level,
+                vec![band.0, Buffer::Data, low.0],
+                &[band.1, low.1, width, height * width],
+            ),
+            false => launch(
+                level,
+                vec![Buffer::Source, low.0, band.0],
+                &[low.1, band.1, width, height * width],
+            ),
+        }
+    };
+    let launches = match forward {
+        true => (0..lifted).map(level_launch).collect::<Result<_, _>>()?,
+        false => (0..lifted)
+            .rev()
+            .map(level_launch)
+            .collect::<Result<_, _>>()?,
+    };
+    // Band 1's planes with the volume's pitches (band 2 lies within them).
     let scratch = match lifted {
-        1 => 0,
+        0 | 1 => 0,
         _ => shape(1)[0] * height * width,
     };
     Ok((launches, lifted, scratch))
