@@ -942,7 +942,7 @@ fn run() -> Res<()> {
     );
     let _ = writeln!(
         md,
-        "- Pair-local programs' first levels in pyramid kernels (`pyramids`): {}; a 3-D transform's finest level in one pass (`one_pass_volumes`): {}; every level of a pair-local program's volume in one pass (`pair_volumes`): {}; layout: {}; interleaved forwards' even rows written last (`even_rows`): {}",
+        "- Pair-local programs' first levels in pyramid kernels (`pyramids`): {}; a 3-D transform's levels in one pass (`one_pass_volumes`: the finest, the coarser ones with 128 groups or more): {}; every level of a pair-local program's volume in one pass (`pair_volumes`): {}; layout: {}; interleaved forwards' even rows written last (`even_rows`): {}",
         if b.config().pyramids { "on" } else { "off" },
         // The bench runs CUDA, where the default is on.
         if b.config().one_pass_volumes.unwrap_or(true) { "on" } else { "off" },

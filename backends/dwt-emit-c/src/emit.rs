@@ -131,7 +131,8 @@ pub struct KernelModule {
     pub level_pair: Option<LevelPairPass>,
     /// The one-pass volume kernel ([`VolumePass`]) of a 3-D module where it applies
     /// ([`LaunchConfig::one_pass_volumes`](crate::LaunchConfig::one_pass_volumes)): the fused
-    /// plan lifts a volume's finest level with it (the forward's first, the inverse's last).
+    /// plan lifts a volume's finest level with it, and in the Mallat layout the coarser levels
+    /// whose launch has groups enough.
     pub volume: Option<VolumePass>,
     /// The pair-local volume kernel (module `volume_pairs`) of a 3-D module of a
     /// pair-local program ([`pair_local`]) where

@@ -21,9 +21,9 @@
 //!   of a program with a halo in one launch, the first level's low band kept on chip, its margin
 //!   recomputed by neighbouring groups; the planner runs a large image's first two levels with
 //!   it where the sides are multiples of its tiles;
-//! - a one-pass volume kernel ([`VolumePass`], modules `volume` and `volume_inverse`): the
-//!   finest level of a 3-D transform in one launch (the forward's first, the inverse's last),
-//!   for programs of one or two pairs of two-tap symmetric steps in 4-byte samples: each group
+//! - a one-pass volume kernel ([`VolumePass`], modules `volume` and `volume_inverse`): a level
+//!   of a 3-D transform in one launch (the finest, and in the Mallat layout the coarser ones
+//!   whose launch has groups enough), for programs of one or two pairs of two-tap symmetric steps in 4-byte samples: each group
 //!   lifts an x-y tile per plane and keeps its columns' samples in registers along z, where the
 //!   depth steps run;
 //! - a pair-local volume kernel (module `volume_pairs`): every level of a 3-D transform of a

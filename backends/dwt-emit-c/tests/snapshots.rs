@@ -97,7 +97,7 @@ fn every_catalogue_cuda_module() {
 }
 
 /// The modules of a 3-D request: the fused kernel lifts one x-y plane per group along z; the
-/// CUDA forward's and the OpenCL inverse's one-pass volume kernels lift the finest level.
+/// CUDA forward's and the OpenCL inverse's one-pass volume kernels lift its levels in one pass.
 #[test]
 fn a_volume_module() {
     let w = dwt_catalogue::by_name("LeGall53").expect("catalogue wavelet");

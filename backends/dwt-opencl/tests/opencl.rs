@@ -1211,8 +1211,8 @@ fn a_cpu_device_keeps_the_two_passes_for_volumes() {
     }
 }
 
-/// The one-pass volume kernels (a 3-D forward's first level, an inverse's last, the depth
-/// lifting in registers) on this device (PoCL in CI), where each work-item lifts its own
+/// The one-pass volume kernels (a 3-D transform's levels, the depth lifting in registers) on
+/// this device (PoCL in CI), where each work-item lifts its own
 /// samples' neighbours along x: one pair of steps (LeGall 5/3 in i32, CDF 5/3 in f32) and two
 /// (the integer Daubechies 9/7, CDF 9/7), both ways. Against the CPU reference,
 /// the integer programs exactly: tiles inside the rows (16-byte copies) and at their edges,
