@@ -363,8 +363,9 @@ pub struct LaunchConfig {
     /// work-items lift their neighbours along x themselves, took 1.08x and 1.00x the two
     /// passes' time there and up to 1.57x on PoCL, its inverse of two pairs 1.24x
     /// (BENCHMARKS.md). The OpenCL backend on a CPU device (PoCL), where the inverse took
-    /// 2.6x, asks for `Some(false)`. A forward's levels past the first take it by default where
-    /// their launch has enough groups to beat the two passes (128: a 128^3 band, not 64^3).
+    /// 2.6x, asks for `Some(false)`. The levels past the first take it by default where their
+    /// launch has enough groups to beat the two passes (128: a 128^3 band, not 64^3; measured in
+    /// CUDA, the same rule unmeasured for OpenCL's inverse).
     /// `Some(true)`: wherever the program and samples allow, at every level; `Some(false)`:
     /// never (the tile kernel and the depth pass).
     pub one_pass_volumes: Option<bool>,
