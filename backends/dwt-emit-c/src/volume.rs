@@ -1,11 +1,12 @@
 //! The one-pass volume kernel: a level of a 3-D forward in one launch (each level in the Mallat
-//! layout, the first in the interleaved one), the depth lifting in registers, for programs of one or two pairs of two-tap symmetric steps (a predict from
-//! `even[0]`, `even[1]`, then an update from `odd[-1]`, `odd[0]`, each of one coefficient:
+//! layout, the first in the interleaved one), the depth lifting in registers, for programs of
+//! one or two pairs of two-tap symmetric steps (a predict from `even[0]`, `even[1]`, then an
+//! update from `odd[-1]`, `odd[0]`, each of one coefficient:
 //! LeGall 5/3, CDF 5/3, the integer Daubechies 9/7, CDF 9/7), with a scale after them or none,
 //! in 4-byte samples, in CUDA (shuffles and `cp.async`) and OpenCL C (plain copies, each
 //! work-item lifting its own samples' neighbours along x).
 //!
-//! The fused plan's other 3-D levels move the band through memory twice (the tile kernel on
+//! The fused plan's two passes move a level's band through memory twice (the tile kernel on
 //! every x-y plane, then the depth pass). Here each group owns an x-y tile of
 //! [`VOLUME_TILE`] samples and a segment of [`VOLUME_SEGMENT`] planes (with a margin of planes
 //! on either side, as many as the steps reach). Per plane the tile and its halo arrive by
@@ -331,7 +332,6 @@ impl Emitter<'_> {
                 "{dst_sample} const even_at = dst + (size_t)({first_row}) * row_pitch + mx;"
             ));
             w.line(format!("const size_t odd_rows = {odd_rows};"));
-
             w.line(format!("const int rows_left = rows - gy0, all_rows = rows_left >= {sy}, column_in = gx < cols;"));
             let scales = self.on_write;
             if let Some((low, high)) = scales {
