@@ -64,6 +64,15 @@ fn ramp<T: From<i16>>(shape: &[usize]) -> Vec<T> {
         .collect()
 }
 
+/// [`ramp`] as it changes round by round (scaled by `round + 1`, shifted by `shift * round`),
+/// so that a replayed graph that read stale input or wrote stale output would show.
+fn round_ramp(shape: &[usize], round: i32, shift: i32) -> Vec<i32> {
+    ramp::<i32>(shape)
+        .iter()
+        .map(|v| v * (round + 1) - shift * round)
+        .collect()
+}
+
 /// A forward LeGall 5/3 request of 3 levels.
 fn legall_forward(shape: &[usize], layout: Layout) -> Request<'static> {
     Request {
@@ -352,10 +361,7 @@ fn band_copies_by_the_copy_kernel_match_the_reference() {
         let mut dst = stream.alloc_zeros::<i32>(n).unwrap();
         let before = b.graph_counts();
         for round in 0..3 {
-            let host: Vec<i32> = ramp::<i32>(&shape)
-                .iter()
-                .map(|v| v * (round + 1) - 5 * round)
-                .collect();
+            let host = round_ramp(&shape, round, 5);
             let mut want = host.clone();
             cpu::transform(w, direction, &mut want, &shape, 2, Layout::Mallat).unwrap();
             stream.memcpy_htod(&host, &mut src).unwrap();
@@ -392,10 +398,7 @@ fn large_transforms_replay_graphs_sharing_their_scratch() {
         let mut dst = stream.alloc_zeros::<i32>(n).unwrap();
         let before = b.graph_counts();
         for round in 0..3 {
-            let host: Vec<i32> = ramp::<i32>(&shape)
-                .iter()
-                .map(|v| v * (round + 1) - 7 * round)
-                .collect();
+            let host = round_ramp(&shape, round, 7);
             stream.memcpy_htod(&host, &mut src).unwrap();
             let out = if in_place {
                 b.run_on_device(&req, &mut src).unwrap();

@@ -1053,29 +1053,20 @@ fn fused_volume(
             .ok_or_else(|| format!("level {level} of the volume has one plane: a planner bug"))
     };
     let mut steps = Vec::new();
-    let one_pass_launches = || match module.volume.as_ref().filter(|_| one_pass) {
+    let (launches, lifted, compact) = match module.volume.as_ref().filter(|_| one_pass) {
         Some(v) => {
             let every_level = module.config.one_pass_volumes == Some(true);
             let shape = [depth, height, width];
-            volume_launches(v, module.direction, layout, every_level, shape, levels)
+            volume_launches(v, module.direction, layout, every_level, shape, levels)?
         }
-        None => Ok((Vec::new(), 0, 0)),
+        None => (Vec::new(), 0, 0),
     };
     if module.direction == Direction::Forward {
-        let (launches, first_level, compact) = one_pass_launches()?;
+        // The one-pass launches first, then the two passes take up the levels left: level 0's
+        // tiles read the source, the later levels the low band the last launch or depth pass
+        // left at the data's origin.
         steps.extend(launches.into_iter().map(Step::Launch));
-        if first_level == levels {
-            return Ok(Some(LaunchPlan {
-                steps,
-                scratch: compact,
-                reads_source: true,
-                fused: true,
-                // Each launch reads the source or the scratch and writes elsewhere; the first
-                // writes the data, which it must not read.
-                source_may_be_data: false,
-            }));
-        }
-        for level in first_level..levels {
+        for level in lifted..levels {
             let nat = if level == 0 {
                 natural(Buffer::Source, 0)
             } else {
@@ -1084,52 +1075,47 @@ fn fused_volume(
             steps.push(lift_planes(level, nat, Buffer::Scratch)?);
             steps.push(lift_depth(level, Buffer::Scratch, None, Buffer::Data)?);
         }
-        return Ok(Some(LaunchPlan {
-            steps,
-            scratch: depth * height * width,
-            reads_source: true,
-            fused: true,
-            // Level 0's kernel, the only reader of the source, writes the scratch only, unless
-            // the one-pass kernel lifted level 0: it writes the data, which it must not read.
-            source_may_be_data: first_level == 0,
-        }));
-    }
-    let (launches, lifted, compact) = one_pass_launches()?;
-    let one_pass = lifted > 0;
-    // A level's band is its low octant, which the coarser level wrote to the data, and seven
-    // high octants still in the source: the depth pass reads each from where it is, so the
-    // source is never copied. The data's high octants are never written before the level 0
-    // tiles write the whole volume, so the source may be the data.
-    // With the one-pass kernel for the finer levels, the last of which reads the source as it
-    // writes the data, the coarser levels pass through the two buffers the other way about:
-    // each depth pass writes the data, each level's tiles the scratch, where the next level
-    // finds its low octant, the last of them where the kernel's first launch reads it.
-    let (lows, mid, out) = match one_pass {
-        true => (Buffer::Scratch, Buffer::Data, Buffer::Scratch),
-        false => (Buffer::Data, Buffer::Scratch, Buffer::Data),
-    };
-    for level in (lifted..levels).rev() {
-        // The coarsest level's low octant is in the source.
-        let level_lows = (level + 1 < levels).then_some(lows);
-        steps.push(lift_depth(level, Buffer::Source, level_lows, mid)?);
-        let mut nat = natural(out, level);
-        if one_pass && level == lifted && layout == Layout::Mallat {
-            nat.base = band_place([height, width], level);
+    } else {
+        // A level's band is its low octant, which the coarser level wrote to the data, and
+        // seven high octants still in the source: the depth pass reads each from where it is,
+        // so the source is never copied. The data's high octants are never written before the
+        // level 0 tiles write the whole volume, so the source may be the data.
+        // With the one-pass kernel for the finer levels, the last of which reads the source as
+        // it writes the data, the coarser levels pass through the two buffers the other way
+        // about: each depth pass writes the data, each level's tiles the scratch, where the
+        // next level finds its low octant, the last of them where the kernel's first launch
+        // reads it.
+        let (lows, mid, out) = match lifted > 0 {
+            true => (Buffer::Scratch, Buffer::Data, Buffer::Scratch),
+            false => (Buffer::Data, Buffer::Scratch, Buffer::Data),
+        };
+        for level in (lifted..levels).rev() {
+            // The coarsest level's low octant is in the source.
+            let level_lows = (level + 1 < levels).then_some(lows);
+            steps.push(lift_depth(level, Buffer::Source, level_lows, mid)?);
+            let mut nat = natural(out, level);
+            if lifted > 0 && level == lifted && layout == Layout::Mallat {
+                nat.base = band_place([height, width], level);
+            }
+            steps.push(lift_planes(level, nat, mid)?);
         }
-        steps.push(lift_planes(level, nat, mid)?);
+        steps.extend(launches.into_iter().map(Step::Launch));
     }
-    steps.extend(launches.into_iter().map(Step::Launch));
     Ok(Some(LaunchPlan {
         steps,
-        scratch: match (one_pass, lifted == levels) {
-            (true, true) => compact,
-            _ => depth * height * width,
+        // The one-pass launches' bands alone, or the two passes' whole volume.
+        scratch: match lifted == levels {
+            true => compact,
+            false => depth * height * width,
         },
         reads_source: true,
         fused: true,
-        // Each depth pass reads the source's samples that no step writes until level 0's
-        // tiles, the last step (the one-pass kernel reads the source as it writes the data).
-        source_may_be_data: !one_pass,
+        // Without the one-pass kernel, the forward's level 0 tiles, the only reader of the
+        // source, write the scratch only, and the inverse's depth passes read the source's
+        // samples that no step writes until level 0's tiles, the last step. The one-pass
+        // kernel reads the source (the forward's first launch, the inverse's last) as it
+        // writes the data.
+        source_may_be_data: lifted == 0,
     }))
 }
 
