@@ -18,7 +18,7 @@ import io
 import re
 import sys
 
-from compare import PEER_WAVELET, VOLUMES, ours, peers
+from compare import PEER_WAVELET, VOLUMES, VOLUMES_OURS_ONLY, ours, peers
 
 SIZES = ["1920x1080", "4096x4096", "8192x8192"]
 PEERS = ["ptwt", "pytorch_wavelets"]
@@ -136,7 +136,7 @@ def main(folder, command):
     p()
     p("| program | size | dir | type | time | effective BW | of copy | ptwt | vs ptwt |")
     p("|---|---|---|---|---|---|---|---|---|")
-    for name, pw, size in VOLUMES:
+    for name, pw, size in VOLUMES + VOLUMES_OURS_ONLY:
         for d in ["fwd", "inv"]:
             r = rows.get((name, size, 3, d, "src->dst"))
             if r is None:

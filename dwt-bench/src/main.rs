@@ -1118,8 +1118,8 @@ fn run() -> Res<()> {
     if o.three_d {
         let by_name = |name| dwt_catalogue::by_name(name).expect("catalogue");
         let (legall, cdf97) = (by_name("LeGall53"), by_name("Cdf97"));
-        // Table VI's case (512^3) for each wavelet the peers have (CDF 9/7, CDF 5/3, Haar) and
-        // for LeGall 5/3, two 256^3 volumes, and each file's wavelets at 256^3.
+        // Table VI's case (512^3) for each of its six wavelets and each the peers have (CDF 9/7,
+        // CDF 5/3; Haar is both), two 256^3 volumes, and each file's wavelets at 256^3.
         let mut volumes: Vec<(&Wavelet, usize)> = vec![
             (legall, 256),
             (legall, 512),
@@ -1127,6 +1127,10 @@ fn run() -> Res<()> {
             (cdf97, 512),
             (by_name("Cdf53"), 512),
             (by_name("HaarNoShift"), 512),
+            (by_name("DeslauriersDubuc97"), 512),
+            (by_name("DeslauriersDubuc137"), 512),
+            (by_name("Daubechies97Integer"), 512),
+            (by_name("Fidelity"), 512),
         ];
         volumes.extend(from_files.iter().map(|(_, w)| (w, 256)));
         for (w, n) in volumes {
