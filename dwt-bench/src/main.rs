@@ -1132,6 +1132,10 @@ fn run() -> Res<()> {
             (by_name("Daubechies97Integer"), 512),
             (by_name("Fidelity"), 512),
         ];
+        // `--wavelets` names the volumes' wavelets too (the files' at 256^3 are its own).
+        if o.wavelets.is_some() {
+            volumes.retain(|(w, _)| wavelets.iter().any(|x| x.name == w.name));
+        }
         volumes.extend(from_files.iter().map(|(_, w)| (w, 256)));
         for (w, n) in volumes {
             let label = format!("{n}^3");
