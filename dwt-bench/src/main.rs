@@ -870,6 +870,10 @@ fn run() -> Res<()> {
         config.slab_width = w;
         config.slab_rows = r;
     }
+    // A sweep's window and slabs are the ones it names, the volumes' depth passes' too.
+    if o.window.is_some() || o.slab.is_some() {
+        config.volume_depth_window = Some(false);
+    }
     if let Some(n) = o.row_limit {
         config.max_row_len = n;
     }
@@ -971,10 +975,21 @@ fn run() -> Res<()> {
     );
     let _ = writeln!(
         md,
-        "- Sliding window: H = {} rows, slabs of {} columns x {} work-items",
+        "- Sliding window: H = {} rows, slabs of {} columns x {} work-items; volumes' depth passes (`volume_depth_window`): {}",
         b.config().window_height,
         b.config().slab_width,
-        b.config().slab_rows
+        b.config().slab_rows,
+        match b.config().volume_depth_window {
+            Some(false) => "the same".to_string(),
+            on => {
+                let (h, [w, r]) = dwt_emit_c::VOLUME_DEPTH_WINDOW;
+                let from = match on {
+                    Some(true) => "every volume".to_string(),
+                    _ => format!("from {} samples", dwt_emit_c::VOLUME_SETTINGS_FROM),
+                };
+                format!("H = {h}, slabs of {w} x {r}, {from}")
+            }
+        }
     );
     let _ = writeln!(
         md,

@@ -367,6 +367,39 @@ pub fn catalogue_3d_of(
     report("catalogue 3-D", backend, ran, failures);
 }
 
+/// The catalogue programs whose volumes take the two passes at every level (a step spanning
+/// four indices or more: no one-pass volume kernel), and so the volumes' settings
+/// (`LaunchConfig::volume_depth_window`, and Fidelity's tiles by `long_filter_tiles`).
+pub const TWO_PASS_VOLUME_PROGRAMS: [&str; 3] =
+    ["DeslauriersDubuc97", "DeslauriersDubuc137", "Fidelity"];
+
+/// Volumes for a backend configured with the volumes' settings forced on: one deeper than two
+/// windows of the depth pass (96 rows) whose planes span several of the tallest tiles (48x32
+/// indices, 96x64 samples) with a part-filled last one, and one thinner than a window and a
+/// tile.
+pub const SETTINGS_VOLUMES: [[usize; 3]; 2] = [[200, 70, 100], [5, 6, 7]];
+
+/// [`TWO_PASS_VOLUME_PROGRAMS`] in i32 on [`SETTINGS_VOLUMES`], one and two levels, both layouts,
+/// both ways and the round trip, against the CPU reference: for a backend whose configuration
+/// forces the volumes' settings on every volume (the suite's own volumes are below the size
+/// from which they apply).
+pub fn volume_settings(backend: &dyn Backend) {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for name in TWO_PASS_VOLUME_PROGRAMS {
+        let w = dwt_catalogue::by_name(name).expect("catalogue wavelet");
+        for shape in SETTINGS_VOLUMES {
+            for levels in 1..=max_levels(&shape).min(2) {
+                for layout in [Layout::Interleaved, Layout::Mallat] {
+                    let seed = shape.iter().fold(levels as u64, |s, &n| s * 31 + n as u64);
+                    ran += case::<i32>(backend, w, &shape, levels, layout, seed, &mut failures);
+                }
+            }
+        }
+    }
+    report("volume settings", backend, ran, failures);
+}
+
 /// The wavelets the tiny-tile variant runs in 3-D: its planes differ from the 2-D tiles (every
 /// wavelet, `catalogue_2d`) only by the plane offset; one plain integer wavelet, one with the
 /// pre-shift and the longest float one cover it.

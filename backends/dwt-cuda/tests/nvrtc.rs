@@ -25,13 +25,18 @@ fn every_catalogue_module_compiles_for_sm_90_without_spills() {
                     (Layout::Interleaved, 2),
                     (Layout::Mallat, 3),
                 ] {
-                    cases.push((w, direction, elem, layout, axes));
+                    cases.push((w, direction, elem, layout, axes, false));
+                }
+                // A large volume's module: the volumes' settings (Fidelity's tallest tiles, the
+                // depth pass's window), for the programs whose volumes take the two passes.
+                if dwt_runtime::conformance::TWO_PASS_VOLUME_PROGRAMS.contains(&w.name.as_str()) {
+                    cases.push((w, direction, elem, Layout::Mallat, 3, true));
                 }
             }
         }
     }
-    let kernels: usize = on_two_threads(&cases, |&(w, direction, elem, layout, axes)| {
-        check_module(w, direction, elem, layout, axes)
+    let kernels: usize = on_two_threads(&cases, |&(w, direction, elem, layout, axes, large)| {
+        check_module(w, direction, elem, layout, axes, large)
     })
     .into_iter()
     .sum();
@@ -130,15 +135,20 @@ fn check_module(
     elem: ElementType,
     layout: Layout,
     axes: usize,
+    large_volume: bool,
 ) -> usize {
-    let config = LaunchConfig::default().for_axes(axes);
+    let config = match large_volume {
+        true => LaunchConfig::default().for_request(w, direction, elem, &[512, 512, 512]),
+        false => LaunchConfig::default().for_axes(axes),
+    };
     let module =
         emit_module(&Cuda, w, direction, elem, layout, &config).expect("catalogue wavelets emit");
     let what = format!(
-        "{} {direction:?} {} {} {axes}-D",
+        "{} {direction:?} {} {} {axes}-D{}",
         w.name,
         elem.name(),
-        layout.name()
+        layout.name(),
+        if large_volume { " 512^3" } else { "" }
     );
     let compiled = compile(&module.source(), "sm_90").unwrap_or_else(|e| panic!("{what}: {e}"));
     assert!(!compiled.cubin.is_empty(), "{what}: empty CUBIN");

@@ -100,6 +100,21 @@ pub const WIDE_INVERSE_PLANE: usize = 4096 * 4096;
 /// every one of them 1.01-1.10 (BENCHMARKS.md).
 pub const TALL_TILE_PLANE: usize = 4096 * 4096;
 
+/// The samples of a volume from which its fused plan takes the volumes' measured settings by
+/// default: the depth pass's window and slabs of [`VOLUME_DEPTH_WINDOW`]
+/// ([`LaunchConfig::volume_depth_window`]) and, for the programs of [`LONG_STEP_SPAN`],
+/// [`TALLEST_TILE`] on every x-y plane ([`LaunchConfig::long_filter_tiles`]): 256^3, measured at
+/// 512^3 (BENCHMARKS.md). A volume's planes are small, but a launch lifts all of them: as many
+/// groups as a 16384^2 image's at 512^3.
+pub const VOLUME_SETTINGS_FROM: usize = 256 * 256 * 256;
+
+/// The window height and slab (work-items along x and y) of a volume's depth pass from
+/// [`VOLUME_SETTINGS_FROM`] samples: 96 rows, 32x4. On an H200 at 512^3, three levels, the
+/// programs whose volumes take the two passes (Deslauriers-Dubuc (9,7) and (13,7), Fidelity)
+/// took 0.95-0.98 of the time of the configured 64 rows and 32x8 (two rounds alternated;
+/// 128 rows 0.94-0.995, whole columns or segments of 128 rows 1.00-1.13: BENCHMARKS.md).
+pub const VOLUME_DEPTH_WINDOW: (usize, [usize; 2]) = (96, [32, 4]);
+
 /// The span (indices a step reads, first to last) from which a program's steps are the long
 /// ones of [`LaunchConfig::long_filter_tiles`]: Fidelity's eight. Their forward takes 32x32 tiles
 /// from [`LONG_FILTER_PLANE`], both directions [`TALLEST_TILE`] from [`TALL_TILE_PLANE`].
@@ -303,6 +318,13 @@ pub struct LaunchConfig {
     /// `None`: the measured rule, on planes of at least [`LONG_FILTER_PLANE`] samples;
     /// `Some(true)`: whatever the plane's size; `Some(false)`: never. A request's configuration
     /// is resolved by [`for_request`](Self::for_request).
+    ///
+    /// In a volume (3-D, fused) the programs of [`LONG_STEP_SPAN`] (Fidelity) take
+    /// [`TALLEST_TILE`] on its x-y planes both ways, not in f64 nor their forward in i16, from
+    /// [`VOLUME_SETTINGS_FROM`] samples whatever its planes' size (`None`), or wherever
+    /// (`Some(true)`): at 512^3 three levels 0.95-0.96 of the configured tiles' time on an H200,
+    /// where the Deslauriers-Dubuc programs lost by each of the 2-D plans' wider shapes (up to
+    /// 1.18x: BENCHMARKS.md).
     pub long_filter_tiles: Option<bool>,
     /// Whether the fused 2-D plan lifts the bands of at most [`SMALL_BAND`] samples (the later
     /// levels of small transforms) with a second tile kernel of the module, on tiles of
@@ -369,6 +391,14 @@ pub struct LaunchConfig {
     /// `Some(true)`: wherever the program and samples allow, at every level; `Some(false)`:
     /// never (the tile kernel and the depth pass).
     pub one_pass_volumes: Option<bool>,
+    /// Whether a volume's depth pass (the sliding window along z of a fused 3-D plan's two
+    /// passes) takes the window and slabs of [`VOLUME_DEPTH_WINDOW`] instead of
+    /// [`window_height`](Self::window_height), [`slab_width`](Self::slab_width) and
+    /// [`slab_rows`](Self::slab_rows), which then hold for the two-pass plans and for other
+    /// axes' sliding windows. `None`: the measured rule, volumes of at least
+    /// [`VOLUME_SETTINGS_FROM`] samples ([`for_request`](Self::for_request) resolves it);
+    /// `Some(true)`: every volume; `Some(false)`: never.
+    pub volume_depth_window: Option<bool>,
     /// Whether the fused plan lifts every level of a 3-D transform of a pair-local program
     /// (Haar: every step reads only its own pair) in one launch a level, each work-item a 2x2x2
     /// block in registers (module `volume_pairs`), where every level's band has even sides (in
@@ -413,11 +443,18 @@ impl LaunchConfig {
         let reach_back = small || (direction == Direction::Forward && shape.len() == 2);
         let short_steps = max_step_span(wavelet).is_some_and(|span| span < 4);
         let small_bands = direction == Direction::Inverse || short_steps;
-        let config = LaunchConfig {
+        let mut config = LaunchConfig {
             clamped_edges_reach_back: Some(self.clamped_edges_reach_back.unwrap_or(reach_back)),
             small_band_tiles: Some(self.small_band_tiles.unwrap_or(small_bands)),
             ..self.for_axes(shape.len())
         };
+        let large_volume = shape.iter().product::<usize>() >= VOLUME_SETTINGS_FROM;
+        if config.planes && self.volume_depth_window.unwrap_or(large_volume) {
+            let (height, [width, rows]) = VOLUME_DEPTH_WINDOW;
+            config.window_height = height;
+            config.slab_width = width;
+            config.slab_rows = rows;
+        }
         let edges = |c: &LaunchConfig| {
             emit::fused_edges(wavelet, direction, elem, c).map(|e| std::mem::discriminant(&e))
         };
@@ -517,8 +554,12 @@ impl LaunchConfig {
         }
         let steps = wavelet.forward().steps().count();
         let mut shapes = Vec::new();
+        // A volume's launches lift all its planes: its own size decides (the longest programs').
+        let volume = shape.len() == 3
+            && (self.long_filter_tiles)
+                .unwrap_or(shape.iter().product::<usize>() >= VOLUME_SETTINGS_FROM);
         // The taller tiles were measured in i16, i32 and f32, not in f64.
-        if elem != ElementType::F64 && applies(TALL_TILE_PLANE) {
+        if elem != ElementType::F64 && (applies(TALL_TILE_PLANE) || volume) {
             // Halo indices the forward loads per line, both phases and sides.
             let forward_halo: u32 = (wavelet.forward().tile_halo(0).load)
                 .iter()
@@ -538,7 +579,7 @@ impl LaunchConfig {
             };
             if tallest {
                 shapes.push(TALLEST_TILE);
-            } else if taller {
+            } else if taller && applies(TALL_TILE_PLANE) {
                 shapes.push(([32, 24], 256, 8));
             }
         }
@@ -769,6 +810,7 @@ impl Default for LaunchConfig {
             even_rows_from: Some(EVEN_ROWS_MIN_SAMPLES),
             level_pairs_from: Some(LEVEL_PAIRS_MIN_SAMPLES),
             one_pass_volumes: None,
+            volume_depth_window: None,
             pair_volumes: true,
             planes: false,
         }

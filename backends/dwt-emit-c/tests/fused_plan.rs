@@ -1742,21 +1742,29 @@ fn long_filters_take_wider_tiles_on_large_planes() {
     let (inverse_tiles, forward_tiles) = (([64, 16], 256, 16), ([32, 32], 256, 16));
     let (widest, taller) = (([48, 32], 256, 16), ([32, 24], 256, 8));
     let tall = |plane: usize| plane >= 4096 * 4096;
-    let widened = |name: &str, direction: Direction, plane: usize| match (name, direction) {
-        ("Fidelity", _) if tall(plane) => Some(widest),
-        ("DeslauriersDubuc97" | "DeslauriersDubuc137" | "Fidelity", Direction::Inverse) => {
-            Some(inverse_tiles)
-        }
-        ("Daubechies97Integer", Direction::Inverse) if tall(plane) => Some(taller),
-        ("Daubechies97Integer", Direction::Inverse) => None,
-        (_, Direction::Inverse) if plane > 4096 * 4096 => Some(inverse_tiles),
-        ("Fidelity", Direction::Forward) => Some(forward_tiles),
-        ("Cdf97" | "Daubechies97Integer" | "DeslauriersDubuc137", Direction::Forward)
-            if tall(plane) =>
-        {
-            Some(taller)
-        }
-        _ => None,
+    let widened_plane =
+        |name: &str, direction: Direction, plane: usize, volume: bool| match (name, direction) {
+            ("Fidelity", _) if tall(plane) || volume => Some(widest),
+            ("DeslauriersDubuc97" | "DeslauriersDubuc137" | "Fidelity", Direction::Inverse) => {
+                Some(inverse_tiles)
+            }
+            ("Daubechies97Integer", Direction::Inverse) if tall(plane) => Some(taller),
+            ("Daubechies97Integer", Direction::Inverse) => None,
+            (_, Direction::Inverse) if plane > 4096 * 4096 => Some(inverse_tiles),
+            ("Fidelity", Direction::Forward) => Some(forward_tiles),
+            ("Cdf97" | "Daubechies97Integer" | "DeslauriersDubuc137", Direction::Forward)
+                if tall(plane) =>
+            {
+                Some(taller)
+            }
+            _ => None,
+        };
+    // A volume of 256^3 samples or more: Fidelity's tallest tiles whatever its planes (the next
+    // test).
+    let widened = |name: &str, direction: Direction, shape: &[usize]| {
+        let plane: usize = shape[shape.len() - 2..].iter().product();
+        let volume = shape.len() == 3 && shape.iter().product::<usize>() >= 256 * 256 * 256;
+        widened_plane(name, direction, plane, volume)
     };
     let off = LaunchConfig {
         long_filter_tiles: Some(false),
@@ -1773,11 +1781,7 @@ fn long_filters_take_wider_tiles_on_large_planes() {
             let resolve =
                 |c: &LaunchConfig, shape: &[usize]| c.for_request(w, direction, elem, shape);
             for shape in [&[2160, 3840][..], &[8192, 8192], &[8, 2160, 3840]] {
-                let expected = widened(
-                    &w.name,
-                    direction,
-                    shape[shape.len() - 2..].iter().product(),
-                );
+                let expected = widened(&w.name, direction, shape);
                 let c = resolve(&default, shape);
                 let what = format!("{} {direction:?} {shape:?}", w.name);
                 assert_eq!(
@@ -1805,7 +1809,7 @@ fn long_filters_take_wider_tiles_on_large_planes() {
             // Smaller planes (the last one sample short of 3840x2160), 1-D and two-pass
             // requests keep the configured tiles, but for the first level of a small forward
             // (`FIRST_LEVEL_TILE`, its own test); `Some(true)` widens at every size.
-            let expected = widened(&w.name, direction, usize::MAX);
+            let expected = widened_plane(&w.name, direction, usize::MAX, false);
             for shape in [&[1080, 1920][..], &[2048, 2048], &[2159, 3840], &[17, 33]] {
                 let what = format!("{} {direction:?} {shape:?}", w.name);
                 let first_level = direction == Direction::Forward
@@ -3022,4 +3026,107 @@ fn large_forwards_lift_their_first_two_levels_in_one_launch() {
         launches[1].buffers,
         [Buffer::Scratch, Buffer::Data, Buffer::Data]
     );
+}
+
+/// From 256^3 samples a volume's fused plan takes the volumes' measured settings: its depth pass
+/// a window of 96 rows in slabs of 32x4 work-items (every program whose volume takes the two
+/// passes), and Fidelity (the program of eight-tap steps) 48x32 tiles with segments of 16 on its
+/// x-y planes both ways, however small they are (not in f64, nor its forward in i16). Smaller
+/// volumes, images and two-pass plans keep the configured window and tiles; each option turns
+/// its rule off, or on for every volume. The plans stay fused with the same kind of edge tiles.
+#[test]
+fn large_volumes_take_the_volumes_settings() {
+    let default = LaunchConfig::default();
+    let configured = |c: &LaunchConfig| (c.tile, c.tile_threads, c.segment);
+    let window = |c: &LaunchConfig| (c.window_height, c.slab_width, c.slab_rows);
+    let (volume_window, configured_window) = ((96, 32, 4), (64, 32, 8));
+    assert_eq!(window(&default), configured_window);
+    let tallest = ([48, 32], 256, 16);
+    let (depth_off, depth_on, tiles_off) = (
+        LaunchConfig {
+            volume_depth_window: Some(false),
+            ..default
+        },
+        LaunchConfig {
+            volume_depth_window: Some(true),
+            ..default
+        },
+        LaunchConfig {
+            long_filter_tiles: Some(false),
+            ..default
+        },
+    );
+    let mut depth_passes = 0;
+    for w in dwt_catalogue::all() {
+        let elems = match w.kind {
+            dwt_ir::ElementKind::Integer => &[ElementType::I16, ElementType::I32][..],
+            dwt_ir::ElementKind::Float => &[ElementType::F32, ElementType::F64],
+        };
+        for &elem in elems {
+            for direction in [Direction::Forward, Direction::Inverse] {
+                let fidelity = w.name == "Fidelity"
+                    && !(direction == Direction::Forward && elem == ElementType::I16)
+                    && elem != ElementType::F64;
+                for shape in [&[512, 512, 512][..], &[256, 256, 256], &[64, 512, 512]] {
+                    let what = format!("{} {direction:?} {elem:?} {shape:?}", w.name);
+                    let large = shape.iter().product::<usize>() >= 256 * 256 * 256;
+                    let c = default.for_request(w, direction, elem, shape);
+                    let want = if large {
+                        volume_window
+                    } else {
+                        configured_window
+                    };
+                    assert_eq!(window(&c), want, "{what}");
+                    let want = match fidelity && large {
+                        true => tallest,
+                        false => configured(&default),
+                    };
+                    assert_eq!(configured(&c), want, "{what}");
+                    let off = depth_off.for_request(w, direction, elem, shape);
+                    assert_eq!(window(&off), configured_window, "{what}");
+                    let on = depth_on.for_request(w, direction, elem, shape);
+                    assert_eq!(window(&on), volume_window, "{what}");
+                    let kept = tiles_off.for_request(w, direction, elem, shape);
+                    assert_eq!(configured(&kept), configured(&default), "{what}");
+                    // The plan launches the depth pass on the window's slabs where it has one,
+                    // and stays fused on the same kind of edge tiles.
+                    let m = emit_module(&Cuda, w, direction, elem, Layout::Mallat, &c).unwrap();
+                    let p = plan(&m, shape, 3).unwrap();
+                    assert!(p.is_fused(), "{what}");
+                    let k = emit_module(&Cuda, w, direction, elem, Layout::Mallat, &kept);
+                    let edges = |m: &dwt_emit_c::KernelModule| {
+                        std::mem::discriminant(&m.tile.as_ref().unwrap().edges)
+                    };
+                    assert_eq!(edges(&m), edges(&k.unwrap()), "{what}");
+                    for step in &p.steps {
+                        if let Step::Launch(l) = step {
+                            if l.kernel == m.vertical.columns_kernel {
+                                let slab = if large { [32, 4] } else { [32, 8] };
+                                assert_eq!(l.block, slab, "{what}");
+                                depth_passes += 1;
+                            }
+                        }
+                    }
+                    if large {
+                        assert_eq!(m.vertical.geometry.height, 96, "{what}");
+                    }
+                }
+            }
+        }
+        // Images and two-pass volumes keep the configured window, even where asked.
+        for shape in [&[8192, 8192][..], &[512, 512, 512]] {
+            let elem = of_kind(w, ElementType::I32, ElementType::F32);
+            let two_pass = LaunchConfig {
+                strategy: Strategy::TwoPass,
+                ..depth_on
+            };
+            let c = match shape.len() {
+                2 => depth_on.for_request(w, Direction::Forward, elem, shape),
+                _ => two_pass.for_request(w, Direction::Forward, elem, shape),
+            };
+            assert_eq!(window(&c), configured_window, "{} {shape:?}", w.name);
+        }
+    }
+    // The Deslauriers-Dubuc programs and Fidelity take the two passes at every level, both ways.
+    assert!(depth_passes >= 3 * 2 * 2 * 3, "{depth_passes} depth passes");
 }
