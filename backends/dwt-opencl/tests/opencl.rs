@@ -35,7 +35,11 @@ fn request<'w>(
 #[test]
 #[ignore = "run in a child process without OpenCL platforms"]
 fn no_platform_child() {
-    let e = OpenClBackend::new().err().expect("no device is visible");
+    let e = OpenClBackend::new().err().expect(
+        "a device is visible: this test runs as a child of \
+         no_platform_is_unavailable_at_once_with_what_to_install, whose ICD loader sees no \
+         platform (OCL_ICD_VENDORS: an empty folder); run alone, under `--include-ignored`, it fails",
+    );
     let DwtError::Unavailable { backend, .. } = &e else {
         panic!("expected Unavailable, got {e:?}");
     };
