@@ -102,10 +102,11 @@ pub const TALL_TILE_PLANE: usize = 4096 * 4096;
 
 /// The samples of a volume from which its fused plan takes the volumes' measured settings by
 /// default: the depth pass's window and slabs of [`VOLUME_DEPTH_WINDOW`]
-/// ([`LaunchConfig::volume_depth_window`]) and, for the programs of [`LONG_STEP_SPAN`],
-/// [`TALLEST_TILE`] on every x-y plane ([`LaunchConfig::long_filter_tiles`]): 256^3, measured at
-/// 512^3 (BENCHMARKS.md). A volume's planes are small, but a launch lifts all of them: as many
-/// groups as a 16384^2 image's at 512^3.
+/// ([`LaunchConfig::volume_depth_window`]) and, for the programs of steps spanning eight
+/// indices (Fidelity), tiles of 48x32 with segments of 16 on every x-y plane
+/// ([`LaunchConfig::long_filter_tiles`]): 256^3, measured at 512^3 (BENCHMARKS.md). A volume's
+/// planes are small, but a launch lifts all of them: as many groups as a 16384^2 image's at
+/// 512^3.
 pub const VOLUME_SETTINGS_FROM: usize = 256 * 256 * 256;
 
 /// The window height and slab (work-items along x and y) of a volume's depth pass from
@@ -319,12 +320,12 @@ pub struct LaunchConfig {
     /// `Some(true)`: whatever the plane's size; `Some(false)`: never. A request's configuration
     /// is resolved by [`for_request`](Self::for_request).
     ///
-    /// In a volume (3-D, fused) the programs of [`LONG_STEP_SPAN`] (Fidelity) take
-    /// [`TALLEST_TILE`] on its x-y planes both ways, not in f64 nor their forward in i16, from
-    /// [`VOLUME_SETTINGS_FROM`] samples whatever its planes' size (`None`), or wherever
-    /// (`Some(true)`): at 512^3 three levels 0.95-0.96 of the configured tiles' time on an H200,
-    /// where the Deslauriers-Dubuc programs lost by each of the 2-D plans' wider shapes (up to
-    /// 1.18x: BENCHMARKS.md).
+    /// In a volume (3-D, fused) the programs of steps spanning eight indices (Fidelity) take
+    /// 48x32 tiles with segments of 16 on its x-y planes both ways, not in f64 nor their forward
+    /// in i16, from [`VOLUME_SETTINGS_FROM`] samples whatever its planes' size (`None`), or
+    /// wherever (`Some(true)`): at 512^3 three levels 0.95-0.96 of the configured tiles' time on
+    /// an H200, where the Deslauriers-Dubuc programs lost by each of the 2-D plans' wider shapes
+    /// (up to 1.18x: BENCHMARKS.md).
     pub long_filter_tiles: Option<bool>,
     /// Whether the fused 2-D plan lifts the bands of at most [`SMALL_BAND`] samples (the later
     /// levels of small transforms) with a second tile kernel of the module, on tiles of
