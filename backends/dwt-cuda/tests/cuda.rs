@@ -421,6 +421,51 @@ fn large_transforms_replay_graphs_sharing_their_scratch() {
     }
 }
 
+/// A request's two plans record graphs on one stream that need different scratch: out of place
+/// a 512^3 LeGall 5/3 volume lifts each level in one pass (half the volume of scratch), in
+/// place the two passes (the whole volume). Recorded in that order, the in-place graph once
+/// wrote past the scratch the first recording sized (`CUDA_ERROR_ILLEGAL_ADDRESS`, 7d83a72);
+/// each recording that needs more now gets a longer buffer. Both replay and match the CPU
+/// reference, round after round of new data.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test -p dwt-cuda -- --ignored"]
+fn a_volume_in_place_after_out_of_place_records_with_scratch_enough() {
+    let shape = vec![512usize, 512, 512];
+    let n: usize = shape.iter().product();
+    let b = CudaBackend::new().expect("a CUDA device");
+    let req = legall_forward(&shape, Layout::Mallat);
+    let stream = b.stream();
+    let mut src = stream.alloc_zeros::<i32>(n).unwrap();
+    let mut dst = stream.alloc_zeros::<i32>(n).unwrap();
+    let wants: Vec<(Vec<i32>, Vec<i32>)> = (0..3)
+        .map(|round| {
+            let host = round_ramp(&shape, round, 7);
+            let want = legall_forward_reference(&host, &shape);
+            (host, want)
+        })
+        .collect();
+    for in_place in [false, true] {
+        let before = b.graph_counts();
+        for (round, (host, want)) in wants.iter().enumerate() {
+            stream.memcpy_htod(host, &mut src).unwrap();
+            let out = if in_place {
+                b.run_on_device(&req, &mut src).unwrap();
+                &src
+            } else {
+                b.run_on_device_into(&req, &src, &mut dst).unwrap();
+                &dst
+            };
+            let got = stream.clone_dtoh(out).unwrap();
+            let wrong = got.iter().zip(want).filter(|(g, w)| g != w).count();
+            assert_eq!(
+                wrong, 0,
+                "in place: {in_place}, round {round}: samples differ"
+            );
+        }
+        assert_eq!(graphs_since(&b, before), (1, 1), "in place: {in_place}");
+    }
+}
+
 /// The element type the tests below run `w` in: i32 for integer programs, f32 for float ones.
 fn elem_of(w: &dwt_ir::Wavelet) -> dwt_ir::ElementType {
     match w.kind {
