@@ -547,7 +547,11 @@ impl CudaBackend {
     /// [`Request::validate`] does, with the slice's length. The request's emitted module, plan and
     /// functions are kept for the next call with the same request (the hot path only launches).
     /// A fused plan (out of place) first copies the data to a temporary source buffer: use
-    /// [`CudaBackend::run_on_device_into`] to skip that copy.
+    /// [`CudaBackend::run_on_device_into`] to skip that copy. A volume whose levels the one-pass
+    /// volume kernels lift out of place (LeGall 5/3, the integer Daubechies 9/7, CDF 5/3 and 9/7,
+    /// in 4-byte samples) is lifted in place by the two passes instead, which need no copy but
+    /// move each level through memory twice: at 512^3 three levels 1.1-1.8x the time of
+    /// [`run_on_device_into`](Self::run_on_device_into) on an H200 (BENCHMARKS.md).
     pub fn run_on_device<T: DeviceElement>(
         &self,
         request: &Request,
