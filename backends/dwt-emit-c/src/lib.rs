@@ -113,7 +113,8 @@ pub const VOLUME_SETTINGS_FROM: usize = 256 * 256 * 256;
 /// [`VOLUME_SETTINGS_FROM`] samples: 96 rows, 32x4. On an H200 at 512^3, three levels, the
 /// programs whose volumes take the two passes (Deslauriers-Dubuc (9,7) and (13,7), Fidelity)
 /// took 0.95-0.98 of the time of the configured 64 rows and 32x8 (two rounds alternated;
-/// 128 rows 0.94-0.995, whole columns or segments of 128 rows 1.00-1.13: BENCHMARKS.md).
+/// 128 rows with the same slabs 0.94-0.995, whole columns 0.99-1.00, segments of 128 rows
+/// 1.09-1.12: BENCHMARKS.md).
 pub const VOLUME_DEPTH_WINDOW: (usize, [usize; 2]) = (96, [32, 4]);
 
 /// The span (indices a step reads, first to last) from which a program's steps are the long
