@@ -1,7 +1,9 @@
 //! `dwt-bench`: times the CUDA backend on one GPU in one run and prints a markdown report.
 //!
 //! 1. The roofline: a device-to-device copy of a large buffer, counting bytes read plus written.
-//! 2. Every requested 2-D case (catalogue wavelet x size x levels x direction) and a few 3-D ones,
+//! 2. Every requested 2-D case (catalogue wavelet x size x levels x direction) and the 3-D ones
+//!    (Table VI's 512^3 for its six wavelets and the peers' CDF 5/3 and 9/7, 256^3 besides; the
+//!    requested wavelets' only where `--wavelets` is given),
 //!    on data already on the device, in three variants: the default plan from one buffer into
 //!    another ([`CudaBackend::run_on_device_into`]: the fused 2-D pass reads and writes the image
 //!    once per level; in 3-D it and the depth pass each read and write the band once), the
