@@ -1,6 +1,7 @@
 //! What is particular to the CUDA backend: the Unavailable error without the driver or NVRTC, and
 //! (on a GPU) the device-slice API and a long-row transform.
 
+use cudarc::driver::CudaSlice;
 use dwt_cuda::{check_libraries, CudaBackend, DRIVER_MISSING, NVRTC_MISSING};
 use dwt_emit_c::{Axis, Pass, Step};
 use dwt_ir::{Direction, Layout};
@@ -376,6 +377,27 @@ fn band_copies_by_the_copy_kernel_match_the_reference() {
     }
 }
 
+/// `host` uploaded to `src` and transformed by `req` in place there or into `dst`, downloaded.
+fn transform_round(
+    b: &CudaBackend,
+    req: &Request,
+    in_place: bool,
+    host: &[i32],
+    src: &mut CudaSlice<i32>,
+    dst: &mut CudaSlice<i32>,
+) -> Vec<i32> {
+    let stream = b.stream();
+    stream.memcpy_htod(host, src).unwrap();
+    let out = if in_place {
+        b.run_on_device(req, src).unwrap();
+        src
+    } else {
+        b.run_on_device_into(req, src, dst).unwrap();
+        dst
+    };
+    stream.clone_dtoh(out).unwrap()
+}
+
 /// Large transforms replay graphs too (above 2^21 samples, where they once launched directly):
 /// the fused plan's three levels hand their low bands on through a scratch, which the graphs
 /// of a stream share, and in place each also copies the input into a buffer they share. A
@@ -399,16 +421,8 @@ fn large_transforms_replay_graphs_sharing_their_scratch() {
         let before = b.graph_counts();
         for round in 0..3 {
             let host = round_ramp(&shape, round, 7);
-            stream.memcpy_htod(&host, &mut src).unwrap();
-            let out = if in_place {
-                b.run_on_device(&req, &mut src).unwrap();
-                &src
-            } else {
-                b.run_on_device_into(&req, &src, &mut dst).unwrap();
-                &dst
-            };
             assert_eq!(
-                stream.clone_dtoh(out).unwrap(),
+                transform_round(b, &req, in_place, &host, &mut src, &mut dst),
                 legall_forward_reference(&host, &shape),
                 "{what}, round {round}"
             );
@@ -447,15 +461,7 @@ fn a_volume_in_place_after_out_of_place_records_with_scratch_enough() {
     for in_place in [false, true] {
         let before = b.graph_counts();
         for (round, (host, want)) in wants.iter().enumerate() {
-            stream.memcpy_htod(host, &mut src).unwrap();
-            let out = if in_place {
-                b.run_on_device(&req, &mut src).unwrap();
-                &src
-            } else {
-                b.run_on_device_into(&req, &src, &mut dst).unwrap();
-                &dst
-            };
-            let got = stream.clone_dtoh(out).unwrap();
+            let got = transform_round(&b, &req, in_place, host, &mut src, &mut dst);
             let wrong = got.iter().zip(want).filter(|(g, w)| g != w).count();
             assert_eq!(
                 wrong, 0,
