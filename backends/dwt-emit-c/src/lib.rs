@@ -109,6 +109,13 @@ pub const TALL_TILE_PLANE: usize = 4096 * 4096;
 /// 512^3.
 pub const VOLUME_SETTINGS_FROM: usize = 256 * 256 * 256;
 
+/// Whether `shape` is a volume of [`VOLUME_SETTINGS_FROM`] samples or more (saturating: a shape
+/// too large to address is refused where it is validated).
+fn large_volume(shape: &[usize]) -> bool {
+    shape.len() == 3
+        && shape.iter().fold(1usize, |n, &d| n.saturating_mul(d)) >= VOLUME_SETTINGS_FROM
+}
+
 /// The window height and slab (work-items along x and y) of a volume's depth pass from
 /// [`VOLUME_SETTINGS_FROM`] samples: 96 rows, 32x4. On an H200 at 512^3, three levels, the
 /// programs whose volumes take the two passes (Deslauriers-Dubuc (9,7) and (13,7), Fidelity)
@@ -450,8 +457,7 @@ impl LaunchConfig {
             small_band_tiles: Some(self.small_band_tiles.unwrap_or(small_bands)),
             ..self.for_axes(shape.len())
         };
-        let large_volume = shape.iter().product::<usize>() >= VOLUME_SETTINGS_FROM;
-        if config.planes && self.volume_depth_window.unwrap_or(large_volume) {
+        if config.planes && self.volume_depth_window.unwrap_or(large_volume(shape)) {
             let (height, [width, rows]) = VOLUME_DEPTH_WINDOW;
             config.window_height = height;
             config.slab_width = width;
@@ -557,9 +563,7 @@ impl LaunchConfig {
         let steps = wavelet.forward().steps().count();
         let mut shapes = Vec::new();
         // A volume's launches lift all its planes: its own size decides (the longest programs').
-        let volume = shape.len() == 3
-            && (self.long_filter_tiles)
-                .unwrap_or(shape.iter().product::<usize>() >= VOLUME_SETTINGS_FROM);
+        let volume = shape.len() == 3 && self.long_filter_tiles.unwrap_or(large_volume(shape));
         // The taller tiles were measured in i16, i32 and f32, not in f64.
         if elem != ElementType::F64 && (applies(TALL_TILE_PLANE) || volume) {
             // Halo indices the forward loads per line, both phases and sides.

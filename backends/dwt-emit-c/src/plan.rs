@@ -177,6 +177,17 @@ impl LaunchPlan {
         names
     }
 
+    /// What each launch lifts, in launch order (copies left out): the shape of a plan, for
+    /// reports and for tests of which kernels a request runs.
+    pub fn passes(&self) -> Vec<Pass> {
+        (self.steps.iter())
+            .filter_map(|s| match s {
+                Step::Launch(l) => Some(l.pass),
+                Step::Copy(_) => None,
+            })
+            .collect()
+    }
+
     /// The levels each launch of the pair-local volume kernels lifts, in launch order (two the
     /// volume pyramid's, one the one-level kernel's); empty where the plan launches neither.
     pub fn pair_volume_levels(&self) -> Vec<u32> {

@@ -429,7 +429,7 @@ fn volumes_take_the_fused_pass_on_their_planes_then_the_depth_pass() {
                     dwt_emit_c::Pass::Fused,
                 ],
             };
-            assert_eq!(passes(&p), expected.repeat(3), "{} {direction:?}", w.name);
+            assert_eq!(p.passes(), expected.repeat(3), "{} {direction:?}", w.name);
             let level = match direction {
                 Direction::Forward => [tile, depth],
                 Direction::Inverse => [depth, tile],
@@ -544,7 +544,7 @@ fn pair_local_volumes_lift_every_level_in_one_pass() {
                     p.is_fused() && p.reads_source && !p.runs_in_place(),
                     "{p:?}"
                 );
-                assert_eq!(passes(&p), [Pass::VolumePairs; 3], "{name}");
+                assert_eq!(p.passes(), [Pass::VolumePairs; 3], "{name}");
                 // Two compact bands of level 1's size at most.
                 assert_eq!(p.scratch, 2 * (d / 2) * (h / 2) * (w / 2));
                 let l = launches(&p);
@@ -591,14 +591,14 @@ fn pair_local_volumes_lift_every_level_in_one_pass() {
                 assert_eq!(l[1].ints, want);
                 // One level: no scratch.
                 let one = plan(m, &[d, h, w], 1).unwrap();
-                assert_eq!((passes(&one), one.scratch), (vec![Pass::VolumePairs], 0));
+                assert_eq!((one.passes(), one.scratch), (vec![Pass::VolumePairs], 0));
                 // In place too, after a copy of the data (which with it moves the volume
                 // through memory less than the two passes): no other plan.
                 assert_eq!(dwt_emit_c::plan_in_place(m, &[d, h, w], 3), Ok(None));
                 // A band with an odd side at a level: the two passes at every level.
                 for shape in [[d, h, w + 1], [d, 6, w], [9, h, w]] {
                     let p = plan(m, &shape, 2).unwrap();
-                    assert!(!passes(&p).contains(&Pass::VolumePairs), "{shape:?}");
+                    assert!(!p.passes().contains(&Pass::VolumePairs), "{shape:?}");
                 }
             }
         }
@@ -658,7 +658,7 @@ fn pair_local_volumes_lift_every_level_in_one_pass() {
         );
         assert_eq!(dwt_emit_c::plan_in_place(&m, &[16, 8, 24], 3), Ok(None));
         let odd = plan(&m, &[16, 8, 20], 3).unwrap();
-        assert!(!passes(&odd).contains(&Pass::VolumePairs));
+        assert!(!odd.passes().contains(&Pass::VolumePairs));
     }
     // Its own switch, not the two-tap kernels' (which OpenCL on a CPU turns off).
     let others_off = LaunchConfig {
@@ -705,7 +705,7 @@ fn pair_local_volumes_lift_two_levels_a_launch_in_the_pyramid() {
             let pyramid = m.volume_pyramid.as_ref().expect("the volume pyramid");
             assert!(m.source().contains(pyramid.as_str()));
             let finest_first = |p: &dwt_emit_c::LaunchPlan| {
-                let mut passes = passes(p);
+                let mut passes = p.passes();
                 if direction == Direction::Inverse {
                     passes.reverse();
                 }
@@ -793,7 +793,7 @@ fn pair_local_volumes_lift_two_levels_a_launch_in_the_pyramid() {
     };
     let m = module("HaarNoShift", Direction::Forward, &off);
     assert!(m.volume_pairs.is_some() && m.volume_pyramid.is_none());
-    assert_eq!(passes(&plan(&m, &[d, h, w], 3).unwrap()), [One, One, One]);
+    assert_eq!(plan(&m, &[d, h, w], 3).unwrap().passes(), [One, One, One]);
 }
 
 /// A CUDA module of a program of one or two pairs of two-tap symmetric steps (LeGall 5/3, CDF
@@ -832,7 +832,7 @@ fn cuda_volumes_of_two_tap_programs_lift_each_level_in_one_pass() {
         let (row, plane) = (512, 512 * 512);
         let p = plan(&m, &[512, 512, 512], 3).unwrap();
         assert!(p.is_fused());
-        assert_eq!(passes(&p), [Pass::Volume; 3], "{name}");
+        assert_eq!(p.passes(), [Pass::Volume; 3], "{name}");
         let l = launches(&p);
         assert!(l.iter().all(|l| &l.kernel == kernel));
         assert_eq!(
@@ -860,7 +860,7 @@ fn cuda_volumes_of_two_tap_programs_lift_each_level_in_one_pass() {
         // level 1's launch left in the data.
         let p = plan(&m, &[256, 256, 256], 3).unwrap();
         assert_eq!(
-            passes(&p),
+            p.passes(),
             [
                 Pass::Volume,
                 Pass::Volume,
@@ -877,7 +877,7 @@ fn cuda_volumes_of_two_tap_programs_lift_each_level_in_one_pass() {
         // A small volume: level 0 in one pass (8 planes a group), the later levels by the two
         // passes; asked for everywhere (`Some(true)`), a launch a level.
         let p = plan(&m, &[20, 30, 40], 3).unwrap();
-        assert_eq!(passes(&p)[..2], [Pass::Volume, Pass::Fused], "{name}");
+        assert_eq!(p.passes()[..2], [Pass::Volume, Pass::Fused], "{name}");
         assert_eq!(launches(&p)[0].ints, [20, 30, 40, 8, 0, 0, 40, 1200]);
         assert_eq!(launches(&p)[0].groups, [1, 1, 3]);
         let every = LaunchConfig {
@@ -890,7 +890,7 @@ fn cuda_volumes_of_two_tap_programs_lift_each_level_in_one_pass() {
             3,
         )
         .unwrap();
-        assert_eq!(passes(&p), [Pass::Volume; 3], "{name}");
+        assert_eq!(p.passes(), [Pass::Volume; 3], "{name}");
         let l = launches(&p);
         assert_eq!(l[0].ints, [20, 30, 40, 8, 0, 0, 40, 1200]);
         assert_eq!(l[1].ints, [10, 15, 20, 8, 0, 15 * 40, 40, 1200]);
@@ -913,7 +913,7 @@ fn cuda_volumes_of_two_tap_programs_lift_each_level_in_one_pass() {
         .unwrap();
         let p = plan(&interleaved, &[20, 30, 40], 2).unwrap();
         assert_eq!(
-            passes(&p),
+            p.passes(),
             [Pass::Volume, Pass::Fused, Pass::Window(Axis::Z)],
             "{name}"
         );
@@ -935,16 +935,16 @@ fn cuda_volumes_of_two_tap_programs_lift_each_level_in_one_pass() {
             .expect("an in-place plan");
         assert!(in_place.runs_in_place());
         assert_eq!(
-            passes(&in_place),
+            in_place.passes(),
             [Pass::Fused, Pass::Window(Axis::Z)].repeat(2),
             "{name}"
         );
         // One level: one launch, no scratch.
         let p = plan(&m, &[512, 512, 512], 1).unwrap();
-        assert_eq!(passes(&p), [Pass::Volume]);
+        assert_eq!(p.passes(), [Pass::Volume]);
         assert_eq!(launches(&p)[0].groups, [8, 16, 16]);
         assert_eq!(p.scratch, 0);
-        assert_eq!(passes(&plan(&m, &[2, 2, 2], 1).unwrap()), [Pass::Volume]);
+        assert_eq!(plan(&m, &[2, 2, 2], 1).unwrap().passes(), [Pass::Volume]);
         // Switched off, the tile kernel and the depth pass.
         let off = LaunchConfig {
             one_pass_volumes: Some(false),
@@ -953,7 +953,7 @@ fn cuda_volumes_of_two_tap_programs_lift_each_level_in_one_pass() {
         let m = cuda(by_name(name), Forward, elem, &off);
         assert!(m.volume.is_none());
         let p = plan(&m, &[20, 30, 40], 1).unwrap();
-        assert_eq!(passes(&p), [Pass::Fused, Pass::Window(Axis::Z)]);
+        assert_eq!(p.passes(), [Pass::Fused, Pass::Window(Axis::Z)]);
         assert!(p.source_may_be_data);
         // A plan that runs in place needs no other.
         assert_eq!(dwt_emit_c::plan_in_place(&m, &[20, 30, 40], 1), Ok(None));
@@ -973,7 +973,7 @@ fn cuda_volumes_of_two_tap_programs_lift_each_level_in_one_pass() {
         .expect("OpenCL's one-pass kernel")
         .kernel;
     assert_eq!(
-        passes(&plan(&opencl, &[20, 30, 40], 2).unwrap()),
+        plan(&opencl, &[20, 30, 40], 2).unwrap().passes(),
         [Pass::Volume; 2]
     );
     assert!(!opencl.source().contains("__shfl") && opencl.source().contains(kernel.as_str()));
@@ -981,7 +981,7 @@ fn cuda_volumes_of_two_tap_programs_lift_each_level_in_one_pass() {
         .unwrap()
         .expect("an in-place plan");
     assert_eq!(
-        passes(&in_place),
+        in_place.passes(),
         [Pass::Fused, Pass::Window(Axis::Z)].repeat(2)
     );
     assert!(cuda(by_name("LeGall53"), Forward, I16, &volume)
@@ -1072,7 +1072,7 @@ fn cuda_volume_inverses_of_two_tap_programs_lift_their_levels_in_one_pass() {
         // One level: one launch, the low octant in the source, no scratch; 3 tiles of 56x32,
         // the planes 8 to a group (towards 512 groups).
         let p = plan(&m, &[20, 30, 120], 1).unwrap();
-        assert_eq!(passes(&p), [Pass::Volume], "{name}");
+        assert_eq!(p.passes(), [Pass::Volume], "{name}");
         let l = launches(&p);
         assert_eq!(&l[0].kernel, kernel);
         assert_eq!(l[0].buffers, [Source, Source, Data]);
@@ -1090,7 +1090,7 @@ fn cuda_volume_inverses_of_two_tap_programs_lift_their_levels_in_one_pass() {
         // origin.
         let (row, plane) = (512, 512 * 512);
         let p = plan(&m, &[512, 512, 512], 3).unwrap();
-        assert_eq!(passes(&p), [Pass::Volume; 3], "{name}");
+        assert_eq!(p.passes(), [Pass::Volume; 3], "{name}");
         let l = launches(&p);
         assert_eq!(l[0].buffers, [Source, Source, Scratch]);
         assert_eq!(l[0].ints, [128, 128, 128, 8, 0, 256 * row, row, plane]);
@@ -1106,7 +1106,7 @@ fn cuda_volume_inverses_of_two_tap_programs_lift_their_levels_in_one_pass() {
         let p = plan(&m, &[256, 256, 256], 3).unwrap();
         let z = Pass::Window(Axis::Z);
         assert_eq!(
-            passes(&p),
+            p.passes(),
             [z, Pass::Fused, Pass::Volume, Pass::Volume],
             "{name}"
         );
@@ -1118,7 +1118,7 @@ fn cuda_volume_inverses_of_two_tap_programs_lift_their_levels_in_one_pass() {
         // lows to the data) and the tiles (the data to the scratch), then the kernel.
         let p = plan(&m, &[20, 30, 40], 3).unwrap();
         assert_eq!(
-            passes(&p),
+            p.passes(),
             [z, Pass::Fused, z, Pass::Fused, Pass::Volume],
             "{name}"
         );
@@ -1146,7 +1146,7 @@ fn cuda_volume_inverses_of_two_tap_programs_lift_their_levels_in_one_pass() {
             ..volume
         };
         let p = plan(&cuda(name, elem, &every), &[20, 30, 40], 3).unwrap();
-        assert_eq!(passes(&p), [Pass::Volume; 3], "{name}");
+        assert_eq!(p.passes(), [Pass::Volume; 3], "{name}");
         let l = launches(&p);
         assert_eq!(l[0].ints, [5, 8, 10, 8, 0, 15 * 40, 40, 1200]);
         assert_eq!(l[1].ints, [10, 15, 20, 8, 15 * 40, 0, 40, 1200]);
@@ -1156,7 +1156,7 @@ fn cuda_volume_inverses_of_two_tap_programs_lift_their_levels_in_one_pass() {
         let in_place = dwt_emit_c::plan_in_place(&m, &[20, 30, 40], 2)
             .unwrap()
             .expect("an in-place plan");
-        assert_eq!(passes(&in_place), [z, Pass::Fused].repeat(2), "{name}");
+        assert_eq!(in_place.passes(), [z, Pass::Fused].repeat(2), "{name}");
         let off = LaunchConfig {
             one_pass_volumes: Some(false),
             ..volume
@@ -1164,7 +1164,7 @@ fn cuda_volume_inverses_of_two_tap_programs_lift_their_levels_in_one_pass() {
         let m = cuda(name, elem, &off);
         assert!(m.volume.is_none());
         assert_eq!(
-            passes(&plan(&m, &[20, 30, 40], 1).unwrap()),
+            plan(&m, &[20, 30, 40], 1).unwrap().passes(),
             [z, Pass::Fused]
         );
     }
@@ -1194,16 +1194,6 @@ fn a_volume_level_of_one_plane_takes_the_passes() {
     assert!(plan(&m, &[32, 32], 1).unwrap().is_fused());
 }
 
-fn passes(p: &dwt_emit_c::LaunchPlan) -> Vec<dwt_emit_c::Pass> {
-    p.steps
-        .iter()
-        .filter_map(|s| match s {
-            Step::Launch(l) => Some(l.pass),
-            Step::Copy(_) => None,
-        })
-        .collect()
-}
-
 #[test]
 fn every_launch_says_what_it_lifts() {
     use dwt_emit_c::{Axis, Pass};
@@ -1214,21 +1204,21 @@ fn every_launch_says_what_it_lifts() {
     let m = module("LeGall53", Direction::Forward, &two_pass);
     // Short rows: the rows kernel, then the columns' window; 3-D adds the depth window.
     assert_eq!(
-        passes(&plan(&m, &[16, 48], 1).unwrap()),
+        plan(&m, &[16, 48], 1).unwrap().passes(),
         [Pass::Rows, Pass::Window(Axis::Y)]
     );
     assert_eq!(
-        passes(&plan(&m, &[4, 16, 48], 1).unwrap()),
+        plan(&m, &[4, 16, 48], 1).unwrap().passes(),
         [Pass::Rows, Pass::Window(Axis::Y), Pass::Window(Axis::Z)]
     );
     // Rows over the limit take the row-segments kernel (the pre-shift fused into it) ...
     assert_eq!(
-        passes(&plan(&m, &[16, 100], 1).unwrap()),
+        plan(&m, &[16, 100], 1).unwrap().passes(),
         [Pass::RowSegments, Pass::Window(Axis::Y)]
     );
     let cdf97 = module("Cdf97", Direction::Forward, &two_pass);
     assert_eq!(
-        passes(&plan(&cdf97, &[16, 100], 1).unwrap()),
+        plan(&cdf97, &[16, 100], 1).unwrap().passes(),
         [Pass::RowSegments, Pass::Window(Axis::Y)]
     );
     // ... where its margins leave a segment at least half its group (32 polyphase indices per
@@ -1237,14 +1227,14 @@ fn every_launch_says_what_it_lifts() {
     let fidelity = module("Fidelity", Direction::Forward, &two_pass);
     assert!(fidelity.row_segments.is_none());
     assert_eq!(
-        passes(&plan(&fidelity, &[16, 100], 1).unwrap()),
+        plan(&fidelity, &[16, 100], 1).unwrap().passes(),
         [Pass::Window(Axis::X), Pass::Window(Axis::Y)]
     );
     let segments = m.row_segments.as_ref().unwrap();
     assert_eq!((segments.segment, segments.margin), (24, 4));
     let fused = module("LeGall53", Direction::Forward, &LaunchConfig::default());
     assert_eq!(
-        passes(&plan(&fused, &[16, 48], 2).unwrap()),
+        plan(&fused, &[16, 48], 2).unwrap().passes(),
         [Pass::Fused; 2]
     );
 }
@@ -1255,11 +1245,11 @@ fn rows_of_up_to_32_kib_take_the_rows_kernel() {
     let two_pass = LaunchConfig::two_pass();
     let legall = module("LeGall53", Direction::Forward, &two_pass);
     assert_eq!(
-        passes(&plan(&legall, &[2, 8192], 1).unwrap()),
+        plan(&legall, &[2, 8192], 1).unwrap().passes(),
         [Pass::Rows, Pass::Window(Axis::Y)]
     );
     assert_eq!(
-        passes(&plan(&legall, &[2, 8193], 1).unwrap()),
+        plan(&legall, &[2, 8193], 1).unwrap().passes(),
         [Pass::RowSegments, Pass::Window(Axis::Y)]
     );
     // f64 works in 8-byte values: half as many fit the same local memory.
@@ -1275,11 +1265,11 @@ fn rows_of_up_to_32_kib_take_the_rows_kernel() {
     .unwrap();
     assert_eq!(two_pass.row_limit(ElementType::F64), 4096);
     assert_eq!(
-        passes(&plan(&f64s, &[2, 4096], 1).unwrap()),
+        plan(&f64s, &[2, 4096], 1).unwrap().passes(),
         [Pass::Rows, Pass::Window(Axis::Y)]
     );
     assert_eq!(
-        passes(&plan(&f64s, &[2, 4097], 1).unwrap()),
+        plan(&f64s, &[2, 4097], 1).unwrap().passes(),
         [Pass::RowSegments, Pass::Window(Axis::Y)]
     );
     // The rows kernel holds exactly the row limit's samples, whatever the type.
